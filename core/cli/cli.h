@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli.h - what the `tnorm` subcommands share: exit codes, error printing, option helpers.
+ * The CLI uses only the public API of libtnorm (plus this file).
+ */
+#ifndef TNORM_CLI_H
+#define TNORM_CLI_H
+
+#include <stdio.h>
+
+#include "tnorm/tnorm.h"
+
+/* Exit codes, the same for every subcommand (docs/cli.md). */
+enum {
+	EXIT_OK = 0,          /* success */
+	EXIT_BADINPUT = 1,    /* a harness, test or result is wrong (parse error, not well-formed) */
+	EXIT_USAGE = 2,       /* bad command line */
+	EXIT_SYSTEM = 3,      /* I/O error, cannot start the program, out of memory */
+	EXIT_NOTFAIL = 4,     /* the test does not fail (or fails flakily): nothing to work on */
+	EXIT_INTERRUPTED = 130 /* stopped by Ctrl-C/SIGTERM; the best result so far was written */
+};
+
+/* Print "tnorm CMD: <last error message>" to stderr and return the exit code for `code`. */
+int cli_fail(const char *cmd, int code);
+/* Print "tnorm CMD: <formatted>" plus a hint to run --help, and return EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Map a library error code to an exit code. */
+int cli_exit_code(int code);
+/* Parse a non-negative integer option value; on error prints a usage error and returns -1. */
+int cli_parse_u64(const char *cmd, const char *opt, const char *s, unsigned long long *out);
+/* Parse a duration like "10", "2.5", "500ms", "3s", "2m"; seconds out. -1 on error (printed). */
+int cli_parse_seconds(const char *cmd, const char *opt, const char *s, double *out);
+/* Parse a size like "512M", "2G", "1048576"; bytes out.  -1 on error (printed). */
+int cli_parse_size(const char *cmd, const char *opt, const char *s, unsigned long long *out);
+
+/* One subcommand: `run` gets argv with argv[0] = the subcommand's name. */
+typedef struct cli_command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+} cli_command;
+
+int cmd_check(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_reduce(int argc, char **argv);
+
+#endif

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: MIT */
+/* cmd_check.c - placeholder; its owner replaces this file. */
+#include "cli.h"
+
+int cmd_check(int argc, char **argv)
+{
+	(void)argc;
+	fprintf(stderr, "tnorm %s: not implemented yet\n", argv[0]);
+	return EXIT_SYSTEM;
+}

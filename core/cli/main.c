@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * main.c - the `tnorm` command: dispatch to one cmd_<verb>.c per subcommand.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const cli_command commands[] = {
+	{"check", "parse a test against a harness and report problems", cmd_check},
+	{"gen", "print a random well-formed test for a harness", cmd_gen},
+	{"run", "run one test and print its outcome and failure signature", cmd_run},
+	{"reduce", "reduce a failing test to a 1-minimal one with the same failure", cmd_reduce},
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+	fprintf(f, "usage: tnorm [--version] [--help] COMMAND [ARGS...]\n\n"
+	           "tnorm turns a failing test into a short, canonical, annotated test.\n\n"
+	           "commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nRun 'tnorm COMMAND --help' for a command's options; docs/cli.md for all.\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("tnorm %s\n", tnorm_version());
+		return EXIT_OK;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "tnorm: '%s' is not a command (see 'tnorm --help')\n", argv[1]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * common.h - export macro, version, and the one deallocator for memory the library hands out.
+ *
+ * Every public header includes this one.  Anything the library returns as a plain `char *` or
+ * array (as opposed to an opaque handle with its own _free) is released with tnorm_free().
+ */
+#ifndef TNORM_COMMON_H
+#define TNORM_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TNORM_EXTERN __attribute__((visibility("default")))
+#else
+#define TNORM_EXTERN
+#endif
+
+#define TNORM_VERSION "0.1.0"
+#define TNORM_VERSION_MAJOR 0
+#define TNORM_VERSION_MINOR 1
+
+/**
+ * Release memory that a tnorm function returned as a plain pointer (strings, arrays).
+ * Freeing NULL is a no-op.  Never use it on opaque handles: they have their own _free.
+ */
+TNORM_EXTERN void tnorm_free(void *p);
+
+/** The library's version string, e.g. "0.1.0".  Static storage; never free it. */
+TNORM_EXTERN const char *tnorm_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

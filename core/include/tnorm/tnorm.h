@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tnorm.h - the umbrella header: include this to get the whole public API of libtnorm.
+ */
+#ifndef TNORM_TNORM_H
+#define TNORM_TNORM_H
+
+#include "common.h"
+#include "errors.h"
+#include "harness.h"
+#include "test.h"
+
+#endif

@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * alloc.c - the single allocation path, a growable buffer, and whole-file I/O.
+ *
+ * Every allocation in the engine goes through tnorm__malloc and friends so that a test can make
+ * the N-th allocation fail and check that every caller cleans up and reports TNORM_ENOMEM.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common.h"
+
+static _Thread_local long fail_after = -1;
+
+void tnorm__alloc_fail_after(long n)
+{
+	fail_after = n;
+}
+
+static int should_fail(void)
+{
+	if (fail_after < 0)
+		return 0;
+	if (fail_after == 0)
+		return 1;
+	fail_after--;
+	return 0;
+}
+
+static void *oom(void)
+{
+	tnorm__error_set(TNORM_ENOMEM, "out of memory");
+	return NULL;
+}
+
+void *tnorm__malloc(size_t n)
+{
+	void *p;
+	if (should_fail())
+		return oom();
+	p = malloc(n ? n : 1);
+	return p ? p : oom();
+}
+
+void *tnorm__calloc(size_t n, size_t size)
+{
+	void *p;
+	if (should_fail())
+		return oom();
+	p = calloc(n ? n : 1, size ? size : 1);
+	return p ? p : oom();
+}
+
+void *tnorm__realloc(void *p, size_t n)
+{
+	void *q;
+	if (should_fail())
+		return oom();
+	q = realloc(p, n ? n : 1);
+	return q ? q : oom();
+}
+
+void *tnorm__reallocarray(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		return oom();
+	return tnorm__realloc(p, n * size);
+}
+
+char *tnorm__strndup(const char *s, size_t n)
+{
+	char *d = tnorm__malloc(n + 1);
+	if (!d)
+		return NULL;
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+char *tnorm__strdup(const char *s)
+{
+	return tnorm__strndup(s, strlen(s));
+}
+
+void tnorm__freep(void *p)
+{
+	free(p);
+}
+
+void tnorm_free(void *p)
+{
+	free(p);
+}
+
+int tnorm__buf_grow(tnorm__buf *b, size_t extra)
+{
+	size_t need, cap;
+	char *p;
+
+	if (extra > SIZE_MAX - b->len - 1)
+		return tnorm__error_set(TNORM_ENOMEM, "out of memory");
+	need = b->len + extra + 1;
+	if (need <= b->cap)
+		return 0;
+	cap = b->cap ? b->cap : 64;
+	while (cap < need)
+		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+	p = tnorm__realloc(b->ptr, cap);
+	if (!p)
+		return TNORM_ENOMEM;
+	b->ptr = p;
+	b->cap = cap;
+	return 0;
+}
+
+int tnorm__buf_put(tnorm__buf *b, const void *data, size_t n)
+{
+	int err = tnorm__buf_grow(b, n);
+	if (err < 0)
+		return err;
+	if (n)
+		memcpy(b->ptr + b->len, data, n);
+	b->len += n;
+	b->ptr[b->len] = '\0';
+	return 0;
+}
+
+int tnorm__buf_puts(tnorm__buf *b, const char *s)
+{
+	return tnorm__buf_put(b, s, strlen(s));
+}
+
+int tnorm__buf_putc(tnorm__buf *b, char c)
+{
+	return tnorm__buf_put(b, &c, 1);
+}
+
+int tnorm__buf_printf(tnorm__buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n, err;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return tnorm__error_set(TNORM_ERROR, "bad format");
+	if ((err = tnorm__buf_grow(b, (size_t)n)) < 0)
+		return err;
+	va_start(ap, fmt);
+	vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+	return 0;
+}
+
+char *tnorm__buf_detach(tnorm__buf *b)
+{
+	char *p;
+	if (!b->ptr && tnorm__buf_grow(b, 0) < 0)
+		return NULL;
+	p = b->ptr;
+	b->ptr = NULL;
+	b->len = b->cap = 0;
+	return p;
+}
+
+void tnorm__buf_dispose(tnorm__buf *b)
+{
+	free(b->ptr);
+	b->ptr = NULL;
+	b->len = b->cap = 0;
+}
+
+int tnorm__read_file(const char *path, char **out, size_t *len)
+{
+	tnorm__buf b = TNORM__BUF_INIT;
+	char chunk[65536];
+	FILE *f = NULL;
+	size_t n;
+	int err = 0;
+
+	*out = NULL;
+	if (len)
+		*len = 0;
+	if (!(f = fopen(path, "rb")))
+		return tnorm__error_errno(TNORM_EIO, "%s: cannot open", path);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		if ((err = tnorm__buf_put(&b, chunk, n)) < 0)
+			goto done;
+	if (ferror(f)) {
+		err = tnorm__error_errno(TNORM_EIO, "%s: cannot read", path);
+		goto done;
+	}
+	if (len)
+		*len = b.len;
+	if (!(*out = tnorm__buf_detach(&b)))
+		err = TNORM_ENOMEM;
+done:
+	if (f)
+		fclose(f);
+	tnorm__buf_dispose(&b);
+	return err;
+}
+
+int tnorm__write_file_atomic(const char *path, const void *data, size_t len)
+{
+	tnorm__buf tmp = TNORM__BUF_INIT;
+	const char *p = data;
+	int fd = -1, err = 0;
+
+	if ((err = tnorm__buf_printf(&tmp, "%s.tmp.XXXXXX", path)) < 0)
+		return err;
+	if ((fd = mkstemp(tmp.ptr)) < 0) {
+		err = tnorm__error_errno(TNORM_EIO, "%s: cannot create a temporary file", path);
+		goto done;
+	}
+	while (len > 0) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			err = tnorm__error_errno(TNORM_EIO, "%s: cannot write", path);
+			goto done;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	if (fchmod(fd, 0644) < 0 || fsync(fd) < 0) {
+		err = tnorm__error_errno(TNORM_EIO, "%s: cannot sync", path);
+		goto done;
+	}
+	if (close(fd) < 0) {
+		fd = -1;
+		err = tnorm__error_errno(TNORM_EIO, "%s: cannot close", path);
+		goto done;
+	}
+	fd = -1;
+	if (rename(tmp.ptr, path) < 0) {
+		err = tnorm__error_errno(TNORM_EIO, "%s: cannot rename into place", path);
+		goto done;
+	}
+done:
+	if (fd >= 0)
+		close(fd);
+	if (err < 0 && tmp.ptr)
+		unlink(tmp.ptr);
+	tnorm__buf_dispose(&tmp);
+	return err;
+}
+
+uint64_t tnorm__hash64(const void *data, size_t len, uint64_t seed)
+{
+	const unsigned char *p = data;
+	uint64_t h = 1469598103934665603ULL ^ seed;
+	size_t i;
+	for (i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}

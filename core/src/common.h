@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * common.h (internal) - what every engine source file needs: the allocator path, the error
+ * setters, and a growable byte buffer.  Internal names carry the tnorm__ prefix and are not
+ * exported from the shared library.
+ */
+#ifndef TNORM__COMMON_H
+#define TNORM__COMMON_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tnorm/common.h"
+#include "tnorm/errors.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TNORM__PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define TNORM__PRINTF(a, b)
+#endif
+
+/* One allocator path so that tests can inject OOM (tnorm__alloc_fail_after). On failure these
+ * record TNORM_ENOMEM as the last error and return NULL. */
+void *tnorm__malloc(size_t n);
+void *tnorm__calloc(size_t n, size_t size);
+void *tnorm__realloc(void *p, size_t n);
+/* realloc for arrays: checks n * size for overflow. */
+void *tnorm__reallocarray(void *p, size_t n, size_t size);
+char *tnorm__strdup(const char *s);
+char *tnorm__strndup(const char *s, size_t n);
+void tnorm__freep(void *p); /* same as free(): the matching deallocator */
+
+/* Test hook: make the allocation after the next `n` ones fail (n < 0: never).  Per thread. */
+void tnorm__alloc_fail_after(long n);
+
+/* Record the calling thread's last error and return `code`. */
+int tnorm__error_set(int code, const char *fmt, ...) TNORM__PRINTF(2, 3);
+int tnorm__error_setv(int code, const char *fmt, va_list ap);
+/* Like tnorm__error_set, with ": strerror(errno)" appended. */
+int tnorm__error_errno(int code, const char *fmt, ...) TNORM__PRINTF(2, 3);
+/* Prefix the current message with "prefix: " (keeps the code); returns the code. */
+int tnorm__error_prefix(const char *fmt, ...) TNORM__PRINTF(1, 2);
+
+/* A growable, always NUL-terminated byte buffer. Zero-initialize (TNORM__BUF_INIT) to use. */
+typedef struct tnorm__buf {
+	char *ptr;
+	size_t len, cap;
+} tnorm__buf;
+#define TNORM__BUF_INIT {NULL, 0, 0}
+
+int tnorm__buf_grow(tnorm__buf *b, size_t extra);
+int tnorm__buf_put(tnorm__buf *b, const void *data, size_t n);
+int tnorm__buf_puts(tnorm__buf *b, const char *s);
+int tnorm__buf_putc(tnorm__buf *b, char c);
+int tnorm__buf_printf(tnorm__buf *b, const char *fmt, ...) TNORM__PRINTF(2, 3);
+/* Hand the buffer's string to the caller (freed with tnorm_free) and reset the buffer. Never
+ * returns NULL: an empty buffer yields an allocated "". NULL only on OOM. */
+char *tnorm__buf_detach(tnorm__buf *b);
+void tnorm__buf_dispose(tnorm__buf *b);
+
+/* Read a whole file into a NUL-terminated buffer (caller frees with tnorm_free). */
+int tnorm__read_file(const char *path, char **out, size_t *len);
+
+/* Write `data` to `path` atomically: a temp file in the same directory, fsync, rename. */
+int tnorm__write_file_atomic(const char *path, const void *data, size_t len);
+
+/* 64-bit FNV-1a, for content hashes and caches. */
+uint64_t tnorm__hash64(const void *data, size_t len, uint64_t seed);
+
+#endif
