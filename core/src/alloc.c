@@ -162,8 +162,11 @@ int tnorm__buf_printf(tnorm__buf *b, const char *fmt, ...)
 char *tnorm__buf_detach(tnorm__buf *b)
 {
 	char *p;
-	if (!b->ptr && tnorm__buf_grow(b, 0) < 0)
-		return NULL;
+	if (!b->ptr) {
+		if (tnorm__buf_grow(b, 0) < 0)
+			return NULL;
+		b->ptr[0] = '\0';
+	}
 	p = b->ptr;
 	b->ptr = NULL;
 	b->len = b->cap = 0;

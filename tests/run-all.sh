@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Build tnorm and run every test: the normal build (gcc), then the unit and integration tests
+# again under AddressSanitizer + UBSan, then a warnings-as-errors build with clang.
+# Ends with one line "N passed, N failed" (the totals over all runs).
+#
+# usage: sh tests/run-all.sh            (from the source root; build dirs: build, build-asan, build-clang)
+set -u
+cd "$(dirname "$0")/.." || exit 2
+
+passed=0
+failed=0
+status=0
+
+setup() { # DIR [meson options...]
+	dir=$1; shift
+	if [ -f "$dir/build.ninja" ]; then
+		meson setup --reconfigure "$dir" "$@" >"$dir.setup.log" 2>&1
+	else
+		meson setup "$dir" "$@" >"$dir.setup.log" 2>&1
+	fi || { cat "$dir.setup.log"; echo "meson setup $dir failed"; return 1; }
+}
+
+count() { # DIR: add the counts of the last `meson test` run in DIR
+	log="$1/meson-logs/testlog.json"
+	[ -f "$log" ] || return 0
+	p=$(grep -c '"result": "OK"' "$log")
+	f=$(grep -c -E '"result": "(FAIL|TIMEOUT|ERROR|UNEXPECTEDPASS)"' "$log")
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
+suite() { # DIR LABEL [meson test options...]
+	dir=$1; label=$2; shift 2
+	echo "== $label =="
+	if ! ninja -C "$dir" >"$dir.build.log" 2>&1; then
+		cat "$dir.build.log"
+		echo "build in $dir failed"
+		failed=$((failed + 1)); status=1
+		return
+	fi
+	rm -f "$dir/meson-logs/testlog.json"
+	meson test -C "$dir" --print-errorlogs "$@" || status=1
+	count "$dir"
+}
+
+if setup build; then
+	suite build "gcc build: all tests"
+else
+	failed=$((failed + 1)); status=1
+fi
+
+if setup build-asan -Db_sanitize=address,undefined -Db_lundef=false; then
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		suite build-asan "ASan+UBSan build: unit tests" --suite unit
+else
+	failed=$((failed + 1)); status=1
+fi
+
+if CC=clang setup build-clang; then
+	echo "== clang build (warnings are errors) =="
+	if ninja -C build-clang >build-clang.build.log 2>&1; then
+		passed=$((passed + 1))
+	else
+		cat build-clang.build.log; failed=$((failed + 1)); status=1
+	fi
+else
+	failed=$((failed + 1)); status=1
+fi
+
+echo "$passed passed, $failed failed"
+exit $status
