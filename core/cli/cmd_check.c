@@ -1,10 +1,82 @@
 /* SPDX-License-Identifier: MIT */
-/* cmd_check.c - placeholder; its owner replaces this file. */
+/*
+ * cmd_check.c - `tnorm check HARNESS [TEST...]`: parse a harness and tests, report the first
+ * problem of each with file:line:col.
+ */
+#include <inttypes.h>
+#include <string.h>
+
 #include "cli.h"
+
+static void help(FILE *f)
+{
+	fprintf(f, "usage: tnorm check HARNESS [TEST...]\n\n"
+	           "Parse HARNESS and each TEST against it; report the first problem of each\n"
+	           "(file:line:col) and whether each test is well-formed.  With no TEST, describe\n"
+	           "the harness: its pools, templates and the size of its action universe.\n\n"
+	           "exit status: 0 all good, 1 a harness or test is bad, 2 usage, 3 I/O error\n");
+}
+
+static void describe(const tnorm_harness *h)
+{
+	uint32_t i, n = tnorm_harness_pool_count(h);
+	printf("%s: %u pools, %u templates, %u checks, %" PRIu64 " actions\n", tnorm_harness_name(h), n,
+	       tnorm_harness_template_count(h), tnorm_harness_check_count(h),
+	       tnorm_harness_action_count(h));
+	for (i = 0; i < n; i++) {
+		tnorm_pool_info p;
+		tnorm_harness_pool(h, i, &p);
+		printf("  pool %s: %u instances%s\n", p.name, p.instances, p.is_const ? ", const" : "");
+	}
+	for (i = 0; i < tnorm_harness_template_count(h); i++) {
+		tnorm_template_info t;
+		tnorm_action a;
+		char text[256];
+		tnorm_harness_template(h, i, &t);
+		tnorm_harness_unrank(h, t.first, &a);
+		tnorm_harness_format_action(h, &a, text, sizeof(text));
+		printf("  template %u (line %u): %" PRIu64 " actions from #%" PRIu64 ", first: %s\n", i,
+		       t.line, t.count, t.first, text);
+	}
+}
 
 int cmd_check(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "tnorm %s: not implemented yet\n", argv[0]);
-	return EXIT_SYSTEM;
+	tnorm_harness *h = NULL;
+	int i, err, rc = EXIT_OK;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			help(stdout);
+			return EXIT_OK;
+		}
+		if (argv[i][0] == '-' && argv[i][1])
+			return cli_usage_error("check", "unknown option '%s'", argv[i]);
+	}
+	if (argc < 2)
+		return cli_usage_error("check", "missing HARNESS");
+	if ((err = tnorm_harness_load(&h, argv[1])) < 0)
+		return cli_fail("check", err);
+	if (argc == 2)
+		describe(h);
+	for (i = 2; i < argc; i++) {
+		tnorm_test *t = NULL;
+		size_t bad = 0;
+		if ((err = tnorm_test_load(&t, h, argv[i])) < 0) {
+			int code = cli_fail("check", err);
+			if (code > rc)
+				rc = code;
+		} else if ((err = tnorm_test_check(t, &bad)) < 0) {
+			const tnorm_error *e = tnorm_error_last();
+			fprintf(stderr, "tnorm check: %s:%u: not well-formed: %s\n", argv[i],
+			        tnorm_test_step_line(t, bad), e ? e->message : "");
+			if (EXIT_BADINPUT > rc)
+				rc = EXIT_BADINPUT;
+		} else {
+			printf("%s: %zu steps, well-formed\n", argv[i], tnorm_test_len(t));
+		}
+		tnorm_test_free(t);
+	}
+	tnorm_harness_free(h);
+	return rc;
 }

@@ -268,3 +268,17 @@ uint64_t tnorm__hash64(const void *data, size_t len, uint64_t seed)
 	}
 	return h;
 }
+
+int tnorm_file_write_atomic(const char *path, const void *data, size_t len)
+{
+	if (!path || (!data && len))
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_file_write_atomic: NULL argument");
+	return tnorm__write_file_atomic(path, data, len);
+}
+
+int tnorm_file_read(const char *path, char **out, size_t *len)
+{
+	if (!path || !out)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_file_read: NULL argument");
+	return tnorm__read_file(path, out, len);
+}

@@ -1,3 +1,126 @@
 /* SPDX-License-Identifier: MIT */
-/* gen.c - placeholder; its owner replaces this file. */
-typedef int tnorm__placeholder_gen;
+/*
+ * gen.c - random well-formed tests from a harness (for `tnorm gen` and fuzzing).
+ *
+ * The generator keeps which instances hold a value and which were assigned but not used since,
+ * like TSTL: a test that assigns int0 twice in a row says nothing the second assignment does not.
+ * Randomness comes from a splitmix64 state local to the call, so the same seed always gives the
+ * same test and concurrent calls share nothing.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+static uint64_t next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t below(uint64_t *s, uint64_t n)
+{
+	return n ? next(s) % n : 0;
+}
+
+/* Can template t run now (every non-LHS pool slot has an assigned instance)? */
+static int fillable(const tnorm_harness *h, const tnorm__tmpl *t, const unsigned char *assigned)
+{
+	uint32_t s, k;
+	for (s = t->info.has_lhs ? 1 : 0; s < t->info.nslots; s++) {
+		const tnorm__pool *p;
+		if (t->info.slot[s].kind != TNORM_SLOT_POOL)
+			continue;
+		p = &h->pools[t->info.slot[s].pool];
+		for (k = 0; k < p->info.instances && !assigned[p->info.first_var + k]; k++)
+			;
+		if (k == p->info.instances)
+			return 0;
+	}
+	return 1;
+}
+
+int tnorm_test_generate(tnorm_test **out, const tnorm_harness *h, size_t steps, uint64_t seed)
+{
+	tnorm_test *t = NULL;
+	unsigned char *assigned = NULL, *fresh = NULL;
+	uint32_t *cands = NULL, *inst = NULL;
+	uint64_t st = seed;
+	size_t i;
+	int err = 0;
+
+	if (!out || !h)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_test_generate: NULL argument");
+	*out = NULL;
+	if ((err = tnorm_test_new(&t, h)) < 0)
+		return err;
+	assigned = tnorm__calloc(h->nvars + 1, 1);
+	fresh = tnorm__calloc(h->nvars + 1, 1);
+	cands = tnorm__calloc(h->ntmpls + 1, sizeof(*cands));
+	inst = tnorm__calloc(1001, sizeof(*inst));
+	if (!assigned || !fresh || !cands || !inst) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	for (i = 0; i < steps; i++) {
+		uint32_t n = 0, ti, s;
+		tnorm_action a;
+		const tnorm__tmpl *tm;
+		for (ti = 0; ti < h->ntmpls; ti++)
+			if (fillable(h, &h->tmpls[ti], assigned))
+				cands[n++] = ti;
+		if (n == 0) {
+			err = tnorm__error_set(TNORM_EINVALID, "%s: no template can start a test (every "
+			                       "template needs a pool that nothing assigns)", h->name);
+			goto done;
+		}
+		memset(&a, 0, sizeof(a));
+		a.tmpl = cands[below(&st, n)];
+		tm = &h->tmpls[a.tmpl];
+		for (s = 0; s < tm->info.nslots; s++) {
+			const tnorm__pool *p;
+			uint32_t k, m = 0, m2 = 0;
+			if (tm->info.slot[s].kind == TNORM_SLOT_VALUE) {
+				a.choice[s] = (uint32_t)below(&st, tnorm__slot_count(tm, s));
+				continue;
+			}
+			p = &h->pools[tm->info.slot[s].pool];
+			if (tm->info.has_lhs && s == 0) {
+				/* Prefer instances that are not holding an unused value. */
+				for (k = 0; k < p->info.instances; k++)
+					if (!fresh[p->info.first_var + k])
+						inst[m++] = k;
+				if (m == 0)
+					for (k = 0; k < p->info.instances; k++)
+						inst[m++] = k;
+			} else {
+				for (k = 0; k < p->info.instances; k++)
+					if (assigned[p->info.first_var + k])
+						inst[m++] = k;
+				(void)m2;
+			}
+			a.choice[s] = inst[below(&st, m)];
+		}
+		for (s = tm->info.has_lhs ? 1 : 0; s < tm->info.nslots; s++)
+			if (tm->info.slot[s].kind == TNORM_SLOT_POOL)
+				fresh[h->pools[tm->info.slot[s].pool].info.first_var + a.choice[s]] = 0;
+		if (tm->info.has_lhs) {
+			uint32_t v = h->pools[tm->info.slot[0].pool].info.first_var + a.choice[0];
+			assigned[v] = 1;
+			fresh[v] = 1;
+		}
+		if ((err = tnorm_test_append(t, &a)) < 0)
+			goto done;
+	}
+	*out = t;
+	t = NULL;
+done:
+	tnorm_test_free(t);
+	free(assigned);
+	free(fresh);
+	free(cands);
+	free(inst);
+	return err;
+}

@@ -1,3 +1,960 @@
 /* SPDX-License-Identifier: MIT */
-/* harness.c - placeholder; its owner replaces this file. */
-typedef int tnorm__placeholder_harness;
+/*
+ * harness.c - parse a harness (*.tnh) into pools and action templates.
+ *
+ * The language is line oriented: each non-blank line declares a pool, an action template or a
+ * check (docs/harness.md has the grammar).  The parser is a small hand-written lexer plus one
+ * recursive-descent function per line kind; it stops at the first error and reports it as
+ * "NAME:LINE:COL: what was found, expected what", because a person reads these messages (often
+ * as a Python exception inside gdb).  After parsing, each template's slot counts are multiplied
+ * out with overflow checks so that rank/unrank (order.c) can work arithmetically.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+#define MAX_POOL_INSTANCES 1000
+
+typedef enum {
+	T_EOF, T_NL, T_IDENT, T_INT, T_STRING, T_LT, T_GT, T_ASSIGN, T_DOTDOT, T_LBRACE, T_RBRACE,
+	T_LPAREN, T_RPAREN, T_COMMA, T_BAD
+} tok_kind;
+
+typedef struct {
+	tok_kind kind;
+	const char *start;
+	size_t len;
+	uint32_t line, col;
+	int64_t ival;
+	char *sval; /* decoded string (owned by the parser until moved into the harness) */
+	size_t slen;
+} token;
+
+typedef struct {
+	tnorm_harness *h;
+	const char *name;
+	const char *p, *end;
+	uint32_t line;
+	const char *line_start;
+	token tok;
+	int have;
+} parser;
+
+static int perr(parser *ps, const token *t, const char *fmt, ...) TNORM__PRINTF(3, 4);
+
+static int perr(parser *ps, const token *t, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return tnorm__error_set(TNORM_EPARSE, "%s:%u:%u: %s", ps->name, t->line, t->col, msg);
+}
+
+static const char *tok_desc(const token *t, char *buf, size_t size)
+{
+	switch (t->kind) {
+	case T_EOF: return "end of file";
+	case T_NL: return "end of line";
+	case T_STRING: return "a string";
+	default:
+		snprintf(buf, size, "'%.*s'", (int)(t->len > 40 ? 40 : t->len), t->start);
+		return buf;
+	}
+}
+
+/* Decode a C-style string literal starting at p (on the quote). */
+int tnorm__lex_string(const char *p, const char *end, char **out, size_t *outlen,
+                      const char **after, const char **bad);
+
+int tnorm__lex_string(const char *p, const char *end, char **out, size_t *outlen,
+                      const char **after, const char **bad)
+{
+	tnorm__buf b = TNORM__BUF_INIT;
+	int err;
+	p++;
+	while (p < end && *p != '"' && *p != '\n') {
+		char c = *p++;
+		if (c == '\\') {
+			if (p >= end || *p == '\n') {
+				*bad = p;
+				tnorm__buf_dispose(&b);
+				return 1;
+			}
+			c = *p++;
+			switch (c) {
+			case 'n': c = '\n'; break;
+			case 't': c = '\t'; break;
+			case 'r': c = '\r'; break;
+			case '0': c = '\0'; break;
+			case '\\': case '"': case '\'': break;
+			case 'x': {
+				int v = 0, k;
+				for (k = 0; k < 2; k++) {
+					if (p >= end || !isxdigit((unsigned char)*p)) {
+						*bad = p;
+						tnorm__buf_dispose(&b);
+						return 1;
+					}
+					v = v * 16 + (isdigit((unsigned char)*p) ? *p - '0'
+					                                         : (tolower((unsigned char)*p) - 'a' + 10));
+					p++;
+				}
+				c = (char)v;
+				break;
+			}
+			default:
+				*bad = p - 1;
+				tnorm__buf_dispose(&b);
+				return 1;
+			}
+		}
+		if ((err = tnorm__buf_putc(&b, c)) < 0) {
+			tnorm__buf_dispose(&b);
+			return err;
+		}
+	}
+	if (p >= end || *p != '"') {
+		*bad = NULL;
+		tnorm__buf_dispose(&b);
+		return 2;
+	}
+	*after = p + 1;
+	*outlen = b.len;
+	if (!(*out = tnorm__buf_detach(&b)))
+		return TNORM_ENOMEM;
+	return 0;
+}
+
+static void tok_dispose(token *t)
+{
+	free(t->sval);
+	t->sval = NULL;
+}
+
+static int lex(parser *ps, token *t)
+{
+	const char *p = ps->p;
+	memset(t, 0, sizeof(*t));
+	while (p < ps->end && (*p == ' ' || *p == '\t' || *p == '\r'))
+		p++;
+	if (p < ps->end && *p == '#')
+		while (p < ps->end && *p != '\n')
+			p++;
+	t->start = p;
+	t->line = ps->line;
+	t->col = (uint32_t)(p - ps->line_start) + 1;
+	if (p >= ps->end) {
+		t->kind = T_EOF;
+		ps->p = p;
+		return 0;
+	}
+	if (*p == '\n') {
+		t->kind = T_NL;
+		t->len = 1;
+		ps->p = p + 1;
+		ps->line++;
+		ps->line_start = ps->p;
+		return 0;
+	}
+	if (isalpha((unsigned char)*p) || *p == '_') {
+		const char *s = p;
+		while (p < ps->end && (isalnum((unsigned char)*p) || *p == '_'))
+			p++;
+		t->kind = T_IDENT;
+		t->len = (size_t)(p - s);
+		ps->p = p;
+		return 0;
+	}
+	if (isdigit((unsigned char)*p) || (*p == '-' && p + 1 < ps->end && isdigit((unsigned char)p[1]))) {
+		const char *s = p;
+		char tmp[32];
+		char *e;
+		if (*p == '-')
+			p++;
+		while (p < ps->end && isdigit((unsigned char)*p))
+			p++;
+		t->len = (size_t)(p - s);
+		ps->p = p;
+		if (t->len >= sizeof(tmp))
+			return perr(ps, t, "integer '%.*s' is out of range, expected a 64-bit integer",
+			            (int)(t->len > 40 ? 40 : t->len), s);
+		memcpy(tmp, s, t->len);
+		tmp[t->len] = '\0';
+		errno = 0;
+		t->ival = strtoll(tmp, &e, 10);
+		if (errno == ERANGE)
+			return perr(ps, t, "integer '%s' is out of range, expected a 64-bit integer", tmp);
+		t->kind = T_INT;
+		return 0;
+	}
+	if (*p == '"') {
+		const char *after = NULL, *bad = NULL;
+		int r = tnorm__lex_string(p, ps->end, &t->sval, &t->slen, &after, &bad);
+		if (r < 0)
+			return r;
+		if (r == 1) {
+			token bt = *t;
+			bt.col = (uint32_t)(bad - ps->line_start) + 1;
+			return perr(ps, &bt, "bad escape in string, expected one of \\n \\t \\r \\0 \\\\ \\\" \\xHH");
+		}
+		if (r == 2)
+			return perr(ps, t, "unterminated string, expected a closing '\"' on the same line");
+		t->kind = T_STRING;
+		t->len = (size_t)(after - p);
+		ps->p = after;
+		return 0;
+	}
+	t->len = 1;
+	ps->p = p + 1;
+	switch (*p) {
+	case '<': t->kind = T_LT; return 0;
+	case '>': t->kind = T_GT; return 0;
+	case '{': t->kind = T_LBRACE; return 0;
+	case '}': t->kind = T_RBRACE; return 0;
+	case '(': t->kind = T_LPAREN; return 0;
+	case ')': t->kind = T_RPAREN; return 0;
+	case ',': t->kind = T_COMMA; return 0;
+	case ':':
+		if (p + 1 < ps->end && p[1] == '=') {
+			t->kind = T_ASSIGN;
+			t->len = 2;
+			ps->p = p + 2;
+			return 0;
+		}
+		break;
+	case '.':
+		if (p + 1 < ps->end && p[1] == '.') {
+			t->kind = T_DOTDOT;
+			t->len = 2;
+			ps->p = p + 2;
+			return 0;
+		}
+		break;
+	default:
+		break;
+	}
+	t->kind = T_BAD;
+	return perr(ps, t, "unexpected character '%c', expected a declaration, template or check",
+	            isprint((unsigned char)*p) ? *p : '?');
+}
+
+/* Peek/next over a one-token lookahead. */
+static int peek(parser *ps, token **out)
+{
+	int err;
+	if (!ps->have) {
+		if ((err = lex(ps, &ps->tok)) < 0)
+			return err;
+		ps->have = 1;
+	}
+	*out = &ps->tok;
+	return 0;
+}
+
+static void consume(parser *ps)
+{
+	ps->have = 0;
+	tok_dispose(&ps->tok);
+}
+
+static int is_kw(const token *t, const char *kw)
+{
+	return t->kind == T_IDENT && t->len == strlen(kw) && !memcmp(t->start, kw, t->len);
+}
+
+static int expect(parser *ps, tok_kind k, const char *what, const char *context)
+{
+	token *t;
+	char b[64];
+	int err;
+	if ((err = peek(ps, &t)) < 0)
+		return err;
+	if (t->kind != k)
+		return perr(ps, t, "%s %s, expected %s", context, tok_desc(t, b, sizeof(b)), what);
+	consume(ps);
+	return 0;
+}
+
+static int find_pool(const tnorm_harness *h, const char *s, size_t len, uint32_t *out)
+{
+	uint32_t i;
+	for (i = 0; i < h->npools; i++)
+		if (strlen(h->pools[i].name) == len && !memcmp(h->pools[i].name, s, len)) {
+			*out = i;
+			return 0;
+		}
+	return TNORM_ENOTFOUND;
+}
+
+static int keep_string(tnorm_harness *h, char *s)
+{
+	char **n = tnorm__reallocarray(h->strings, h->nstrings + 1, sizeof(*n));
+	if (!n)
+		return TNORM_ENOMEM;
+	h->strings = n;
+	h->strings[h->nstrings++] = s;
+	return 0;
+}
+
+/* <POOL> */
+static int parse_pool_ref(parser *ps, uint32_t *pool, token *where)
+{
+	token *t;
+	char b[64];
+	int err;
+	if ((err = peek(ps, &t)) < 0)
+		return err;
+	*where = *t;
+	where->sval = NULL;
+	consume(ps); /* the '<' */
+	if ((err = peek(ps, &t)) < 0)
+		return err;
+	if (t->kind != T_IDENT)
+		return perr(ps, t, "found %s after '<', expected a pool name", tok_desc(t, b, sizeof(b)));
+	if (find_pool(ps->h, t->start, t->len, pool) < 0)
+		return perr(ps, t, "unknown pool '%.*s', expected a pool declared earlier with 'pool'",
+		            (int)t->len, t->start);
+	consume(ps);
+	return expect(ps, T_GT, "'>' after the pool name", "found");
+}
+
+static int add_literal(parser *ps, tnorm__vset *vs, const token *t)
+{
+	tnorm_literal *n = tnorm__reallocarray(vs->lits, vs->nlits + 1, sizeof(*n));
+	tnorm_literal *l;
+	if (!n)
+		return TNORM_ENOMEM;
+	vs->lits = n;
+	l = &vs->lits[vs->nlits];
+	memset(l, 0, sizeof(*l));
+	if (t->kind == T_INT) {
+		l->kind = TNORM_LIT_INT;
+		l->i = t->ival;
+	} else {
+		int err = keep_string(ps->h, t->sval);
+		if (err < 0)
+			return err;
+		l->kind = TNORM_LIT_STRING;
+		l->s = t->sval;
+		l->len = t->slen;
+		ps->tok.sval = NULL; /* moved into the harness */
+	}
+	vs->nlits++;
+	return 0;
+}
+
+/* LO..HI | {LIT, ...} | LIT */
+static int parse_vset(parser *ps, tnorm__vset *vs, const char *context)
+{
+	token *t;
+	char b[64];
+	int err;
+	memset(vs, 0, sizeof(*vs));
+	if ((err = peek(ps, &t)) < 0)
+		return err;
+	if (t->kind == T_INT) {
+		token lo = *t;
+		lo.sval = NULL;
+		consume(ps);
+		if ((err = peek(ps, &t)) < 0)
+			return err;
+		if (t->kind != T_DOTDOT) {
+			/* a single integer literal */
+			return add_literal(ps, vs, &lo);
+		}
+		consume(ps);
+		if ((err = peek(ps, &t)) < 0)
+			return err;
+		if (t->kind != T_INT)
+			return perr(ps, t, "found %s after '..', expected the range's upper bound (an integer)",
+			            tok_desc(t, b, sizeof(b)));
+		if (t->ival < lo.ival)
+			return perr(ps, t, "range %lld..%lld is empty, expected the lower bound first",
+			            (long long)lo.ival, (long long)t->ival);
+		vs->is_range = 1;
+		vs->lo = lo.ival;
+		vs->hi = t->ival;
+		consume(ps);
+		if ((uint64_t)vs->hi - (uint64_t)vs->lo == UINT64_MAX)
+			return perr(ps, &lo, "range has more than 2^64-1 values, expected a smaller range");
+		return 0;
+	}
+	if (t->kind == T_STRING) {
+		if ((err = add_literal(ps, vs, t)) < 0)
+			return err;
+		consume(ps);
+		return 0;
+	}
+	if (t->kind == T_LBRACE) {
+		tnorm_literal_kind kind = TNORM_LIT_INT;
+		consume(ps);
+		for (;;) {
+			if ((err = peek(ps, &t)) < 0)
+				return err;
+			if (t->kind != T_INT && t->kind != T_STRING)
+				return perr(ps, t, "found %s in a value list, expected an integer or a string",
+				            tok_desc(t, b, sizeof(b)));
+			if (vs->nlits == 0)
+				kind = t->kind == T_INT ? TNORM_LIT_INT : TNORM_LIT_STRING;
+			else if ((t->kind == T_INT) != (kind == TNORM_LIT_INT))
+				return perr(ps, t, "value list mixes integers and strings, expected values of one kind");
+			if ((err = add_literal(ps, vs, t)) < 0)
+				return err;
+			consume(ps);
+			if ((err = peek(ps, &t)) < 0)
+				return err;
+			if (t->kind == T_RBRACE) {
+				consume(ps);
+				return 0;
+			}
+			if (t->kind != T_COMMA)
+				return perr(ps, t, "found %s in a value list, expected ',' or '}'",
+				            tok_desc(t, b, sizeof(b)));
+			consume(ps);
+		}
+	}
+	return perr(ps, t, "found %s %s, expected a value (an integer, a string, LO..HI or {...})",
+	            tok_desc(t, b, sizeof(b)), context);
+}
+
+static int new_template(parser *ps, tnorm__tmpl **out, uint32_t line)
+{
+	tnorm_harness *h = ps->h;
+	tnorm__tmpl *n = tnorm__reallocarray(h->tmpls, (size_t)h->ntmpls + h->nchecks + 1, sizeof(*n));
+	if (!n)
+		return TNORM_ENOMEM;
+	h->tmpls = n;
+	*out = &h->tmpls[h->ntmpls + h->nchecks];
+	memset(*out, 0, sizeof(**out));
+	(*out)->info.line = line;
+	return 0;
+}
+
+static int add_slot(parser *ps, tnorm__tmpl *t, const token *where, tnorm_slot_kind kind,
+                    uint32_t pool, const tnorm__vset *vs)
+{
+	uint32_t s = t->info.nslots;
+	if (s >= TNORM_MAX_SLOTS)
+		return perr(ps, where, "too many slots in one template, expected at most %d "
+		            "(left-hand side included)", TNORM_MAX_SLOTS);
+	t->info.slot[s].kind = kind;
+	if (kind == TNORM_SLOT_POOL) {
+		t->info.slot[s].pool = pool;
+		t->info.slot[s].count = ps->h->pools[pool].info.instances;
+	} else {
+		t->vset[s] = *vs;
+		t->info.slot[s].count = (uint32_t)(vs->is_range ? 0 : vs->nlits); /* set below */
+	}
+	t->info.nslots++;
+	return 0;
+}
+
+/* NAME(ARGS) with the cursor on NAME. */
+static int parse_call(parser *ps, tnorm__tmpl *t)
+{
+	token *tk, name;
+	char b[64];
+	int err;
+	if ((err = peek(ps, &tk)) < 0)
+		return err;
+	if (tk->kind != T_IDENT)
+		return perr(ps, tk, "found %s, expected a function name", tok_desc(tk, b, sizeof(b)));
+	name = *tk;
+	name.sval = NULL;
+	if (!(t->name = tnorm__strndup(name.start, name.len)))
+		return TNORM_ENOMEM;
+	t->info.name = t->name;
+	t->info.kind = TNORM_TMPL_CALL;
+	consume(ps);
+	if ((err = peek(ps, &tk)) < 0)
+		return err;
+	if (tk->kind != T_LPAREN)
+		return perr(ps, tk, "found %s after '%.*s', expected '(' to start the argument list",
+		            tok_desc(tk, b, sizeof(b)), (int)name.len, name.start);
+	consume(ps);
+	if ((err = peek(ps, &tk)) < 0)
+		return err;
+	if (tk->kind == T_RPAREN) {
+		consume(ps);
+		return 0;
+	}
+	for (;;) {
+		token where;
+		if ((err = peek(ps, &tk)) < 0)
+			return err;
+		where = *tk;
+		where.sval = NULL;
+		if (tk->kind == T_LT) {
+			uint32_t pool;
+			if ((err = parse_pool_ref(ps, &pool, &where)) < 0)
+				return err;
+			if ((err = add_slot(ps, t, &where, TNORM_SLOT_POOL, pool, NULL)) < 0)
+				return err;
+		} else {
+			tnorm__vset vs;
+			if ((err = parse_vset(ps, &vs, "as an argument")) < 0) {
+				free(vs.lits);
+				if (tk->kind != T_INT && tk->kind != T_STRING && tk->kind != T_LBRACE)
+					return perr(ps, &where, "found %s in the argument list, expected "
+					            "<pool> or a value", tok_desc(&where, b, sizeof(b)));
+				return err;
+			}
+			if ((err = add_slot(ps, t, &where, TNORM_SLOT_VALUE, 0, &vs)) < 0) {
+				free(vs.lits);
+				return err;
+			}
+		}
+		if ((err = peek(ps, &tk)) < 0)
+			return err;
+		if (tk->kind == T_RPAREN) {
+			consume(ps);
+			return 0;
+		}
+		if (tk->kind != T_COMMA)
+			return perr(ps, tk, "found %s in the argument list, expected ',' or ')'",
+			            tok_desc(tk, b, sizeof(b)));
+		consume(ps);
+	}
+}
+
+static int end_of_line(parser *ps, const char *what)
+{
+	token *t;
+	char b[64];
+	int err;
+	if ((err = peek(ps, &t)) < 0)
+		return err;
+	if (t->kind == T_NL) {
+		consume(ps);
+		return 0;
+	}
+	if (t->kind == T_EOF)
+		return 0;
+	return perr(ps, t, "found %s after %s, expected the end of the line", tok_desc(t, b, sizeof(b)),
+	            what);
+}
+
+static int parse_pool_decl(parser *ps, const token *kw)
+{
+	tnorm_harness *h = ps->h;
+	token *t, name;
+	char b[64];
+	uint32_t dummy;
+	tnorm__pool *np, *p;
+	int err;
+
+	if ((err = peek(ps, &t)) < 0)
+		return err;
+	if (t->kind != T_IDENT)
+		return perr(ps, t, "found %s after 'pool', expected a pool name", tok_desc(t, b, sizeof(b)));
+	name = *t;
+	name.sval = NULL;
+	if (isdigit((unsigned char)name.start[name.len - 1]))
+		return perr(ps, &name, "pool name '%.*s' ends in a digit, expected a name whose instances "
+		            "(NAME0, NAME1, ...) cannot be confused", (int)name.len, name.start);
+	if (is_kw(&name, "pool") || is_kw(&name, "pure") || is_kw(&name, "check") || is_kw(&name, "const"))
+		return perr(ps, &name, "'%.*s' is a keyword, expected a pool name", (int)name.len, name.start);
+	if (find_pool(h, name.start, name.len, &dummy) == 0)
+		return perr(ps, &name, "pool '%.*s' is already declared (line %u), expected a new name",
+		            (int)name.len, name.start, h->pools[dummy].info.line);
+	consume(ps);
+	if ((err = peek(ps, &t)) < 0)
+		return err;
+	if (t->kind != T_INT)
+		return perr(ps, t, "found %s after the pool name, expected the number of instances",
+		            tok_desc(t, b, sizeof(b)));
+	if (t->ival < 1 || t->ival > MAX_POOL_INSTANCES)
+		return perr(ps, t, "pool size %lld is out of range, expected 1 to %d instances",
+		            (long long)t->ival, MAX_POOL_INSTANCES);
+	if (!(np = tnorm__reallocarray(h->pools, h->npools + 1, sizeof(*np))))
+		return TNORM_ENOMEM;
+	h->pools = np;
+	p = &h->pools[h->npools];
+	memset(p, 0, sizeof(*p));
+	if (!(p->name = tnorm__strndup(name.start, name.len)))
+		return TNORM_ENOMEM;
+	p->info.name = p->name;
+	p->info.instances = (uint32_t)t->ival;
+	p->info.line = kw->line;
+	h->npools++;
+	consume(ps);
+	if ((err = peek(ps, &t)) < 0)
+		return err;
+	if (is_kw(t, "const")) {
+		p->info.is_const = 1;
+		consume(ps);
+	} else if (t->kind == T_IDENT) {
+		return perr(ps, t, "found %s after the pool size, expected 'const' or the end of the line",
+		            tok_desc(t, b, sizeof(b)));
+	}
+	return end_of_line(ps, "the pool declaration");
+}
+
+static int parse_line(parser *ps)
+{
+	tnorm_harness *h = ps->h;
+	token *t, first;
+	char b[64];
+	tnorm__tmpl *tm = NULL;
+	int err, is_pure = 0, is_check = 0;
+
+	if ((err = peek(ps, &t)) < 0)
+		return err;
+	if (t->kind == T_NL) {
+		consume(ps);
+		return 0;
+	}
+	first = *t;
+	first.sval = NULL;
+	if (is_kw(t, "pool")) {
+		consume(ps);
+		if (h->ntmpls + h->nchecks > 0)
+			return perr(ps, &first, "pool declared after a template, expected all 'pool' lines first");
+		return parse_pool_decl(ps, &first);
+	}
+	if (is_kw(t, "pure")) {
+		is_pure = 1;
+		consume(ps);
+		if ((err = peek(ps, &t)) < 0)
+			return err;
+		if (is_kw(t, "check"))
+			return perr(ps, t, "'pure check' is redundant, expected either 'pure' or 'check'");
+	} else if (is_kw(t, "check")) {
+		is_check = 1;
+		consume(ps);
+		if ((err = peek(ps, &t)) < 0)
+			return err;
+		if (is_kw(t, "pure"))
+			return perr(ps, t, "'check pure' is redundant, expected either 'pure' or 'check'");
+	}
+	if ((err = new_template(ps, &tm, first.line)) < 0)
+		return err;
+	if (is_check)
+		h->nchecks++;
+	else
+		h->ntmpls++;
+	tm->info.is_pure = is_pure;
+	if ((err = peek(ps, &t)) < 0)
+		return err;
+	if (t->kind == T_LT) {
+		uint32_t pool;
+		token where;
+		if (is_check)
+			return perr(ps, t, "a check cannot assign a pool, expected 'check NAME(<pool>, ...)'");
+		if ((err = parse_pool_ref(ps, &pool, &where)) < 0)
+			return err;
+		if ((err = add_slot(ps, tm, &where, TNORM_SLOT_POOL, pool, NULL)) < 0)
+			return err;
+		tm->info.has_lhs = 1;
+		if ((err = expect(ps, T_ASSIGN, "':=' after the left-hand side", "found")) < 0)
+			return err;
+		if ((err = peek(ps, &t)) < 0)
+			return err;
+		if (t->kind == T_IDENT) {
+			if ((err = parse_call(ps, tm)) < 0)
+				return err;
+		} else {
+			tnorm__vset vs;
+			token vw = *t;
+			vw.sval = NULL;
+			if (is_pure)
+				return perr(ps, &first, "'pure' applies to calls, expected a call after ':='");
+			if ((err = parse_vset(ps, &vs, "after ':='")) < 0) {
+				free(vs.lits);
+				return err;
+			}
+			tm->info.kind = TNORM_TMPL_VALUE;
+			tm->name = tnorm__strdup("");
+			if (!tm->name) {
+				free(vs.lits);
+				return TNORM_ENOMEM;
+			}
+			tm->info.name = tm->name;
+			if ((err = add_slot(ps, tm, &vw, TNORM_SLOT_VALUE, 0, &vs)) < 0) {
+				free(vs.lits);
+				return err;
+			}
+		}
+	} else if (t->kind == T_IDENT) {
+		if ((err = parse_call(ps, tm)) < 0)
+			return err;
+		if (is_check && tm->info.nslots == 0)
+			return perr(ps, &first, "check '%s' has no arguments, expected at least one <pool> to check",
+			            tm->name);
+	} else {
+		return perr(ps, t, "found %s at the start of a line, expected 'pool', 'pure', 'check', "
+		            "'<pool> :=' or a call", tok_desc(t, b, sizeof(b)));
+	}
+	if (is_check) {
+		uint32_t s, npool = 0;
+		for (s = 0; s < tm->info.nslots; s++)
+			npool += tm->info.slot[s].kind == TNORM_SLOT_POOL;
+		if (!npool)
+			return perr(ps, &first, "check '%s' has no <pool> argument, expected at least one",
+			            tm->name);
+	}
+	return end_of_line(ps, is_check ? "the check" : "the template");
+}
+
+uint64_t tnorm__slot_count(const tnorm__tmpl *t, uint32_t s)
+{
+	if (t->info.slot[s].kind == TNORM_SLOT_POOL)
+		return t->info.slot[s].count;
+	if (t->vset[s].is_range)
+		return (uint64_t)t->vset[s].hi - (uint64_t)t->vset[s].lo + 1;
+	return t->vset[s].nlits;
+}
+
+static int mul_ok(uint64_t a, uint64_t b, uint64_t *out)
+{
+	if (a && b > UINT64_MAX / a)
+		return 0;
+	*out = a * b;
+	return 1;
+}
+
+static int finish(parser *ps)
+{
+	tnorm_harness *h = ps->h;
+	uint32_t i, s;
+	uint64_t total = 0;
+
+	if (h->ntmpls == 0) {
+		token t;
+		memset(&t, 0, sizeof(t));
+		t.line = ps->line;
+		t.col = 1;
+		return perr(ps, &t, "the harness declares no action templates, expected at least one "
+		            "template such as '<pool> := 1..10' or 'f(<pool>)'");
+	}
+	/* Checks were appended interleaved with templates: stable-partition so actions come first. */
+	{
+		tnorm__tmpl *sorted = tnorm__calloc((size_t)h->ntmpls + h->nchecks, sizeof(*sorted));
+		uint32_t a = 0, c = h->ntmpls;
+		if (!sorted)
+			return TNORM_ENOMEM;
+		for (i = 0; i < h->ntmpls + h->nchecks; i++) {
+			int is_check = h->tmpls[i].info.first == UINT64_MAX;
+			sorted[is_check ? c++ : a++] = h->tmpls[i];
+		}
+		free(h->tmpls);
+		h->tmpls = sorted;
+	}
+	for (i = 0; i < h->npools; i++) {
+		h->pools[i].info.first_var = h->nvars;
+		h->nvars += h->pools[i].info.instances;
+	}
+	for (i = 0; i < h->ntmpls + h->nchecks; i++) {
+		tnorm__tmpl *t = &h->tmpls[i];
+		uint64_t pc = 1, vc = 1, cnt;
+		t->info.name = t->name;
+		for (s = 0; s < t->info.nslots; s++) {
+			uint64_t n = tnorm__slot_count(t, s);
+			t->info.slot[s].count = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+			if (!mul_ok(t->info.slot[s].kind == TNORM_SLOT_POOL ? pc : vc, n,
+			            t->info.slot[s].kind == TNORM_SLOT_POOL ? &pc : &vc))
+				goto overflow;
+		}
+		t->pool_combos = pc;
+		t->value_combos = vc;
+		if (!mul_ok(pc, vc, &cnt))
+			goto overflow;
+		if (i < h->ntmpls) {
+			t->info.first = total;
+			t->info.count = cnt;
+			if (total > UINT64_MAX - cnt)
+				goto overflow;
+			total += cnt;
+		} else {
+			t->info.first = 0;
+			t->info.count = 0;
+		}
+		continue;
+overflow:
+		return tnorm__error_set(TNORM_EOVERFLOW, "%s:%u:1: the harness defines more than 2^64-1 "
+		                        "actions, expected fewer slots or smaller pools and ranges",
+		                        ps->name, t->info.line);
+	}
+	h->total = total;
+	return 0;
+}
+
+void tnorm_harness_free(tnorm_harness *h)
+{
+	uint32_t i;
+	size_t k;
+	if (!h)
+		return;
+	for (i = 0; i < h->npools; i++)
+		free(h->pools[i].name);
+	free(h->pools);
+	for (i = 0; i < h->ntmpls + h->nchecks; i++) {
+		uint32_t s;
+		free(h->tmpls[i].name);
+		for (s = 0; s < TNORM_MAX_SLOTS; s++)
+			free(h->tmpls[i].vset[s].lits);
+	}
+	free(h->tmpls);
+	for (k = 0; k < h->nstrings; k++)
+		free(h->strings[k]);
+	free(h->strings);
+	free(h->name);
+	free(h);
+}
+
+int tnorm_harness_parse(tnorm_harness **out, const char *name, const char *text, size_t len)
+{
+	parser ps;
+	tnorm_harness *h = NULL;
+	int err = 0;
+
+	memset(&ps, 0, sizeof(ps));
+	if (!out || (!text && len))
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_harness_parse: NULL argument");
+	*out = NULL;
+	if (!name)
+		name = "<harness>";
+	if (memchr(text, '\0', len))
+		return tnorm__error_set(TNORM_EPARSE, "%s: contains a NUL byte, expected a text file", name);
+	if (!(h = tnorm__calloc(1, sizeof(*h))))
+		return TNORM_ENOMEM;
+	if (!(h->name = tnorm__strdup(name))) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	ps.h = h;
+	ps.name = h->name;
+	ps.p = text;
+	ps.end = text + len;
+	ps.line = 1;
+	ps.line_start = text;
+	for (;;) {
+		token *t;
+		uint32_t before = h->ntmpls + h->nchecks, nch = h->nchecks;
+		if ((err = peek(&ps, &t)) < 0)
+			goto done;
+		if (t->kind == T_EOF)
+			break;
+		if ((err = parse_line(&ps)) < 0)
+			goto done;
+		/* Mark checks so finish() can partition them after the action templates. */
+		if (h->ntmpls + h->nchecks > before)
+			h->tmpls[before].info.first = h->nchecks > nch ? UINT64_MAX : 0;
+	}
+	err = finish(&ps);
+done:
+	if (ps.have)
+		tok_dispose(&ps.tok);
+	if (err < 0) {
+		tnorm_harness_free(h);
+		return err;
+	}
+	*out = h;
+	return 0;
+}
+
+int tnorm_harness_load(tnorm_harness **out, const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int err;
+	if (!out || !path)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_harness_load: NULL argument");
+	*out = NULL;
+	if ((err = tnorm__read_file(path, &text, &len)) < 0)
+		return err;
+	err = tnorm_harness_parse(out, path, text, len);
+	free(text);
+	return err;
+}
+
+const char *tnorm_harness_name(const tnorm_harness *h)
+{
+	return h ? h->name : "";
+}
+
+uint32_t tnorm_harness_pool_count(const tnorm_harness *h)
+{
+	return h ? h->npools : 0;
+}
+
+int tnorm_harness_pool(const tnorm_harness *h, uint32_t i, tnorm_pool_info *out)
+{
+	if (!h || !out || i >= h->npools)
+		return tnorm__error_set(TNORM_EINVALID, "pool index %u out of range", i);
+	*out = h->pools[i].info;
+	return 0;
+}
+
+int tnorm_harness_pool_find(const tnorm_harness *h, const char *name, uint32_t *out)
+{
+	if (!h || !name || !out)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_harness_pool_find: NULL argument");
+	if (find_pool(h, name, strlen(name), out) < 0)
+		return tnorm__error_set(TNORM_ENOTFOUND, "%s: no pool named '%s'", h->name, name);
+	return 0;
+}
+
+uint32_t tnorm_harness_var_count(const tnorm_harness *h)
+{
+	return h ? h->nvars : 0;
+}
+
+uint32_t tnorm_harness_template_count(const tnorm_harness *h)
+{
+	return h ? h->ntmpls : 0;
+}
+
+int tnorm_harness_template(const tnorm_harness *h, uint32_t i, tnorm_template_info *out)
+{
+	if (!h || !out || i >= h->ntmpls)
+		return tnorm__error_set(TNORM_EINVALID, "template index %u out of range", i);
+	*out = h->tmpls[i].info;
+	return 0;
+}
+
+uint32_t tnorm_harness_check_count(const tnorm_harness *h)
+{
+	return h ? h->nchecks : 0;
+}
+
+int tnorm_harness_check(const tnorm_harness *h, uint32_t i, tnorm_template_info *out)
+{
+	if (!h || !out || i >= h->nchecks)
+		return tnorm__error_set(TNORM_EINVALID, "check index %u out of range", i);
+	*out = h->tmpls[h->ntmpls + i].info;
+	return 0;
+}
+
+int tnorm_harness_value(const tnorm_harness *h, uint32_t tmpl, uint32_t slot, uint64_t v,
+                        tnorm_literal *out)
+{
+	const tnorm__tmpl *t;
+	if (!h || !out || tmpl >= h->ntmpls + h->nchecks)
+		return tnorm__error_set(TNORM_EINVALID, "template index %u out of range", tmpl);
+	t = &h->tmpls[tmpl];
+	if (slot >= t->info.nslots || t->info.slot[slot].kind != TNORM_SLOT_VALUE ||
+	    v >= tnorm__slot_count(t, slot))
+		return tnorm__error_set(TNORM_EINVALID, "no value %llu in slot %u of template %u",
+		                        (unsigned long long)v, slot, tmpl);
+	if (t->vset[slot].is_range) {
+		memset(out, 0, sizeof(*out));
+		out->kind = TNORM_LIT_INT;
+		out->i = (int64_t)((uint64_t)t->vset[slot].lo + v);
+	} else {
+		*out = t->vset[slot].lits[v];
+	}
+	return 0;
+}
+
+uint64_t tnorm_harness_action_count(const tnorm_harness *h)
+{
+	return h ? h->total : 0;
+}

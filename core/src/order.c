@@ -1,3 +1,525 @@
 /* SPDX-License-Identifier: MIT */
-/* order.c - placeholder; its owner replaces this file. */
-typedef int tnorm__placeholder_order;
+/*
+ * order.c - the total order of actions: rank, unrank, render and parse one action.
+ *
+ * An action's index is its template's first index plus a mixed-radix number whose digits are the
+ * slot choices: all pool slots first (the left-hand side, then arguments left to right, the
+ * earliest slot most significant), then all value slots in the same way.  So within a template,
+ * pool-instance choices order lexicographically and values follow their natural order, as the
+ * design requires, and nothing ever enumerates the universe.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+static int check_action(const tnorm_harness *h, const tnorm_action *a)
+{
+	const tnorm__tmpl *t;
+	uint32_t s;
+	if (!h || !a || a->tmpl >= h->ntmpls)
+		return tnorm__error_set(TNORM_EINVALID, "action has no template %u", a ? a->tmpl : 0);
+	t = &h->tmpls[a->tmpl];
+	for (s = 0; s < t->info.nslots; s++)
+		if (a->choice[s] >= tnorm__slot_count(t, s))
+			return tnorm__error_set(TNORM_EINVALID, "choice %u of slot %u is out of range",
+			                        a->choice[s], s);
+	return 0;
+}
+
+int tnorm_harness_rank(const tnorm_harness *h, const tnorm_action *a, uint64_t *out)
+{
+	const tnorm__tmpl *t;
+	uint64_t pi = 0, vi = 0;
+	uint32_t s;
+	int err;
+	if ((err = check_action(h, a)) < 0)
+		return err;
+	if (!out)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_harness_rank: NULL out");
+	t = &h->tmpls[a->tmpl];
+	for (s = 0; s < t->info.nslots; s++) {
+		uint64_t n = tnorm__slot_count(t, s);
+		if (t->info.slot[s].kind == TNORM_SLOT_POOL)
+			pi = pi * n + a->choice[s];
+		else
+			vi = vi * n + a->choice[s];
+	}
+	*out = t->info.first + pi * t->value_combos + vi;
+	return 0;
+}
+
+int tnorm_harness_unrank(const tnorm_harness *h, uint64_t idx, tnorm_action *out)
+{
+	uint32_t lo, hi, s;
+	const tnorm__tmpl *t;
+	uint64_t within, pi, vi;
+	if (!h || !out)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_harness_unrank: NULL argument");
+	if (idx >= h->total)
+		return tnorm__error_set(TNORM_EINVALID, "action index %" PRIu64 " is out of range "
+		                        "(the harness has %" PRIu64 " actions)", idx, h->total);
+	/* Binary search for the template whose [first, first+count) holds idx. */
+	lo = 0;
+	hi = h->ntmpls;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (h->tmpls[mid].info.first <= idx)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	while (h->tmpls[lo].info.count == 0 || idx >= h->tmpls[lo].info.first + h->tmpls[lo].info.count)
+		lo++;
+	t = &h->tmpls[lo];
+	memset(out, 0, sizeof(*out));
+	out->tmpl = lo;
+	within = idx - t->info.first;
+	pi = within / t->value_combos;
+	vi = within % t->value_combos;
+	for (s = t->info.nslots; s-- > 0;) {
+		uint64_t n = tnorm__slot_count(t, s);
+		if (t->info.slot[s].kind == TNORM_SLOT_POOL) {
+			out->choice[s] = (uint32_t)(pi % n);
+			pi /= n;
+		} else {
+			out->choice[s] = (uint32_t)(vi % n);
+			vi /= n;
+		}
+	}
+	return 0;
+}
+
+int tnorm__buf_put_quoted(tnorm__buf *b, const char *s, size_t len)
+{
+	size_t i;
+	int err;
+	if ((err = tnorm__buf_putc(b, '"')) < 0)
+		return err;
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		switch (c) {
+		case '"': err = tnorm__buf_puts(b, "\\\""); break;
+		case '\\': err = tnorm__buf_puts(b, "\\\\"); break;
+		case '\n': err = tnorm__buf_puts(b, "\\n"); break;
+		case '\t': err = tnorm__buf_puts(b, "\\t"); break;
+		case '\r': err = tnorm__buf_puts(b, "\\r"); break;
+		case '\0': err = tnorm__buf_puts(b, "\\0"); break;
+		default:
+			if (c < 0x20 || c == 0x7f)
+				err = tnorm__buf_printf(b, "\\x%02x", c);
+			else
+				err = tnorm__buf_putc(b, (char)c);
+		}
+		if (err < 0)
+			return err;
+	}
+	return tnorm__buf_putc(b, '"');
+}
+
+static int put_slot(tnorm__buf *b, const tnorm_harness *h, const tnorm__tmpl *t, uint32_t s,
+                    uint32_t choice)
+{
+	if (t->info.slot[s].kind == TNORM_SLOT_POOL)
+		return tnorm__buf_printf(b, "%s%u", h->pools[t->info.slot[s].pool].name, choice);
+	if (t->vset[s].is_range)
+		return tnorm__buf_printf(b, "%" PRId64, (int64_t)((uint64_t)t->vset[s].lo + choice));
+	if (t->vset[s].lits[choice].kind == TNORM_LIT_INT)
+		return tnorm__buf_printf(b, "%" PRId64, t->vset[s].lits[choice].i);
+	return tnorm__buf_put_quoted(b, t->vset[s].lits[choice].s, t->vset[s].lits[choice].len);
+}
+
+/* Render into a buffer (appending). */
+int tnorm__format_action(tnorm__buf *b, const tnorm_harness *h, const tnorm_action *a);
+
+int tnorm__format_action(tnorm__buf *b, const tnorm_harness *h, const tnorm_action *a)
+{
+	const tnorm__tmpl *t;
+	uint32_t s, first = 0;
+	int err;
+	if ((err = check_action(h, a)) < 0)
+		return err;
+	t = &h->tmpls[a->tmpl];
+	if (t->info.has_lhs) {
+		if ((err = put_slot(b, h, t, 0, a->choice[0])) < 0 || (err = tnorm__buf_puts(b, " = ")) < 0)
+			return err;
+		first = 1;
+	}
+	if (t->info.kind == TNORM_TMPL_VALUE)
+		return put_slot(b, h, t, 1, a->choice[1]);
+	if ((err = tnorm__buf_printf(b, "%s(", t->name)) < 0)
+		return err;
+	for (s = first; s < t->info.nslots; s++) {
+		if (s > first && (err = tnorm__buf_puts(b, ", ")) < 0)
+			return err;
+		if ((err = put_slot(b, h, t, s, a->choice[s])) < 0)
+			return err;
+	}
+	return tnorm__buf_putc(b, ')');
+}
+
+int tnorm_harness_format_action(const tnorm_harness *h, const tnorm_action *a, char *buf,
+                                size_t size)
+{
+	tnorm__buf b = TNORM__BUF_INIT;
+	int err = tnorm__format_action(&b, h, a);
+	if (err < 0) {
+		tnorm__buf_dispose(&b);
+		return err;
+	}
+	if (b.len > INT32_MAX) {
+		tnorm__buf_dispose(&b);
+		return tnorm__error_set(TNORM_EOVERFLOW, "action text too long");
+	}
+	if (buf && size) {
+		size_t n = b.len < size - 1 ? b.len : size - 1;
+		memcpy(buf, b.ptr, n);
+		buf[n] = '\0';
+	}
+	err = (int)b.len;
+	tnorm__buf_dispose(&b);
+	return err;
+}
+
+/* ---- parsing one step ---------------------------------------------------------------------- */
+
+typedef struct {
+	const char *s, *p, *end;
+	size_t col; /* of the last error */
+} cur;
+
+static void skip_ws(cur *c)
+{
+	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\r'))
+		c->p++;
+}
+
+static int at_end(cur *c)
+{
+	skip_ws(c);
+	return c->p >= c->end || *c->p == '#';
+}
+
+static int fail(cur *c, const char *at, const char *fmt, ...) TNORM__PRINTF(3, 4);
+
+static int fail(cur *c, const char *at, const char *fmt, ...)
+{
+	va_list ap;
+	c->col = (size_t)(at - c->s) + 1;
+	va_start(ap, fmt);
+	tnorm__error_setv(TNORM_EPARSE, fmt, ap);
+	va_end(ap);
+	return TNORM_EPARSE;
+}
+
+static size_t ident_len(const char *p, const char *end)
+{
+	const char *s = p;
+	if (p >= end || !(isalpha((unsigned char)*p) || *p == '_'))
+		return 0;
+	while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
+		p++;
+	return (size_t)(p - s);
+}
+
+static const char *shown(const char *p, const char *end, char *buf, size_t size)
+{
+	size_t n = 0;
+	if (p >= end || *p == '#')
+		return "the end of the line";
+	while (p + n < end && n < 24 && p[n] != ' ' && p[n] != '#')
+		n++;
+	snprintf(buf, size, "'%.*s'", (int)(n ? n : 1), p);
+	return buf;
+}
+
+/* Parse a pool instance NAMEk of pool `pool`. */
+static int parse_instance(cur *c, const tnorm_harness *h, uint32_t pool, uint32_t *out)
+{
+	const tnorm__pool *p = &h->pools[pool];
+	size_t n, nl = strlen(p->name);
+	unsigned long long v = 0;
+	const char *s;
+	char b[64];
+	skip_ws(c);
+	s = c->p;
+	n = ident_len(s, c->end);
+	if (n <= nl || memcmp(s, p->name, nl) != 0 || !isdigit((unsigned char)s[nl])) {
+		return fail(c, s, "found %s, expected an instance of pool '%s' (%s0..%s%u)",
+		            shown(s, c->end, b, sizeof(b)), p->name, p->name, p->name,
+		            p->info.instances - 1);
+	}
+	{
+		size_t k;
+		if (s[nl] == '0' && n > nl + 1)
+			return fail(c, s, "instance '%.*s' has a leading zero, expected %s0..%s%u", (int)n, s,
+			            p->name, p->name, p->info.instances - 1);
+		for (k = nl; k < n; k++) {
+			if (!isdigit((unsigned char)s[k]))
+				return fail(c, s, "found '%.*s', expected an instance of pool '%s'", (int)n, s,
+				            p->name);
+			v = v * 10 + (unsigned)(s[k] - '0');
+			if (v > 1000000)
+				break;
+		}
+	}
+	if (v >= p->info.instances)
+		return fail(c, s, "pool '%s' has no instance '%.*s', expected %s0..%s%u", p->name, (int)n, s,
+		            p->name, p->name, p->info.instances - 1);
+	*out = (uint32_t)v;
+	c->p = s + n;
+	return 0;
+}
+
+int tnorm__lex_string(const char *p, const char *end, char **out, size_t *outlen,
+                      const char **after, const char **bad);
+
+/* Parse a value of value slot `s` of `t`. */
+static int parse_value(cur *c, const tnorm__tmpl *t, uint32_t s, uint32_t *out)
+{
+	const tnorm__vset *vs = &t->vset[s];
+	const char *start;
+	char b[64];
+	skip_ws(c);
+	start = c->p;
+	if (c->p < c->end && *c->p == '"') {
+		char *str = NULL;
+		size_t len = 0;
+		const char *after = NULL, *bad = NULL;
+		uint64_t i;
+		int r = tnorm__lex_string(c->p, c->end, &str, &len, &after, &bad);
+		if (r < 0)
+			return r;
+		if (r == 1)
+			return fail(c, bad, "bad escape in string, expected one of \\n \\t \\r \\0 \\\\ \\\" \\xHH");
+		if (r == 2)
+			return fail(c, start, "unterminated string, expected a closing '\"'");
+		for (i = 0; !vs->is_range && i < vs->nlits; i++)
+			if (vs->lits[i].kind == TNORM_LIT_STRING && vs->lits[i].len == len &&
+			    !memcmp(vs->lits[i].s, str, len)) {
+				free(str);
+				*out = (uint32_t)i;
+				c->p = after;
+				return 0;
+			}
+		free(str);
+		return fail(c, start, "value %.*s is not allowed here, expected one of the values the "
+		            "harness lists for this slot", (int)(after - start), start);
+	}
+	if (c->p < c->end && (isdigit((unsigned char)*c->p) || *c->p == '-')) {
+		char tmp[32];
+		const char *p = c->p;
+		char *e;
+		long long v;
+		size_t n;
+		if (*p == '-')
+			p++;
+		while (p < c->end && isdigit((unsigned char)*p))
+			p++;
+		n = (size_t)(p - c->p);
+		if (n == 0 || n >= sizeof(tmp) || (n == 1 && *c->p == '-'))
+			return fail(c, start, "found %s, expected an integer", shown(start, c->end, b, sizeof(b)));
+		memcpy(tmp, c->p, n);
+		tmp[n] = '\0';
+		v = strtoll(tmp, &e, 10);
+		if (vs->is_range) {
+			if (v < vs->lo || v > vs->hi)
+				return fail(c, start, "value %s is out of range, expected %" PRId64 "..%" PRId64,
+				            tmp, vs->lo, vs->hi);
+			if ((uint64_t)v - (uint64_t)vs->lo > UINT32_MAX)
+				return fail(c, start, "value %s is too far into its range for this version", tmp);
+			*out = (uint32_t)((uint64_t)v - (uint64_t)vs->lo);
+			c->p = p;
+			return 0;
+		} else {
+			uint64_t i;
+			for (i = 0; i < vs->nlits; i++)
+				if (vs->lits[i].kind == TNORM_LIT_INT && vs->lits[i].i == v) {
+					*out = (uint32_t)i;
+					c->p = p;
+					return 0;
+				}
+			return fail(c, start, "value %s is not allowed here, expected one of the values the "
+			            "harness lists for this slot", tmp);
+		}
+	}
+	return fail(c, start, "found %s, expected a value", shown(start, c->end, b, sizeof(b)));
+}
+
+static int expect_ch(cur *c, char ch, const char *what)
+{
+	char b[64];
+	skip_ws(c);
+	if (c->p < c->end && *c->p == ch) {
+		c->p++;
+		return 0;
+	}
+	return fail(c, c->p, "found %s, expected %s", shown(c->p, c->end, b, sizeof(b)), what);
+}
+
+/* Try to parse the text as template t; returns 0, or TNORM_EPARSE with c->col set. */
+static int parse_as(cur *c, const tnorm_harness *h, uint32_t ti, tnorm_action *out)
+{
+	const tnorm__tmpl *t = &h->tmpls[ti];
+	uint32_t s, first = 0;
+	int err;
+	memset(out, 0, sizeof(*out));
+	out->tmpl = ti;
+	if (t->info.has_lhs) {
+		if ((err = parse_instance(c, h, t->info.slot[0].pool, &out->choice[0])) < 0)
+			return err;
+		if ((err = expect_ch(c, '=', "'=' after the left-hand side")) < 0)
+			return err;
+		first = 1;
+	}
+	if (t->info.kind == TNORM_TMPL_VALUE) {
+		if ((err = parse_value(c, t, 1, &out->choice[1])) < 0)
+			return err;
+	} else {
+		size_t nl = strlen(t->name), n;
+		char b[64];
+		skip_ws(c);
+		n = ident_len(c->p, c->end);
+		if (n != nl || memcmp(c->p, t->name, nl))
+			return fail(c, c->p, "found %s, expected '%s'", shown(c->p, c->end, b, sizeof(b)), t->name);
+		c->p += n;
+		if ((err = expect_ch(c, '(', "'('")) < 0)
+			return err;
+		for (s = first; s < t->info.nslots; s++) {
+			if (s > first && (err = expect_ch(c, ',', "','")) < 0)
+				return err;
+			if (t->info.slot[s].kind == TNORM_SLOT_POOL)
+				err = parse_instance(c, h, t->info.slot[s].pool, &out->choice[s]);
+			else
+				err = parse_value(c, t, s, &out->choice[s]);
+			if (err < 0)
+				return err;
+		}
+		if ((err = expect_ch(c, ')', t->info.nslots > first ? "',' or ')'" : "')'")) < 0) {
+			if (s == t->info.nslots && t->info.nslots > first)
+				return fail(c, c->p, "too many arguments to '%s', expected ')' after %u", t->name,
+				            t->info.nslots - first);
+			return err;
+		}
+	}
+	if (!at_end(c)) {
+		char b[64];
+		return fail(c, c->p, "found %s after the step, expected the end of the line or a # comment",
+		            shown(c->p, c->end, b, sizeof(b)));
+	}
+	return 0;
+}
+
+int tnorm_harness_parse_action(const tnorm_harness *h, const char *text, size_t len,
+                               tnorm_action *out, size_t *col)
+{
+	cur c;
+	const char *p, *lhs_end = NULL;
+	size_t n;
+	uint32_t ti, tried = 0, best_col = 0;
+	int is_assign = 0, err = TNORM_EPARSE;
+	char best_msg[512] = "";
+	char name[128];
+
+	if (!h || !text || !out)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_harness_parse_action: NULL argument");
+	c.s = text;
+	c.p = text;
+	c.end = text + len;
+	c.col = 0;
+	skip_ws(&c);
+	p = c.p;
+	n = ident_len(p, c.end);
+	if (n == 0) {
+		char b[64];
+		fail(&c, p, "found %s, expected a step such as 'NAME(...)' or 'POOLk = ...'",
+		     shown(p, c.end, b, sizeof(b)));
+		goto out_err;
+	}
+	/* Is it an assignment "x = ..."? */
+	{
+		cur d = c;
+		d.p = p + n;
+		skip_ws(&d);
+		if (d.p < d.end && *d.p == '=') {
+			is_assign = 1;
+			lhs_end = d.p + 1;
+		}
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)(n < 100 ? n : 100), p);
+	/* Try every template of the matching shape; keep the error that got furthest. */
+	for (ti = 0; ti < h->ntmpls; ti++) {
+		const tnorm__tmpl *t = &h->tmpls[ti];
+		if (t->info.has_lhs != is_assign)
+			continue;
+		if (!is_assign && strcmp(t->name, name))
+			continue;
+		if (is_assign) {
+			/* lhs pool must match and, for calls, the callee name */
+			const tnorm__pool *pl = &h->pools[t->info.slot[0].pool];
+			size_t pn = strlen(pl->name);
+			if (n <= pn || memcmp(p, pl->name, pn) || !isdigit((unsigned char)p[pn]))
+				continue;
+			if (t->info.kind == TNORM_TMPL_CALL) {
+				cur d = c;
+				size_t m;
+				d.p = lhs_end;
+				skip_ws(&d);
+				m = ident_len(d.p, d.end);
+				if (m != strlen(t->name) || memcmp(d.p, t->name, m))
+					continue;
+			} else {
+				cur d = c;
+				d.p = lhs_end;
+				skip_ws(&d);
+				if (ident_len(d.p, d.end) > 0)
+					continue;
+			}
+		}
+		tried++;
+		c.p = text;
+		if ((err = parse_as(&c, h, ti, out)) == 0) {
+			if (col)
+				*col = 0;
+			return 0;
+		}
+		if (err != TNORM_EPARSE)
+			return err;
+		if (c.col > best_col) {
+			best_col = (uint32_t)c.col;
+			snprintf(best_msg, sizeof(best_msg), "%s", tnorm_error_last()->message);
+		}
+	}
+	if (!tried) {
+		if (is_assign) {
+			uint32_t i;
+			for (i = 0; i < h->npools; i++) {
+				size_t pn = strlen(h->pools[i].name);
+				if (n > pn && !memcmp(p, h->pools[i].name, pn) && isdigit((unsigned char)p[pn]))
+					break;
+			}
+			if (i == h->npools) {
+				fail(&c, p, "unknown pool instance '%s', expected an instance of a pool the "
+				     "harness declares", name);
+			} else {
+				cur d = c;
+				d.p = lhs_end;
+				skip_ws(&d);
+				fail(&c, d.p, "no template assigns '%s' like this, expected a value or a call "
+				     "the harness allows for pool '%s'", name, h->pools[i].name);
+			}
+		} else {
+			fail(&c, p, "unknown action '%s', expected one of the harness's templates", name);
+		}
+		goto out_err;
+	}
+	tnorm__error_set(TNORM_EPARSE, "%s", best_msg);
+	c.col = best_col;
+out_err:
+	if (col)
+		*col = c.col;
+	return TNORM_EPARSE;
+}

@@ -31,6 +31,18 @@ extern "C" {
  */
 TNORM_EXTERN void tnorm_free(void *p);
 
+/**
+ * Write `len` bytes to `path` atomically: a temporary file in the same folder, fsync, rename.
+ * Readers see the old content or the new, never a mix.  0 or TNORM_EIO (message names path).
+ */
+TNORM_EXTERN int tnorm_file_write_atomic(const char *path, const void *data, size_t len);
+
+/**
+ * Read a whole file.  *out receives a NUL-terminated copy (free with tnorm_free), *len (may be
+ * NULL) its length.  0, TNORM_EIO or TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_file_read(const char *path, char **out, size_t *len);
+
 /** The library's version string, e.g. "0.1.0".  Static storage; never free it. */
 TNORM_EXTERN const char *tnorm_version(void);
 

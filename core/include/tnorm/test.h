@@ -66,6 +66,28 @@ TNORM_EXTERN int tnorm_test_set(tnorm_test *t, size_t i, const tnorm_action *a);
 /** Remove all steps. */
 TNORM_EXTERN void tnorm_test_clear(tnorm_test *t);
 
+/** Remove step i, shifting later steps down.  0 or TNORM_EINVALID. */
+TNORM_EXTERN int tnorm_test_remove(tnorm_test *t, size_t i);
+
+/** Insert an action before step i (i == len appends).  0, TNORM_EINVALID, TNORM_ENOMEM. */
+TNORM_EXTERN int tnorm_test_insert(tnorm_test *t, size_t i, const tnorm_action *a);
+
+/** A 64-bit content hash over the steps' action indices (equal tests hash equal). */
+TNORM_EXTERN uint64_t tnorm_test_hash(const tnorm_test *t);
+
+/** 1 when well-formed (see tnorm_test_check), else 0; sets no error.  Cheap: for filters. */
+TNORM_EXTERN int tnorm_test_is_wellformed(const tnorm_test *t);
+
+/**
+ * A random well-formed test of `steps` steps: at each step a template is chosen uniformly among
+ * those whose argument pools have an assigned instance, then each slot uniformly (an instance
+ * that was assigned and not used since is not reassigned while another choice exists).  The same
+ * harness and seed always give the same test.  Free with tnorm_test_free().
+ * 0, TNORM_EINVALID (no template can start a test), TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_test_generate(tnorm_test **out, const tnorm_harness *h, size_t steps,
+                                     uint64_t seed);
+
 /**
  * Canonical text: one rendered step a line, each ending in "\n" (empty test: "").
  * *out receives a NUL-terminated string the caller frees with tnorm_free(); *len (may be NULL)

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * model.h (internal) - the in-memory shape of a harness and of a test, shared by harness.c
+ * (parsing), order.c (rank/unrank/render) and test.c (tests).
+ */
+#ifndef TNORM__MODEL_H
+#define TNORM__MODEL_H
+
+#include "common.h"
+#include "tnorm/harness.h"
+#include "tnorm/test.h"
+
+/* A set of values for a value slot: an integer range, or a list of literals of one kind. */
+typedef struct tnorm__vset {
+	int is_range;
+	int64_t lo, hi;         /* range, inclusive */
+	tnorm_literal *lits;    /* list (strings point into the harness's own copies) */
+	uint64_t nlits;
+} tnorm__vset;
+
+typedef struct tnorm__tmpl {
+	tnorm_template_info info; /* info.name points at `name` */
+	char *name;
+	tnorm__vset vset[TNORM_MAX_SLOTS]; /* for value slots */
+	uint64_t pool_combos;              /* product of the pool slots' counts */
+	uint64_t value_combos;             /* product of the value slots' counts */
+} tnorm__tmpl;
+
+typedef struct tnorm__pool {
+	tnorm_pool_info info; /* info.name points at `name` */
+	char *name;
+} tnorm__pool;
+
+struct tnorm_harness {
+	char *name;
+	tnorm__pool *pools;
+	uint32_t npools;
+	tnorm__tmpl *tmpls; /* action templates, then checks */
+	uint32_t ntmpls, nchecks;
+	uint64_t total;
+	uint32_t nvars;
+	char **strings; /* decoded string literals, owned */
+	size_t nstrings;
+};
+
+struct tnorm_test {
+	const tnorm_harness *h;
+	tnorm_action *steps;
+	uint32_t *lines;
+	size_t len, cap;
+};
+
+/* Number of choices of slot `s` of template `t`. */
+uint64_t tnorm__slot_count(const tnorm__tmpl *t, uint32_t s);
+
+/* Append the C-escaped, quoted form of a string literal. */
+int tnorm__buf_put_quoted(tnorm__buf *b, const char *s, size_t len);
+
+#endif
