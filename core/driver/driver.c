@@ -1,3 +1,306 @@
 /* SPDX-License-Identifier: MIT */
-/* driver.c - placeholder; its owner replaces this file. */
-typedef int tnorm__placeholder_driver;
+/*
+ * driver.c - the runtime that test drivers link: read a test, run it step by step.
+ *
+ * The runtime parses the test with the engine's own harness and test code, so a test the engine
+ * prints is exactly the test the driver runs.  Before each step it calls tnorm_step_hook() (the
+ * debuggers' breakpoint), then runs the step: value templates directly, call templates through
+ * the driver's handler.  After each step it runs every `check` on every combination of live
+ * instances of the check's pools.  Exit codes follow the engine's convention: 0 pass, a crash or
+ * abort() fail, 125 invalid test.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tnorm/driver.h"
+#include "tnorm/errors.h"
+#include "tnorm/harness.h"
+#include "tnorm/test.h"
+
+struct tnorm_drv {
+	const tnorm_harness *h;
+	tnorm_value *vars;
+	unsigned char *live;
+	tnorm_drv_fn *fn; /* per template and per check (template_count + check index) */
+	unsigned long step;
+	int trace;
+};
+
+void tnorm_step_hook(unsigned long step, const char *text)
+{
+	/* An empty asm with the arguments as inputs keeps the call and the arguments alive at -O2. */
+	__asm__ volatile("" : : "r"(step), "r"(text) : "memory");
+}
+
+unsigned long tnorm_drv_step(const tnorm_drv *d)
+{
+	return d ? d->step : 0;
+}
+
+static int invalid(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int invalid(const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "tnorm driver: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	return 125;
+}
+
+static tnorm_drv_fn lookup(const tnorm_drv_handler *handlers, const char *name)
+{
+	size_t i;
+	for (i = 0; handlers && handlers[i].name; i++)
+		if (!strcmp(handlers[i].name, name))
+			return handlers[i].fn;
+	return NULL;
+}
+
+static void literal(const tnorm_harness *h, uint32_t tmpl, uint32_t slot, uint32_t choice,
+                    tnorm_value *out)
+{
+	tnorm_literal lit;
+	memset(out, 0, sizeof(*out));
+	if (tnorm_harness_value(h, tmpl, slot, choice, &lit) < 0)
+		return;
+	if (lit.kind == TNORM_LIT_INT) {
+		out->i = lit.i;
+	} else {
+		out->s = lit.s;
+		out->len = lit.len;
+	}
+}
+
+static uint32_t var_of(const tnorm_harness *h, const tnorm_template_info *t, uint32_t s,
+                       uint32_t choice)
+{
+	tnorm_pool_info p;
+	tnorm_harness_pool(h, t->slot[s].pool, &p);
+	return p.first_var + choice;
+}
+
+/* Run one call (template or check index `ti`) with slot choices `choice`; returns the handler's
+ * result. */
+static int call(tnorm_drv *d, uint32_t ti, const tnorm_template_info *t, const uint32_t *choice)
+{
+	tnorm_value tmp[TNORM_MAX_SLOTS], *args[TNORM_MAX_SLOTS], res;
+	uint32_t s, k = 0;
+	int rc;
+	memset(&res, 0, sizeof(res));
+	for (s = t->has_lhs ? 1 : 0; s < t->nslots; s++, k++) {
+		if (t->slot[s].kind == TNORM_SLOT_POOL) {
+			args[k] = &d->vars[var_of(d->h, t, s, choice[s])];
+		} else {
+			literal(d->h, ti, s, choice[s], &tmp[k]);
+			args[k] = &tmp[k];
+		}
+	}
+	rc = d->fn[ti](d, args, &res);
+	if (rc == 0 && t->has_lhs) {
+		uint32_t v = var_of(d->h, t, 0, choice[0]);
+		d->vars[v] = res;
+		d->live[v] = 1;
+	}
+	return rc;
+}
+
+static void run_checks(tnorm_drv *d, char *text, size_t textsize)
+{
+	uint32_t c, nt = tnorm_harness_template_count(d->h);
+	for (c = 0; c < tnorm_harness_check_count(d->h); c++) {
+		tnorm_template_info t;
+		uint32_t choice[TNORM_MAX_SLOTS] = {0}, s;
+		int done = 0;
+		tnorm_harness_check(d->h, c, &t);
+		/* Odometer over every slot; pool slots skip instances that hold no value. */
+		while (!done) {
+			int all_live = 1;
+			for (s = 0; s < t.nslots; s++)
+				if (t.slot[s].kind == TNORM_SLOT_POOL && !d->live[var_of(d->h, &t, s, choice[s])])
+					all_live = 0;
+			if (all_live && call(d, nt + c, &t, choice) != 0) {
+				size_t n = (size_t)snprintf(text, textsize, "%s(", t.name);
+				for (s = 0; s < t.nslots && n < textsize; s++) {
+					tnorm_pool_info p;
+					if (t.slot[s].kind == TNORM_SLOT_POOL) {
+						tnorm_harness_pool(d->h, t.slot[s].pool, &p);
+						n += (size_t)snprintf(text + n, textsize - n, "%s%s%u", s ? ", " : "",
+						                      p.name, choice[s]);
+					} else {
+						n += (size_t)snprintf(text + n, textsize - n, "%s#%u", s ? ", " : "",
+						                      choice[s]);
+					}
+				}
+				fprintf(stderr, "tnorm driver: check %s) failed after step %lu\n", text, d->step);
+				fflush(stderr);
+				abort();
+			}
+			for (s = t.nslots; s-- > 0;) {
+				if (++choice[s] < t.slot[s].count)
+					break;
+				choice[s] = 0;
+				if (s == 0)
+					done = 1;
+			}
+			if (t.nslots == 0)
+				done = 1;
+		}
+	}
+}
+
+static int read_all(FILE *f, char **out, size_t *len)
+{
+	size_t cap = 4096, n = 0, r;
+	char *buf = malloc(cap), *nb;
+	if (!buf)
+		return -1;
+	while ((r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += r;
+		if (cap - n - 1 == 0) {
+			if (!(nb = realloc(buf, cap * 2))) {
+				free(buf);
+				return -1;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
+	return ferror(f) ? -1 : 0;
+}
+
+static void usage(const char *prog)
+{
+	fprintf(stderr, "usage: %s [--harness PATH] [--trace] (TEST | - | --stdin)\n", prog);
+}
+
+int tnorm_drv_main(int argc, char **argv, const char *harness_text,
+                   const tnorm_drv_handler *handlers)
+{
+	const char *hpath = NULL, *tpath = NULL;
+	tnorm_harness *h = NULL;
+	tnorm_test *t = NULL;
+	tnorm_drv d;
+	char *ttext = NULL, text[4096];
+	size_t tlen = 0, i;
+	uint32_t ti, nt, nc;
+	int k, rc = 0;
+
+	memset(&d, 0, sizeof(d));
+	for (k = 1; k < argc; k++) {
+		if (!strcmp(argv[k], "--harness") && k + 1 < argc) {
+			hpath = argv[++k];
+		} else if (!strcmp(argv[k], "--trace")) {
+			d.trace = 1;
+		} else if (!strcmp(argv[k], "--stdin") || !strcmp(argv[k], "-")) {
+			tpath = "-";
+		} else if (!strcmp(argv[k], "--help")) {
+			usage(argv[0]);
+			return 0;
+		} else if (argv[k][0] == '-' || tpath) {
+			usage(argv[0]);
+			return 125;
+		} else {
+			tpath = argv[k];
+		}
+	}
+	if (!tpath) {
+		usage(argv[0]);
+		return 125;
+	}
+	if (hpath) {
+		if (tnorm_harness_load(&h, hpath) < 0) {
+			rc = invalid("%s", tnorm_error_last()->message);
+			goto done;
+		}
+	} else if (!harness_text ||
+	           tnorm_harness_parse(&h, "embedded harness", harness_text, strlen(harness_text)) < 0) {
+		rc = invalid("%s", harness_text ? tnorm_error_last()->message : "no harness");
+		goto done;
+	}
+	if (!strcmp(tpath, "-")) {
+		if (read_all(stdin, &ttext, &tlen) < 0) {
+			rc = invalid("cannot read the test from standard input");
+			goto done;
+		}
+		tpath = "<stdin>";
+		if (tnorm_test_parse(&t, h, tpath, ttext, tlen) < 0) {
+			rc = invalid("%s", tnorm_error_last()->message);
+			goto done;
+		}
+	} else if (tnorm_test_load(&t, h, tpath) < 0) {
+		rc = invalid("%s", tnorm_error_last()->message);
+		goto done;
+	}
+	if (tnorm_test_check(t, NULL) < 0) {
+		rc = invalid("%s: %s", tpath, tnorm_error_last()->message);
+		goto done;
+	}
+	nt = tnorm_harness_template_count(h);
+	nc = tnorm_harness_check_count(h);
+	d.h = h;
+	d.vars = calloc(tnorm_harness_var_count(h) + 1, sizeof(*d.vars));
+	d.live = calloc(tnorm_harness_var_count(h) + 1, 1);
+	d.fn = calloc((size_t)nt + nc + 1, sizeof(*d.fn));
+	if (!d.vars || !d.live || !d.fn) {
+		rc = invalid("out of memory");
+		goto done;
+	}
+	for (ti = 0; ti < nt + nc; ti++) {
+		tnorm_template_info info;
+		if (ti < nt)
+			tnorm_harness_template(h, ti, &info);
+		else
+			tnorm_harness_check(h, ti - nt, &info);
+		if (info.kind != TNORM_TMPL_CALL)
+			continue;
+		if (!(d.fn[ti] = lookup(handlers, info.name))) {
+			rc = invalid("the driver has no handler for '%s' (harness line %u)", info.name,
+			             info.line);
+			goto done;
+		}
+	}
+	for (i = 0; i < tnorm_test_len(t); i++) {
+		const tnorm_action *a = tnorm_test_step(t, i);
+		tnorm_template_info info;
+		d.step = i;
+		tnorm_harness_template(h, a->tmpl, &info);
+		tnorm_harness_format_action(h, a, text, sizeof(text));
+		if (d.trace)
+			fprintf(stderr, "STEP %zu: %s\n", i, text);
+		tnorm_step_hook(i, text);
+		if (info.kind == TNORM_TMPL_VALUE) {
+			uint32_t v = var_of(h, &info, 0, a->choice[0]);
+			literal(h, a->tmpl, 1, a->choice[1], &d.vars[v]);
+			d.live[v] = 1;
+		} else {
+			int r = call(&d, a->tmpl, &info, a->choice);
+			if (r == TNORM_DRV_INVALID) {
+				rc = invalid("step %zu: %s is invalid for this system (handler returned 125)", i,
+				             text);
+				goto done;
+			}
+			if (r != 0) {
+				fprintf(stderr, "tnorm driver: step %zu: %s failed (handler returned %d)\n", i, text, r);
+				fflush(stderr);
+				abort();
+			}
+		}
+		run_checks(&d, text, sizeof(text));
+	}
+done:
+	free(d.vars);
+	free(d.live);
+	free(d.fn);
+	free(ttext);
+	tnorm_test_free(t);
+	tnorm_harness_free(h);
+	return rc;
+}

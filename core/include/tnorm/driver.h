@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * driver.h - the runtime that a test driver links (libtnorm_driver).
+ *
+ * A driver is a small C program that maps each call template of a harness to a C function of the
+ * system under test.  The runtime does everything else: it reads the test file, parses it with the
+ * same harness code as the engine, holds the pool instances' values, runs the value templates
+ * itself, calls one handler per step, runs the `check` handlers after every step on every live
+ * instance, and calls tnorm_step_hook() before each step so that a debugger can stop there.
+ *
+ *     static int h_insert(tnorm_drv *d, tnorm_value **a, tnorm_value *res)
+ *     {
+ *             avl_insert(a[0]->p, (int)a[1]->i);
+ *             return 0;
+ *     }
+ *     static const tnorm_drv_handler handlers[] = {
+ *             {"avl_new", h_new}, {"avl_insert", h_insert}, ..., {NULL, NULL}};
+ *     int main(int argc, char **argv)
+ *     {
+ *             return tnorm_drv_main(argc, argv, avl_harness, handlers);
+ *     }
+ *
+ * Exit convention (what the engine reads): 0 the test passed; a crash or abort is a failure
+ * (a check handler returning nonzero makes the runtime print which check failed and abort());
+ * 125 the test is invalid (it does not parse, is not well-formed, or a handler returned
+ * TNORM_DRV_INVALID) or the driver does not match its harness.  Messages go to stderr.
+ *
+ * Unlike libtnorm, this runtime is the driver program's main loop: it prints and exits.
+ */
+#ifndef TNORM_DRIVER_H
+#define TNORM_DRIVER_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Return this from a handler when the step makes no sense for the SUT: the run exits 125. */
+#define TNORM_DRV_INVALID 125
+
+/** A pool instance's value, or a literal argument.  Which member is live is up to the driver. */
+typedef struct tnorm_value {
+	int64_t i;     /**< integers (value templates set this for integer literals) */
+	const char *s; /**< strings (value templates set this; borrowed from the harness) */
+	size_t len;    /**< length of `s` */
+	void *p;       /**< anything else: objects the driver's constructors return */
+} tnorm_value;
+
+typedef struct tnorm_drv tnorm_drv;
+
+/**
+ * A handler for one call template.  `arg[k]` points at the k-th argument (left-hand side
+ * excluded): pool arguments point at the instance's own storage (a handler may update it);
+ * literal arguments at a temporary.  For `<p> := f(...)`, the handler stores the result in
+ * *res, which then becomes p's value.  For checks, return nonzero when the property is violated.
+ * Return 0 on success, TNORM_DRV_INVALID for an invalid step, other nonzero for a failure.
+ */
+typedef int (*tnorm_drv_fn)(tnorm_drv *d, tnorm_value **arg, tnorm_value *res);
+
+/** One row of a driver's handler table; the table ends with {NULL, NULL}. */
+typedef struct tnorm_drv_handler {
+	const char *name; /**< the function name used in the harness */
+	tnorm_drv_fn fn;
+} tnorm_drv_handler;
+
+/**
+ * The driver's main: `DRIVER [--harness PATH] [--trace] (TEST | - | --stdin)`.
+ * `harness_text` is the harness compiled into the driver (see core/driver/embed.c); --harness
+ * overrides it.  Returns the process exit status (0 or 125); failures abort.
+ */
+TNORM_EXTERN int tnorm_drv_main(int argc, char **argv, const char *harness_text,
+                                const tnorm_drv_handler *handlers);
+
+/** Index of the step being run (0-based), for handlers that want to report it. */
+TNORM_EXTERN unsigned long tnorm_drv_step(const tnorm_drv *d);
+
+/**
+ * Called before each step with its 0-based index and its canonical text.  It does nothing; it
+ * exists so that debuggers can break on it (`tnorm step`).  Never inlined or removed.
+ */
+TNORM_EXTERN void tnorm_step_hook(unsigned long step, const char *text);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
