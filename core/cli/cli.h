@@ -33,6 +33,23 @@ int cli_parse_seconds(const char *cmd, const char *opt, const char *s, double *o
 /* Parse a size like "512M", "2G", "1048576"; bytes out.  -1 on error (printed). */
 int cli_parse_size(const char *cmd, const char *opt, const char *s, unsigned long long *out);
 
+/* The options every command that runs a program shares: --timeout, --mem, --stdin, --env. */
+typedef struct cli_run_args {
+	double timeout;
+	int timeout_set;
+	unsigned long long mem;
+	int use_stdin;
+	char **env;
+	size_t nenv;
+} cli_run_args;
+
+int cli_run_args_init(cli_run_args *ra);
+/* If argv[i] is a runner option, consume it (and its value): returns how many arguments were
+ * used (1 or 2), 0 if argv[i] is not a runner option, -1 after printing a usage error. */
+int cli_run_args_parse(cli_run_args *ra, const char *cmd, int argc, char **argv, int i);
+void cli_run_args_apply(const cli_run_args *ra, tnorm_run_options *opts);
+void cli_run_args_dispose(cli_run_args *ra);
+
 /* One subcommand: `run` gets argv with argv[0] = the subcommand's name. */
 typedef struct cli_command {
 	const char *name;

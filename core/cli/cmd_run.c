@@ -1,10 +1,140 @@
 /* SPDX-License-Identifier: MIT */
-/* cmd_run.c - placeholder; its owner replaces this file. */
+/*
+ * cmd_run.c - `tnorm run TEST -- CMD ARGS {}`: run one test, print its outcome and signature.
+ */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
+
+static void help(FILE *f)
+{
+	fprintf(f, "usage: tnorm run [--json] [--timeout T] [--mem SIZE] [--stdin] [--env NAME=VALUE]...\n"
+	           "                 TEST -- CMD ARGS...\n\n"
+	           "Run CMD once on a private copy of TEST ({} in ARGS stands for its path; with\n"
+	           "--stdin it is also fed on standard input) and print the outcome (pass, fail,\n"
+	           "timeout, invalid, error) and, for a failure, its signature.\n\n"
+	           "  --json         print one JSON object instead\n"
+	           "  --timeout T    kill the program's process group after T (default 10s)\n"
+	           "  --mem SIZE     limit its address space (e.g. 512M)\n"
+	           "  --env N=V      add to the program's fixed environment (repeatable)\n\n"
+	           "exit status: 0 the test ran (whatever its outcome), 2 usage, 3 the program\n"
+	           "could not be started or an I/O error\n");
+}
+
+static void json_string(FILE *f, const char *s, size_t len)
+{
+	size_t i;
+	fputc('"', f);
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
 
 int cmd_run(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "tnorm %s: not implemented yet\n", argv[0]);
-	return EXIT_SYSTEM;
+	tnorm_run_options opts = TNORM_RUN_OPTIONS_INIT;
+	cli_run_args ra;
+	tnorm_runner *r = NULL;
+	tnorm_run_result res;
+	char *data = NULL, *sig = NULL, *sigjson = NULL;
+	size_t len = 0;
+	int json = 0, err, rc = EXIT_OK, i, nrest = 0;
+	const char *test = NULL;
+	char **rest = NULL;
+
+	memset(&res, 0, sizeof(res));
+	if (cli_run_args_init(&ra) < 0)
+		return EXIT_SYSTEM;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int used;
+		if (!strcmp(a, "--")) {
+			rest = argv + i + 1;
+			nrest = argc - i - 1;
+			break;
+		}
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			help(stdout);
+			cli_run_args_dispose(&ra);
+			return EXIT_OK;
+		}
+		if (!strcmp(a, "--json")) {
+			json = 1;
+			continue;
+		}
+		if ((used = cli_run_args_parse(&ra, "run", argc, argv, i)) < 0) {
+			rc = EXIT_USAGE;
+			goto done;
+		}
+		if (used > 0) {
+			i += used - 1;
+			continue;
+		}
+		if (a[0] == '-' && a[1]) {
+			rc = cli_usage_error("run", "unknown option '%s'", a);
+			goto done;
+		}
+		if (test) {
+			rc = cli_usage_error("run", "unexpected argument '%s' (put the command after --)", a);
+			goto done;
+		}
+		test = a;
+	}
+	if (!test) {
+		rc = cli_usage_error("run", "missing TEST");
+		goto done;
+	}
+	if (!rest || nrest == 0) {
+		rc = cli_usage_error("run", "missing the command: tnorm run TEST -- CMD ARGS {}");
+		goto done;
+	}
+	cli_run_args_apply(&ra, &opts);
+	if ((err = tnorm_file_read(test, &data, &len)) < 0 ||
+	    (err = tnorm_runner_new(&r, (const char *const *)rest, &opts)) < 0 ||
+	    (err = tnorm_runner_run(r, data, len, &res)) < 0) {
+		rc = cli_fail("run", err);
+		goto done;
+	}
+	if (res.sig && ((err = tnorm_signature_format(res.sig, 0, &sig)) < 0 ||
+	                (err = tnorm_signature_json(res.sig, &sigjson)) < 0)) {
+		rc = cli_fail("run", err);
+		goto done;
+	}
+	if (json) {
+		printf("{\"outcome\": \"%s\", \"exit_code\": %d, \"signal\": %d, \"wall\": %.6f, "
+		       "\"child_cpu\": %.6f, \"signature\": %s, \"message\": ",
+		       tnorm_outcome_name(res.outcome), res.exit_code, res.signo, res.wall, res.child_cpu,
+		       sigjson ? sigjson : "null");
+		json_string(stdout, res.message, strlen(res.message));
+		printf(", \"stderr\": ");
+		json_string(stdout, res.err, res.err_len);
+		printf("}\n");
+	} else {
+		printf("outcome: %s\n", tnorm_outcome_name(res.outcome));
+		if (sig)
+			printf("signature: %s\n", sig);
+		if (res.message[0])
+			printf("message: %s\n", res.message);
+		printf("time: %.3f s\n", res.wall);
+	}
+	if (res.outcome == TNORM_OUTCOME_ERROR) {
+		fprintf(stderr, "tnorm run: %s\n", res.message);
+		rc = EXIT_SYSTEM;
+	}
+done:
+	tnorm_free(sig);
+	tnorm_free(sigjson);
+	tnorm_free(data);
+	tnorm_run_result_dispose(&res);
+	tnorm_runner_free(r);
+	cli_run_args_dispose(&ra);
+	return rc;
 }

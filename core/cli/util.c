@@ -109,3 +109,60 @@ bad:
 	cli_usage_error(cmd, "%s expects a size such as 512M or 2G, got '%s'", opt, s ? s : "");
 	return -1;
 }
+
+int cli_run_args_init(cli_run_args *ra)
+{
+	memset(ra, 0, sizeof(*ra));
+	ra->timeout = 10.0;
+	ra->env = calloc(1, sizeof(*ra->env));
+	return ra->env ? 0 : -1;
+}
+
+int cli_run_args_parse(cli_run_args *ra, const char *cmd, int argc, char **argv, int i)
+{
+	const char *a = argv[i];
+	if (!strcmp(a, "--stdin")) {
+		ra->use_stdin = 1;
+		return 1;
+	}
+	if (strcmp(a, "--timeout") && strcmp(a, "--mem") && strcmp(a, "--env"))
+		return 0;
+	if (i + 1 >= argc) {
+		cli_usage_error(cmd, "%s needs a value", a);
+		return -1;
+	}
+	if (!strcmp(a, "--timeout")) {
+		if (cli_parse_seconds(cmd, a, argv[i + 1], &ra->timeout) < 0)
+			return -1;
+		ra->timeout_set = 1;
+	} else if (!strcmp(a, "--mem")) {
+		if (cli_parse_size(cmd, a, argv[i + 1], &ra->mem) < 0)
+			return -1;
+	} else {
+		char **n;
+		if (!strchr(argv[i + 1], '=') || argv[i + 1][0] == '=') {
+			cli_usage_error(cmd, "--env expects NAME=VALUE, got '%s'", argv[i + 1]);
+			return -1;
+		}
+		if (!(n = realloc(ra->env, (ra->nenv + 2) * sizeof(*n))))
+			return -1;
+		ra->env = n;
+		ra->env[ra->nenv++] = argv[i + 1];
+		ra->env[ra->nenv] = NULL;
+	}
+	return 2;
+}
+
+void cli_run_args_apply(const cli_run_args *ra, tnorm_run_options *opts)
+{
+	opts->timeout = ra->timeout;
+	opts->mem_limit = ra->mem;
+	opts->use_stdin = ra->use_stdin;
+	opts->env = (const char *const *)ra->env;
+}
+
+void cli_run_args_dispose(cli_run_args *ra)
+{
+	free(ra->env);
+	ra->env = NULL;
+}

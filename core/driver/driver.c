@@ -86,7 +86,7 @@ static uint32_t var_of(const tnorm_harness *h, const tnorm_template_info *t, uin
 
 /* Run one call (template or check index `ti`) with slot choices `choice`; returns the handler's
  * result. */
-static int call(tnorm_drv *d, uint32_t ti, const tnorm_template_info *t, const uint32_t *choice)
+static int tnorm__drv_call(tnorm_drv *d, uint32_t ti, const tnorm_template_info *t, const uint32_t *choice)
 {
 	tnorm_value tmp[TNORM_MAX_SLOTS], *args[TNORM_MAX_SLOTS], res;
 	uint32_t s, k = 0;
@@ -109,7 +109,7 @@ static int call(tnorm_drv *d, uint32_t ti, const tnorm_template_info *t, const u
 	return rc;
 }
 
-static void run_checks(tnorm_drv *d, char *text, size_t textsize)
+static void tnorm__drv_run_checks(tnorm_drv *d, char *text, size_t textsize)
 {
 	uint32_t c, nt = tnorm_harness_template_count(d->h);
 	for (c = 0; c < tnorm_harness_check_count(d->h); c++) {
@@ -123,7 +123,7 @@ static void run_checks(tnorm_drv *d, char *text, size_t textsize)
 			for (s = 0; s < t.nslots; s++)
 				if (t.slot[s].kind == TNORM_SLOT_POOL && !d->live[var_of(d->h, &t, s, choice[s])])
 					all_live = 0;
-			if (all_live && call(d, nt + c, &t, choice) != 0) {
+			if (all_live && tnorm__drv_call(d, nt + c, &t, choice) != 0) {
 				size_t n = (size_t)snprintf(text, textsize, "%s(", t.name);
 				for (s = 0; s < t.nslots && n < textsize; s++) {
 					tnorm_pool_info p;
@@ -281,7 +281,7 @@ int tnorm_drv_main(int argc, char **argv, const char *harness_text,
 			literal(h, a->tmpl, 1, a->choice[1], &d.vars[v]);
 			d.live[v] = 1;
 		} else {
-			int r = call(&d, a->tmpl, &info, a->choice);
+			int r = tnorm__drv_call(&d, a->tmpl, &info, a->choice);
 			if (r == TNORM_DRV_INVALID) {
 				rc = invalid("step %zu: %s is invalid for this system (handler returned 125)", i,
 				             text);
@@ -293,7 +293,7 @@ int tnorm_drv_main(int argc, char **argv, const char *harness_text,
 				abort();
 			}
 		}
-		run_checks(&d, text, sizeof(text));
+		tnorm__drv_run_checks(&d, text, sizeof(text));
 	}
 done:
 	free(d.vars);

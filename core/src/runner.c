@@ -1,3 +1,653 @@
 /* SPDX-License-Identifier: MIT */
-/* runner.c - placeholder; its owner replaces this file. */
-typedef int tnorm__placeholder_runner;
+/*
+ * runner.c - run the user's program on one candidate, under ptrace, and classify the outcome.
+ *
+ * Every run is a fresh process in a fresh private folder and its own process group.  The child
+ * asks to be traced (PTRACE_TRACEME) before exec, so the engine sees every signal the program
+ * gets: on a fatal one it unwinds the stack with libunwind-ptrace while the process is stopped,
+ * symbolizes it, then lets the signal kill the program as it would have.  PTRACE_O_TRACEEXIT
+ * gives a last stop before a normal exit, so a failing exit code gets a stack too, and
+ * PTRACE_O_EXITKILL makes sure a tracee never outlives an engine that dies.  The parent loop
+ * polls the output pipes with a short, growing sleep and reaps with WNOHANG: no signal handlers,
+ * which a library running inside a debugger must not install.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libunwind-ptrace.h>
+
+#include "common.h"
+#include "symbolize.h"
+#include "tnorm/runner.h"
+
+#define MAX_FRAMES 128
+
+struct tnorm_runner {
+	char **argv;  /* as given, argv[0] resolved to an absolute path when it names a file */
+	size_t argc;
+	char **envp;  /* NULL-terminated */
+	tnorm_run_options opts;
+	char *suffix;
+	tnorm__symcache *syms;
+	unw_addr_space_t as;
+};
+
+const char *tnorm_outcome_name(tnorm_outcome o)
+{
+	switch (o) {
+	case TNORM_OUTCOME_PASS: return "pass";
+	case TNORM_OUTCOME_FAIL: return "fail";
+	case TNORM_OUTCOME_TIMEOUT: return "timeout";
+	case TNORM_OUTCOME_INVALID: return "invalid";
+	case TNORM_OUTCOME_ERROR: return "error";
+	}
+	return "?";
+}
+
+static void free_strv(char **v)
+{
+	size_t i;
+	if (!v)
+		return;
+	for (i = 0; v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+void tnorm_runner_free(tnorm_runner *r)
+{
+	if (!r)
+		return;
+	free_strv(r->argv);
+	free_strv(r->envp);
+	free(r->suffix);
+	tnorm__symcache_free(r->syms);
+	if (r->as)
+		unw_destroy_addr_space(r->as);
+	free(r);
+}
+
+/* Relative paths that name existing files are made absolute: the child runs in another folder. */
+static char *absolutize(const char *arg, int is_cmd)
+{
+	struct stat st;
+	char *abs;
+	if (strstr(arg, "{}") || arg[0] == '/' || arg[0] == '-' || stat(arg, &st) != 0)
+		return tnorm__strdup(arg);
+	if (is_cmd && !strchr(arg, '/'))
+		return tnorm__strdup(arg); /* a bare name found through PATH */
+	if (!(abs = realpath(arg, NULL)))
+		return tnorm__strdup(arg);
+	{
+		char *copy = tnorm__strdup(abs);
+		free(abs);
+		return copy;
+	}
+}
+
+static int env_add(char ***envp, size_t *n, const char *kv)
+{
+	size_t i, klen;
+	const char *eq = strchr(kv, '=');
+	char *copy, **nv;
+	if (!eq || eq == kv)
+		return tnorm__error_set(TNORM_EINVALID, "environment entry '%s' is not NAME=VALUE", kv);
+	klen = (size_t)(eq - kv) + 1;
+	if (!(copy = tnorm__strdup(kv)))
+		return TNORM_ENOMEM;
+	for (i = 0; i < *n; i++)
+		if (!strncmp((*envp)[i], kv, klen)) {
+			free((*envp)[i]);
+			(*envp)[i] = copy;
+			return 0;
+		}
+	if (!(nv = tnorm__reallocarray(*envp, *n + 2, sizeof(*nv)))) {
+		free(copy);
+		return TNORM_ENOMEM;
+	}
+	nv[*n] = copy;
+	nv[*n + 1] = NULL;
+	*envp = nv;
+	(*n)++;
+	return 0;
+}
+
+int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_run_options *opts)
+{
+	tnorm_run_options defaults = TNORM_RUN_OPTIONS_INIT;
+	tnorm_runner *r = NULL;
+	size_t i, n = 0, nenv = 0;
+	char buf[4200];
+	const char *path = getenv("PATH"), *home = getenv("HOME");
+	int err = 0;
+
+	if (!out || !argv || !argv[0] || !argv[0][0])
+		return tnorm__error_set(TNORM_EINVALID, "no command to run, expected CMD ARGS after --");
+	*out = NULL;
+	if (opts && opts->version != TNORM_RUN_OPTIONS_VERSION)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_runner_new: options version %u, expected %u",
+		                        opts->version, TNORM_RUN_OPTIONS_VERSION);
+	if (opts && (opts->timeout < 0 || opts->timeout != opts->timeout))
+		return tnorm__error_set(TNORM_EINVALID, "the timeout must be zero or positive");
+	if (!(r = tnorm__calloc(1, sizeof(*r))))
+		return TNORM_ENOMEM;
+	r->opts = opts ? *opts : defaults;
+	while (argv[n])
+		n++;
+	if (!(r->argv = tnorm__calloc(n + 1, sizeof(*r->argv)))) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	for (i = 0; i < n; i++)
+		if (!(r->argv[i] = absolutize(argv[i], i == 0))) {
+			err = TNORM_ENOMEM;
+			goto done;
+		}
+	r->argc = n;
+	if (!(r->envp = tnorm__calloc(1, sizeof(*r->envp)))) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	snprintf(buf, sizeof(buf), "PATH=%s", path ? path : "/usr/local/bin:/usr/bin:/bin");
+	if ((err = env_add(&r->envp, &nenv, buf)) < 0)
+		goto done;
+	snprintf(buf, sizeof(buf), "HOME=%s", home ? home : "/");
+	if ((err = env_add(&r->envp, &nenv, buf)) < 0 || (err = env_add(&r->envp, &nenv, "LANG=C")) < 0 ||
+	    (err = env_add(&r->envp, &nenv, "LC_ALL=C")) < 0 ||
+	    (err = env_add(&r->envp, &nenv, "ASAN_OPTIONS=abort_on_error=1:detect_leaks=0:"
+	                                     "symbolize=0:handle_abort=0")) < 0 ||
+	    (err = env_add(&r->envp, &nenv, "UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:"
+	                                     "print_stacktrace=0")) < 0)
+		goto done;
+	for (i = 0; r->opts.env && r->opts.env[i]; i++)
+		if ((err = env_add(&r->envp, &nenv, r->opts.env[i])) < 0)
+			goto done;
+	if (!(r->suffix = tnorm__strdup(r->opts.suffix ? r->opts.suffix : ""))) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	r->opts.env = NULL;
+	r->opts.suffix = NULL;
+	if (r->opts.output_cap == 0)
+		r->opts.output_cap = 65536;
+	if ((err = tnorm__symcache_new(&r->syms)) < 0)
+		goto done;
+	if (r->opts.unwind) {
+		if (!(r->as = unw_create_addr_space(&_UPT_accessors, 0))) {
+			err = tnorm__error_set(TNORM_ENOMEM, "libunwind: cannot create an address space");
+			goto done;
+		}
+	}
+done:
+	if (err < 0) {
+		tnorm_runner_free(r);
+		return err;
+	}
+	*out = r;
+	return 0;
+}
+
+void tnorm_runner_set_timeout(tnorm_runner *r, double seconds)
+{
+	if (r && seconds >= 0)
+		r->opts.timeout = seconds;
+}
+
+void tnorm_run_result_dispose(tnorm_run_result *res)
+{
+	if (!res)
+		return;
+	tnorm_signature_free(res->sig);
+	free(res->out);
+	free(res->err);
+	memset(res, 0, sizeof(*res));
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static const char *signame(int sig, char *buf, size_t size)
+{
+	const char *abbrev = sigabbrev_np(sig);
+	if (abbrev)
+		snprintf(buf, size, "SIG%s", abbrev);
+	else
+		snprintf(buf, size, "signal(%d)", sig);
+	return buf;
+}
+
+/* Unwind the stopped tracee and build its signature. */
+static void unwind(tnorm_runner *r, pid_t pid, const char *kind, tnorm_signature **out)
+{
+	tnorm_frame frames[MAX_FRAMES];
+	char mpath[64], *maps = NULL;
+	size_t n = 0;
+	void *ui;
+	unw_cursor_t cur;
+
+	snprintf(mpath, sizeof(mpath), "/proc/%d/maps", (int)pid);
+	if (tnorm__read_file(mpath, &maps, NULL) < 0)
+		maps = NULL;
+	if (r->as && (ui = _UPT_create(pid)) != NULL) {
+		unw_flush_cache(r->as, 0, 0);
+		if (unw_init_remote(&cur, r->as, ui) == 0) {
+			do {
+				unw_word_t ip = 0;
+				if (unw_get_reg(&cur, UNW_REG_IP, &ip) < 0 || ip == 0)
+					break;
+				tnorm__symbolize(r->syms, maps ? maps : "", (uint64_t)ip, n == 0, &frames[n]);
+				n++;
+			} while (n < MAX_FRAMES && unw_step(&cur) > 0);
+		}
+		_UPT_destroy(ui);
+	}
+	free(maps);
+	tnorm_signature_free(*out);
+	*out = NULL;
+	if (tnorm_signature_new(out, kind, frames, n) < 0)
+		*out = NULL;
+}
+
+static int is_fatal(int sig)
+{
+	return sig == SIGSEGV || sig == SIGABRT || sig == SIGFPE || sig == SIGBUS || sig == SIGILL ||
+	       sig == SIGTRAP || sig == SIGSYS;
+}
+
+typedef struct {
+	int fd;
+	char *buf;
+	size_t len, total;
+} stream;
+
+static void drain(stream *s, size_t cap)
+{
+	char chunk[65536];
+	for (;;) {
+		ssize_t n = read(s->fd, chunk, sizeof(chunk));
+		if (n > 0) {
+			size_t keep = s->len < cap ? cap - s->len : 0;
+			if (keep > (size_t)n)
+				keep = (size_t)n;
+			if (keep) {
+				memcpy(s->buf + s->len, chunk, keep);
+				s->len += keep;
+				s->buf[s->len] = '\0';
+			}
+			s->total += (size_t)n;
+			continue;
+		}
+		if (n == 0) {
+			close(s->fd);
+			s->fd = -1;
+		} else if (errno == EINTR) {
+			continue;
+		}
+		return;
+	}
+}
+
+static char *substitute(const char *arg, const char *path)
+{
+	tnorm__buf b = TNORM__BUF_INIT;
+	const char *p = arg, *q;
+	while ((q = strstr(p, "{}")) != NULL) {
+		if (tnorm__buf_put(&b, p, (size_t)(q - p)) < 0 || tnorm__buf_puts(&b, path) < 0)
+			goto oom;
+		p = q + 2;
+	}
+	if (tnorm__buf_puts(&b, p) < 0)
+		goto oom;
+	return tnorm__buf_detach(&b);
+oom:
+	tnorm__buf_dispose(&b);
+	return NULL;
+}
+
+static void remove_dir(const char *dir, const char *file)
+{
+	if (file)
+		unlink(file);
+	rmdir(dir);
+}
+
+int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_result *res)
+{
+	char dir[] = "/tmp/tnorm-run-XXXXXX", *file = NULL, **argv = NULL;
+	const char *tmproot = getenv("TMPDIR");
+	int outp[2] = {-1, -1}, errp[2] = {-1, -1}, execp[2] = {-1, -1}, infd = -1, fd = -1;
+	stream so = {-1, NULL, 0, 0}, se = {-1, NULL, 0, 0};
+	tnorm__buf dirb = TNORM__BUF_INIT;
+	double start, deadline, sleep_s = 50e-6;
+	pid_t pid = -1;
+	int err = 0, status = 0, reaped = 0, timed_out = 0, exec_errno = 0, term_sent = 0;
+	int exec_seen = 0;
+	double term_at = 0;
+	struct rusage ru;
+	size_t i;
+	const char *d = NULL;
+
+	if (!r || !res || (!data && len))
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_runner_run: NULL argument");
+	memset(res, 0, sizeof(*res));
+	res->exit_code = -1;
+	memset(&ru, 0, sizeof(ru));
+
+	/* The private folder and the candidate file. */
+	if (tmproot && *tmproot && tnorm__buf_printf(&dirb, "%s/tnorm-run-XXXXXX", tmproot) == 0) {
+		d = mkdtemp(dirb.ptr);
+	} else {
+		d = mkdtemp(dir);
+	}
+	if (!d) {
+		err = tnorm__error_errno(TNORM_EIO, "cannot create a temporary folder");
+		goto done;
+	}
+	{
+		tnorm__buf fb = TNORM__BUF_INIT;
+		if (tnorm__buf_printf(&fb, "%s/candidate%s", d, r->suffix) < 0) {
+			err = TNORM_ENOMEM;
+			goto done;
+		}
+		file = tnorm__buf_detach(&fb);
+		if (!file) {
+			err = TNORM_ENOMEM;
+			goto done;
+		}
+	}
+	if ((fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0) {
+		err = tnorm__error_errno(TNORM_EIO, "%s: cannot create", file);
+		goto done;
+	}
+	{
+		const char *p = data;
+		size_t left = len;
+		while (left) {
+			ssize_t w = write(fd, p, left);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0) {
+				err = tnorm__error_errno(TNORM_EIO, "%s: cannot write", file);
+				goto done;
+			}
+			p += w;
+			left -= (size_t)w;
+		}
+	}
+	close(fd);
+	fd = -1;
+	if (!(argv = tnorm__calloc(r->argc + 1, sizeof(*argv)))) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	for (i = 0; i < r->argc; i++)
+		if (!(argv[i] = substitute(r->argv[i], file))) {
+			err = TNORM_ENOMEM;
+			goto done;
+		}
+	if (!(so.buf = tnorm__malloc(r->opts.output_cap + 1)) ||
+	    !(se.buf = tnorm__malloc(r->opts.output_cap + 1))) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	so.buf[0] = se.buf[0] = '\0';
+	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0 || pipe2(execp, O_CLOEXEC) < 0) {
+		err = tnorm__error_errno(TNORM_EIO, "cannot create pipes");
+		goto done;
+	}
+	infd = open(r->opts.use_stdin ? file : "/dev/null", O_RDONLY | O_CLOEXEC);
+	if (infd < 0) {
+		err = tnorm__error_errno(TNORM_EIO, "cannot open the child's standard input");
+		goto done;
+	}
+
+	start = now();
+	pid = fork();
+	if (pid < 0) {
+		err = tnorm__error_errno(TNORM_EIO, "fork failed");
+		goto done;
+	}
+	if (pid == 0) {
+		/* The child: only async-signal-safe calls from here to exec. */
+		struct rlimit rl;
+		int e;
+		setpgid(0, 0);
+		personality(ADDR_NO_RANDOMIZE);
+		rl.rlim_cur = rl.rlim_max = 0;
+		setrlimit(RLIMIT_CORE, &rl);
+		if (r->opts.mem_limit) {
+			rl.rlim_cur = rl.rlim_max = (rlim_t)r->opts.mem_limit;
+			setrlimit(RLIMIT_AS, &rl);
+		}
+		if (chdir(d) < 0 || dup2(infd, 0) < 0 || dup2(outp[1], 1) < 0 || dup2(errp[1], 2) < 0)
+			goto child_fail;
+		{
+			/* Any other descriptor the engine holds must not leak into the program. */
+			int k;
+			for (k = 3; k < 1024; k++)
+				if (k != execp[1])
+					close(k);
+		}
+		signal(SIGPIPE, SIG_DFL);
+		if (r->opts.unwind && ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0)
+			goto child_fail;
+		execvpe(argv[0], argv, r->envp);
+child_fail:
+		e = errno;
+		if (write(execp[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	setpgid(pid, pid); /* also in the parent, so the group exists before we might kill it */
+	close(outp[1]);
+	close(errp[1]);
+	close(execp[1]);
+	outp[1] = errp[1] = execp[1] = -1;
+	close(infd);
+	infd = -1;
+	so.fd = outp[0];
+	se.fd = errp[0];
+	outp[0] = errp[0] = -1;
+	fcntl(so.fd, F_SETFL, O_NONBLOCK);
+	fcntl(se.fd, F_SETFL, O_NONBLOCK);
+	deadline = r->opts.timeout > 0 ? start + r->opts.timeout : 0;
+
+	while (!reaped) {
+		struct pollfd pfd[2];
+		struct timespec ts;
+		nfds_t np = 0;
+		pid_t w;
+		double t;
+		if (so.fd >= 0) {
+			pfd[np].fd = so.fd;
+			pfd[np++].events = POLLIN;
+		}
+		if (se.fd >= 0) {
+			pfd[np].fd = se.fd;
+			pfd[np++].events = POLLIN;
+		}
+		ts.tv_sec = (time_t)sleep_s;
+		ts.tv_nsec = (long)((sleep_s - (double)ts.tv_sec) * 1e9);
+		if (ppoll(np ? pfd : NULL, np, &ts, NULL) > 0) {
+			if (so.fd >= 0)
+				drain(&so, r->opts.output_cap);
+			if (se.fd >= 0)
+				drain(&se, r->opts.output_cap);
+		} else if (sleep_s < 5e-3) {
+			sleep_s *= 2;
+		}
+		for (;;) {
+			w = wait4(pid, &status, WNOHANG | __WALL, &ru);
+			if (w < 0 && errno == EINTR)
+				continue;
+			break;
+		}
+		if (w == pid) {
+			sleep_s = 50e-6;
+			if (WIFSTOPPED(status)) {
+				int sig = WSTOPSIG(status), deliver = 0;
+				if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_EXIT << 8))) {
+					unsigned long msg = 0;
+					ptrace(PTRACE_GETEVENTMSG, pid, NULL, &msg);
+					if (WIFEXITED((int)msg) && WEXITSTATUS((int)msg) != 0 &&
+					    WEXITSTATUS((int)msg) != 125 && !res->sig) {
+						char kind[32];
+						snprintf(kind, sizeof(kind), "exit(%d)", WEXITSTATUS((int)msg));
+						unwind(r, pid, kind, &res->sig);
+					}
+				} else if (sig == SIGTRAP && !(status >> 16) && !exec_seen) {
+					/* The stop right after exec: set the options, start the program. */
+					static const int opts = PTRACE_O_EXITKILL | PTRACE_O_TRACEEXIT;
+					ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)opts);
+					exec_seen = 1;
+				} else if (status >> 16) {
+					deliver = 0; /* other ptrace events: none requested */
+				} else {
+					if (is_fatal(sig) && !res->sig) {
+						char kind[32];
+						unwind(r, pid, signame(sig, kind, sizeof(kind)), &res->sig);
+					}
+					deliver = sig;
+				}
+				ptrace(PTRACE_CONT, pid, NULL, (void *)(long)deliver);
+			} else if (WIFEXITED(status) || WIFSIGNALED(status)) {
+				reaped = 1;
+				break;
+			}
+		} else if (w < 0 && errno == ECHILD) {
+			reaped = 1;
+			break;
+		}
+		t = now();
+		if (deadline && t > deadline && !term_sent) {
+			timed_out = 1;
+			term_sent = 1;
+			term_at = t;
+			kill(-pid, SIGTERM);
+			kill(pid, SIGTERM);
+		} else if (term_sent && t > term_at + 0.2) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+		}
+	}
+	res->wall = now() - start;
+	res->child_cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	                 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	/* Children the program left behind die with their group. */
+	kill(-pid, SIGKILL);
+	/* Collect what is left in the pipes (writers in the group are dead now, or soon). */
+	{
+		double until = now() + 0.5;
+		while ((so.fd >= 0 || se.fd >= 0) && now() < until) {
+			struct pollfd pfd[2];
+			nfds_t np = 0;
+			if (so.fd >= 0) {
+				pfd[np].fd = so.fd;
+				pfd[np++].events = POLLIN;
+			}
+			if (se.fd >= 0) {
+				pfd[np].fd = se.fd;
+				pfd[np++].events = POLLIN;
+			}
+			if (poll(pfd, np, 20) <= 0)
+				continue;
+			if (so.fd >= 0)
+				drain(&so, r->opts.output_cap);
+			if (se.fd >= 0)
+				drain(&se, r->opts.output_cap);
+		}
+	}
+	if (read(execp[0], &exec_errno, sizeof(exec_errno)) != (ssize_t)sizeof(exec_errno))
+		exec_errno = 0;
+	if (exec_errno) {
+		res->outcome = TNORM_OUTCOME_ERROR;
+		snprintf(res->message, sizeof(res->message), "cannot run '%s': %s", r->argv[0],
+		         strerror(exec_errno));
+		tnorm_signature_free(res->sig);
+		res->sig = NULL;
+	} else if (timed_out) {
+		res->outcome = TNORM_OUTCOME_TIMEOUT;
+		tnorm_signature_free(res->sig);
+		res->sig = NULL;
+		snprintf(res->message, sizeof(res->message), "timed out after %.3g s", r->opts.timeout);
+	} else if (WIFSIGNALED(status)) {
+		char kind[32];
+		res->signo = WTERMSIG(status);
+		res->outcome = TNORM_OUTCOME_FAIL;
+		if (!res->sig && tnorm_signature_new(&res->sig, signame(res->signo, kind, sizeof(kind)),
+		                                     NULL, 0) < 0)
+			res->sig = NULL;
+	} else if (WIFEXITED(status)) {
+		res->exit_code = WEXITSTATUS(status);
+		if (res->exit_code == 0) {
+			res->outcome = TNORM_OUTCOME_PASS;
+		} else if (res->exit_code == 125) {
+			res->outcome = TNORM_OUTCOME_INVALID;
+		} else {
+			res->outcome = TNORM_OUTCOME_FAIL;
+			if (!res->sig) {
+				char kind[32];
+				snprintf(kind, sizeof(kind), "exit(%d)", res->exit_code);
+				if (tnorm_signature_new(&res->sig, kind, NULL, 0) < 0)
+					res->sig = NULL;
+			}
+		}
+		if (res->outcome != TNORM_OUTCOME_FAIL) {
+			tnorm_signature_free(res->sig);
+			res->sig = NULL;
+		}
+	}
+	res->out = so.buf;
+	res->err = se.buf;
+	res->out_len = so.len;
+	res->err_len = se.len;
+	res->out_total = so.total;
+	res->err_total = se.total;
+	so.buf = se.buf = NULL;
+done:
+	if (so.fd >= 0)
+		close(so.fd);
+	if (se.fd >= 0)
+		close(se.fd);
+	free(so.buf);
+	free(se.buf);
+	for (i = 0; i < 2; i++) {
+		if (outp[i] >= 0)
+			close(outp[i]);
+		if (errp[i] >= 0)
+			close(errp[i]);
+		if (execp[i] >= 0)
+			close(execp[i]);
+	}
+	if (infd >= 0)
+		close(infd);
+	if (fd >= 0)
+		close(fd);
+	if (d)
+		remove_dir(d, file);
+	free(file);
+	if (argv)
+		free_strv(argv);
+	tnorm__buf_dispose(&dirb);
+	if (err < 0)
+		tnorm_run_result_dispose(res);
+	return err;
+}

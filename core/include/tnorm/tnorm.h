@@ -9,5 +9,7 @@
 #include "errors.h"
 #include "harness.h"
 #include "test.h"
+#include "signature.h"
+#include "runner.h"
 
 #endif

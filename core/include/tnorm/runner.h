@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * runner.h - run the user's program on a candidate test and classify what happened.
+ *
+ * Each run writes the candidate to a file in a fresh private temporary folder, which is also the
+ * child's working directory, and starts `CMD ARGS` there with `{}` replaced by that file's path
+ * (or the candidate on standard input).  The child gets its own process group, ASLR off, no core
+ * files, an optional address-space limit and a fixed environment; it is traced with ptrace so
+ * that a fatal signal, or a nonzero exit, is unwound (libunwind) and symbolized (libdwarf) into a
+ * failure signature (signature.h) without any cooperation from the program.  A timeout kills the
+ * whole group (SIGTERM, then SIGKILL); the group is always killed at the end of a run, so
+ * children that outlive the program do not survive it.
+ */
+#ifndef TNORM_RUNNER_H
+#define TNORM_RUNNER_H
+
+#include "common.h"
+#include "signature.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tnorm_runner tnorm_runner;
+
+/** What one run came to. */
+typedef enum tnorm_outcome {
+	TNORM_OUTCOME_PASS = 0,    /**< exited 0 */
+	TNORM_OUTCOME_FAIL = 1,    /**< fatal signal, or a nonzero exit other than 125 */
+	TNORM_OUTCOME_TIMEOUT = 2, /**< still running when the timeout expired (group killed) */
+	TNORM_OUTCOME_INVALID = 3, /**< exited 125: the program says the test is invalid */
+	TNORM_OUTCOME_ERROR = 4    /**< could not be started (see the result's message) */
+} tnorm_outcome;
+
+/** Short lowercase name of an outcome ("pass", "fail", ...).  Static; never free it. */
+TNORM_EXTERN const char *tnorm_outcome_name(tnorm_outcome o);
+
+#define TNORM_RUN_OPTIONS_VERSION 1
+
+/** Options for a runner.  Initialize with TNORM_RUN_OPTIONS_INIT, then set what you need. */
+typedef struct tnorm_run_options {
+	unsigned version;        /**< TNORM_RUN_OPTIONS_VERSION */
+	double timeout;          /**< seconds; 0 = none */
+	uint64_t mem_limit;      /**< bytes of address space (RLIMIT_AS); 0 = none */
+	size_t output_cap;       /**< bytes kept per stream (stdout, stderr); the rest is discarded */
+	int use_stdin;           /**< 1: feed the candidate on standard input as well */
+	int unwind;              /**< 1: trace and unwind failures into signatures (default) */
+	const char *const *env;  /**< extra "NAME=VALUE" entries, NULL-terminated; may be NULL */
+	const char *suffix;      /**< candidate file name suffix, e.g. ".t"; may be NULL */
+} tnorm_run_options;
+
+#define TNORM_RUN_OPTIONS_INIT {TNORM_RUN_OPTIONS_VERSION, 10.0, 0, 65536, 0, 1, NULL, NULL}
+
+/** The result of one run.  Dispose of it with tnorm_run_result_dispose(). */
+typedef struct tnorm_run_result {
+	tnorm_outcome outcome;
+	int exit_code;          /**< when it exited: its status (0..255); else -1 */
+	int signo;              /**< when killed by a signal: its number; else 0 */
+	tnorm_signature *sig;   /**< for FAIL: the failure's signature (owned by the result); else NULL */
+	char *out, *err;        /**< captured stdout/stderr (NUL-terminated, at most output_cap) */
+	size_t out_len, err_len;
+	size_t out_total, err_total; /**< bytes the program wrote, including the discarded ones */
+	double wall;            /**< seconds from fork to reaping */
+	double child_cpu;       /**< user + system CPU seconds of the child */
+	char message[256];      /**< for ERROR: why it could not start */
+} tnorm_run_result;
+
+/**
+ * Create a runner for `argv` (NULL-terminated: CMD ARGS...; `{}` anywhere in an argument is
+ * replaced by the candidate's path).  The strings are copied.  Free with tnorm_runner_free().
+ * 0, TNORM_EINVALID (empty argv, bad options), TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_runner_new(tnorm_runner **out, const char *const *argv,
+                                  const tnorm_run_options *opts);
+
+/** Free a runner and its symbol caches.  NULL is a no-op. */
+TNORM_EXTERN void tnorm_runner_free(tnorm_runner *r);
+
+/** Change the timeout (seconds, 0 = none) for later runs. */
+TNORM_EXTERN void tnorm_runner_set_timeout(tnorm_runner *r, double seconds);
+
+/**
+ * Run the program once on `data`.  Fills *res (dispose it afterwards, whatever the return).
+ * Returns 0 when the run happened (whatever its outcome, ERROR included: an exec failure is an
+ * outcome, with res->message saying why), or a negative code when the engine itself failed
+ * (TNORM_EIO: cannot create the temporary folder, fork failed; TNORM_ENOMEM).
+ * Not thread-safe for one runner; use one runner per thread.
+ */
+TNORM_EXTERN int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len,
+                                  tnorm_run_result *res);
+
+/** Free what a result owns and zero it.  Safe on a zeroed or already disposed result. */
+TNORM_EXTERN void tnorm_run_result_dispose(tnorm_run_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

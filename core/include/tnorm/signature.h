@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * signature.h - failure signatures and the policies that compare them.
+ *
+ * A signature is the failure's kind (SIGABRT, SIGSEGV, ..., or exit(N)) plus the stack at the
+ * failure, innermost frame first, each frame symbolized to function, file and line.  The
+ * *throwing frame* is the first frame outside the runtimes (libc's abort/raise/__assert_fail and
+ * exit path, libstdc++'s throw/terminate, the sanitizer runtimes, the tnorm driver runtime).
+ * Canonical text, from the throwing frame outwards:
+ *
+ *     SIGABRT at check_node (avl.c:191) <- avl_check (avl.c:197) <- h_check (driver.c:40)
+ */
+#ifndef TNORM_SIGNATURE_H
+#define TNORM_SIGNATURE_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tnorm_signature tnorm_signature;
+
+/** One stack frame.  Strings are borrowed from the signature. */
+typedef struct tnorm_frame {
+	uint64_t pc;          /**< address in the traced process */
+	const char *function; /**< "??" when unknown */
+	const char *file;     /**< basename; "??" when unknown */
+	uint32_t line;        /**< 0 when unknown */
+	const char *module;   /**< path of the module (executable or library) */
+	int is_runtime;       /**< 1 for frames of libc, libstdc++, sanitizers, the driver runtime */
+} tnorm_frame;
+
+/** The kind, e.g. "SIGABRT" or "exit(3)".  Borrowed. */
+TNORM_EXTERN const char *tnorm_signature_kind(const tnorm_signature *s);
+
+/** Number of frames (all of them, runtime frames included). */
+TNORM_EXTERN size_t tnorm_signature_frame_count(const tnorm_signature *s);
+
+/** Frame i (0 = innermost), or NULL.  Borrowed: valid while the signature lives. */
+TNORM_EXTERN const tnorm_frame *tnorm_signature_frame(const tnorm_signature *s, size_t i);
+
+/** Index of the throwing frame, or the frame count when every frame is a runtime frame. */
+TNORM_EXTERN size_t tnorm_signature_throwing(const tnorm_signature *s);
+
+/**
+ * Canonical text: the kind, then up to `depth` frames from the throwing frame outwards
+ * (depth 0: all).  *out is freed with tnorm_free().  0 or TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_signature_format(const tnorm_signature *s, size_t depth, char **out);
+
+/** The same facts as JSON (an object with "kind", "throwing", "frames").  Free with tnorm_free. */
+TNORM_EXTERN int tnorm_signature_json(const tnorm_signature *s, char **out);
+
+/**
+ * Build a signature from parts (used by the debugger plugins to describe the current stop in the
+ * engine's format): `kind` and `nframes` frames, innermost first (strings copied; is_runtime is
+ * recomputed).  Free with tnorm_signature_free().
+ */
+TNORM_EXTERN int tnorm_signature_new(tnorm_signature **out, const char *kind,
+                                     const tnorm_frame *frames, size_t nframes);
+
+/** Deep copy.  Free with tnorm_signature_free(). */
+TNORM_EXTERN int tnorm_signature_dup(tnorm_signature **out, const tnorm_signature *s);
+
+/** Free a signature.  NULL is a no-op. */
+TNORM_EXTERN void tnorm_signature_free(tnorm_signature *s);
+
+/** 1 when a frame with this function name and module path belongs to a runtime. */
+TNORM_EXTERN int tnorm_frame_is_runtime(const char *function, const char *module);
+
+/* ---- match policies --------------------------------------------------------------------- */
+
+typedef enum tnorm_match_kind {
+	TNORM_MATCH_LINE = 0,  /**< kind + throwing frame's function, file and line (default) */
+	TNORM_MATCH_STACK = 1, /**< kind + N frames from the throwing frame (function/file/line) */
+	TNORM_MATCH_KIND = 2,  /**< kind only */
+	TNORM_MATCH_ANY = 3,   /**< any failure */
+	TNORM_MATCH_OUTPUT = 4 /**< any failure whose stdout+stderr matches a POSIX ERE */
+} tnorm_match_kind;
+
+typedef struct tnorm_match tnorm_match;
+
+/**
+ * Parse a policy: "line", "stack:N", "kind", "any" or "output:REGEX".  Free with
+ * tnorm_match_free().  0, or TNORM_EINVALID with a message naming the bad policy.
+ */
+TNORM_EXTERN int tnorm_match_parse(tnorm_match **out, const char *policy);
+
+/** Free a policy.  NULL is a no-op. */
+TNORM_EXTERN void tnorm_match_free(tnorm_match *m);
+
+/** The policy's kind. */
+TNORM_EXTERN tnorm_match_kind tnorm_match_get_kind(const tnorm_match *m);
+
+/**
+ * Does a failure (its signature `cand` and its captured output) match the target under the
+ * policy?  `cand` NULL means the run did not fail: never a match.  1 or 0.
+ */
+TNORM_EXTERN int tnorm_match_test(const tnorm_match *m, const tnorm_signature *target,
+                                  const tnorm_signature *cand, const char *out, const char *err);
+
+/**
+ * Calibrate a target from the signatures of several runs of the original test: *out receives
+ * a copy of sigs[0] cut to the frames (from the throwing frame outwards) that all runs share,
+ * and *stable is 1 when all runs agreed on every frame.  0, TNORM_EINVALID (n == 0 or a NULL
+ * signature), TNORM_ENOMEM.  Free *out with tnorm_signature_free().
+ */
+TNORM_EXTERN int tnorm_signature_calibrate(tnorm_signature **out, int *stable,
+                                           tnorm_signature *const *sigs, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
