@@ -1,10 +1,342 @@
 /* SPDX-License-Identifier: MIT */
-/* cmd_reduce.c - placeholder; its owner replaces this file. */
+/*
+ * cmd_reduce.c - `tnorm reduce [--harness H] TEST -- CMD ARGS {}`: reduce a failing test to a
+ * 1-minimal one that fails the same way.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "cli.h"
+
+static volatile int cancel_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	cancel_flag = 1;
+}
+
+static void help(FILE *f)
+{
+	fprintf(f, "usage: tnorm reduce [--harness H] [--match P] [--algo ddmin|adaptive] [--no-slice]\n"
+	           "                    [-o OUT] [--confirm N] [--allow-flaky] [--max-runs N]\n"
+	           "                    [--max-time T] [--timeout T] [--mem SIZE] [--stdin]\n"
+	           "                    [--env N=V]... [--seed S] [--json] [--quiet]\n"
+	           "                    TEST -- CMD ARGS...\n\n"
+	           "Reduce TEST to a 1-minimal test on which CMD fails with the same signature.\n"
+	           "With --harness, TEST is a harness test reduced step by step (shortest failing\n"
+	           "prefix, slicing, then the algorithm); without, TEST is any file, reduced by\n"
+	           "lines, then tokens, then bytes.  The best test so far is written to OUT (default\n"
+	           "TEST.min) after every improvement; Ctrl-C stops and keeps it.  Other failures met\n"
+	           "on the way are kept, smallest first, in a slipped/ folder beside OUT.\n\n"
+	           "  --match P      line (default), stack:N, kind, any, output:REGEX\n"
+	           "  --algo A       adaptive (default) or ddmin\n"
+	           "  --confirm N    runs of the original to confirm the failure (default 3)\n"
+	           "  --timeout T    per run (default: 10x the original's run, at least 1s)\n"
+	           "  --max-runs N, --max-time T   budgets; the best so far is kept when they run out\n\n"
+	           "exit status: 0 reduced, 1 bad harness or test, 2 usage, 3 system error,\n"
+	           "4 the test does not fail (or is flaky), 130 interrupted (best so far written)\n");
+}
+
+static int progress(void *ctx, const tnorm_progress *p)
+{
+	(void)ctx;
+	fprintf(stderr, "\r%s: best %zu bytes, %llu runs, %llu accepted, %llu cached, %.1fs   ",
+	        p->phase, p->best_len, (unsigned long long)p->runs, (unsigned long long)p->accepted,
+	        (unsigned long long)p->cache_hits, p->elapsed);
+	fflush(stderr);
+	return 0;
+}
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *d;
+	if (!slash)
+		return strdup(".");
+	d = strndup(path, (size_t)(slash - path));
+	return d;
+}
 
 int cmd_reduce(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "tnorm %s: not implemented yet\n", argv[0]);
-	return EXIT_SYSTEM;
+	tnorm_run_options ropts = TNORM_RUN_OPTIONS_INIT;
+	tnorm_session_options sopts = TNORM_SESSION_OPTIONS_INIT;
+	tnorm_reduce_options redo = TNORM_REDUCE_OPTIONS_INIT;
+	tnorm_reduce_stats rst;
+	cli_run_args ra;
+	const char *harness = NULL, *test = NULL, *outp = NULL, *match = "line";
+	char **rest = NULL, *outbuf = NULL, *slipdir = NULL, *data = NULL, *result = NULL;
+	char *sigtext = NULL, *dir = NULL;
+	size_t len = 0, rlen = 0, orig_units = 0, final_units = 0;
+	tnorm_harness *h = NULL;
+	tnorm_test *t = NULL, *rt = NULL;
+	tnorm_session *s = NULL;
+	tnorm_progress st;
+	int i, nrest = 0, json = 0, quiet = 0, err = 0, rc = EXIT_OK, tty;
+	unsigned long long v;
+	struct sigaction sa, old_int, old_term;
+
+	memset(&rst, 0, sizeof(rst));
+	if (cli_run_args_init(&ra) < 0)
+		return EXIT_SYSTEM;
+	ra.timeout = 0; /* derived from the confirm runs unless given */
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int used;
+		if (!strcmp(a, "--")) {
+			rest = argv + i + 1;
+			nrest = argc - i - 1;
+			break;
+		}
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			help(stdout);
+			goto done;
+		}
+		if (!strcmp(a, "--json")) {
+			json = 1;
+		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+			quiet = 1;
+		} else if (!strcmp(a, "--no-slice")) {
+			redo.slice = 0;
+		} else if (!strcmp(a, "--allow-flaky")) {
+			sopts.allow_flaky = 1;
+		} else if (!strcmp(a, "--harness") || !strcmp(a, "-o") || !strcmp(a, "--match") ||
+		           !strcmp(a, "--algo") || !strcmp(a, "--confirm") || !strcmp(a, "--max-runs") ||
+		           !strcmp(a, "--max-time") || !strcmp(a, "--seed")) {
+			const char *val;
+			if (i + 1 >= argc) {
+				rc = cli_usage_error("reduce", "%s needs a value", a);
+				goto done;
+			}
+			val = argv[++i];
+			if (!strcmp(a, "--harness")) {
+				harness = val;
+			} else if (!strcmp(a, "-o")) {
+				outp = val;
+			} else if (!strcmp(a, "--match")) {
+				tnorm_match *m = NULL;
+				if (tnorm_match_parse(&m, val) < 0) {
+					rc = cli_usage_error("reduce", "%s", tnorm_error_last()->message);
+					goto done;
+				}
+				tnorm_match_free(m);
+				match = val;
+			} else if (!strcmp(a, "--algo")) {
+				if (tnorm_reduce_algo_parse(val, &redo.algo) < 0) {
+					rc = cli_usage_error("reduce", "%s", tnorm_error_last()->message);
+					goto done;
+				}
+			} else if (!strcmp(a, "--max-time")) {
+				if (cli_parse_seconds("reduce", a, val, &sopts.max_time) < 0) {
+					rc = EXIT_USAGE;
+					goto done;
+				}
+			} else {
+				if (cli_parse_u64("reduce", a, val, &v) < 0) {
+					rc = EXIT_USAGE;
+					goto done;
+				}
+				if (!strcmp(a, "--confirm")) {
+					if (v < 1 || v > 100) {
+						rc = cli_usage_error("reduce", "--confirm takes 1 to 100 runs");
+						goto done;
+					}
+					sopts.confirm = (unsigned)v;
+				} else if (!strcmp(a, "--max-runs")) {
+					sopts.max_runs = v;
+				} else {
+					redo.seed = v;
+				}
+			}
+		} else if ((used = cli_run_args_parse(&ra, "reduce", argc, argv, i)) != 0) {
+			if (used < 0) {
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			i += used - 1;
+		} else if (a[0] == '-' && a[1]) {
+			rc = cli_usage_error("reduce", "unknown option '%s'", a);
+			goto done;
+		} else if (test) {
+			rc = cli_usage_error("reduce", "unexpected argument '%s' (put the command after --)", a);
+			goto done;
+		} else {
+			test = a;
+		}
+	}
+	if (!test) {
+		rc = cli_usage_error("reduce", "missing TEST");
+		goto done;
+	}
+	if (!rest || nrest == 0) {
+		rc = cli_usage_error("reduce", "missing the command: tnorm reduce TEST -- CMD ARGS {}");
+		goto done;
+	}
+	if (!outp) {
+		if (!(outbuf = malloc(strlen(test) + 5))) {
+			rc = EXIT_SYSTEM;
+			goto done;
+		}
+		sprintf(outbuf, "%s.min", test);
+		outp = outbuf;
+	}
+	if (!strcmp(outp, test)) {
+		rc = cli_usage_error("reduce", "-o must not name the input test (it is never modified)");
+		goto done;
+	}
+	dir = dir_of(outp);
+	if (!dir || !(slipdir = malloc(strlen(dir) + 10))) {
+		rc = EXIT_SYSTEM;
+		goto done;
+	}
+	sprintf(slipdir, "%s/slipped", dir);
+
+	/* The input: a harness test in canonical text, or any file. */
+	if (harness) {
+		size_t bad = 0;
+		if ((err = tnorm_harness_load(&h, harness)) < 0 || (err = tnorm_test_load(&t, h, test)) < 0) {
+			rc = cli_fail("reduce", err);
+			goto done;
+		}
+		if ((err = tnorm_test_check(t, &bad)) < 0) {
+			fprintf(stderr, "tnorm reduce: %s:%u: not well-formed: %s\n", test,
+			        tnorm_test_step_line(t, bad), tnorm_error_last()->message);
+			rc = EXIT_BADINPUT;
+			goto done;
+		}
+		if ((err = tnorm_test_format(t, &data, &len)) < 0) {
+			rc = cli_fail("reduce", err);
+			goto done;
+		}
+		orig_units = tnorm_test_len(t);
+	} else {
+		if ((err = tnorm_file_read(test, &data, &len)) < 0) {
+			rc = cli_fail("reduce", err);
+			goto done;
+		}
+		orig_units = len;
+	}
+
+	cli_run_args_apply(&ra, &ropts);
+	ropts.suffix = harness ? ".t" : NULL;
+	sopts.match = match;
+	sopts.out_path = outp;
+	sopts.slipped_dir = slipdir;
+	sopts.cancel = &cancel_flag;
+	tty = isatty(2);
+	if (!quiet && tty)
+		sopts.progress = progress;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+
+	if ((err = tnorm_session_new(&s, (const char *const *)rest, &ropts, &sopts)) < 0) {
+		rc = cli_fail("reduce", err);
+		goto restore;
+	}
+	tnorm_session_set_phase(s, "confirm");
+	if ((err = tnorm_session_confirm(s, data, len)) < 0) {
+		rc = cli_fail("reduce", err);
+		goto restore;
+	}
+	{
+		int stable = 1;
+		const tnorm_signature *target = tnorm_session_target(s, &stable);
+		if ((err = tnorm_signature_format(target, 0, &sigtext)) < 0) {
+			rc = cli_fail("reduce", err);
+			goto restore;
+		}
+		if (!quiet && !json) {
+			fprintf(stderr, "target: %s\n", sigtext);
+			if (!stable)
+				fprintf(stderr, "note: the stack differs between runs of the original; matching "
+				                "on the part they share\n");
+		}
+	}
+	/* The original is the first best-so-far: the output exists from now on. */
+	if ((err = tnorm_file_write_atomic(outp, data, len)) < 0) {
+		rc = cli_fail("reduce", err);
+		goto restore;
+	}
+	tnorm_session_set_phase(s, "reduce");
+	if (harness) {
+		err = tnorm_reduce_test(&rt, t, &redo, tnorm_session_test_oracle, s, &rst);
+		if (rt) {
+			int e2 = tnorm_test_format(rt, &result, &rlen);
+			final_units = tnorm_test_len(rt);
+			if (e2 < 0 && err == 0)
+				err = e2;
+		}
+	} else {
+		err = tnorm_session_reduce_bytes(s, data, len, redo.algo, redo.seed, &result, &rlen);
+		final_units = rlen;
+	}
+	if (tty && !quiet && sopts.progress)
+		fprintf(stderr, "\n");
+	if (result) {
+		int e2 = tnorm_file_write_atomic(outp, result, rlen);
+		if (e2 < 0 && err == 0)
+			err = e2;
+	}
+	if (err < 0 && err != TNORM_EINTERRUPTED && err != TNORM_ETIMEOUT) {
+		rc = cli_fail("reduce", err);
+		goto restore;
+	}
+	if (err == TNORM_EINTERRUPTED || err == TNORM_ETIMEOUT) {
+		fprintf(stderr, "tnorm reduce: %s\n", tnorm_error_last()->message);
+		rc = err == TNORM_EINTERRUPTED ? EXIT_INTERRUPTED : EXIT_OK;
+	}
+	tnorm_session_stats(s, &st);
+	if (json) {
+		size_t k;
+		printf("{\"output\": \"%s\", \"original\": %zu, \"reduced\": %zu, \"unit\": \"%s\", "
+		       "\"runs\": %llu, \"accepted\": %llu, \"cache_hits\": %llu, \"skipped\": %llu, "
+		       "\"slice_level\": %d, \"seconds\": %.3f, \"complete\": %s, \"signature\": \"%s\", "
+		       "\"slipped\": [",
+		       outp, orig_units, final_units, harness ? "steps" : "bytes",
+		       (unsigned long long)st.runs, (unsigned long long)st.accepted,
+		       (unsigned long long)st.cache_hits, (unsigned long long)rst.skipped,
+		       rst.slice_level, st.elapsed, err == 0 ? "true" : "false", sigtext);
+		for (k = 0; k < tnorm_session_slipped_count(s); k++) {
+			const char *sg = NULL, *p = NULL;
+			size_t sz = 0;
+			tnorm_session_slipped(s, k, &sg, &p, &sz);
+			printf("%s{\"signature\": \"%s\", \"path\": \"%s\", \"size\": %zu}", k ? ", " : "", sg,
+			       p ? p : "", sz);
+		}
+		printf("]}\n");
+	} else {
+		size_t k;
+		printf("%s: %zu -> %zu %s in %llu runs (%llu cached), %.2f s\n", outp, orig_units,
+		       final_units, harness ? "steps" : "bytes", (unsigned long long)st.runs,
+		       (unsigned long long)st.cache_hits, st.elapsed);
+		printf("signature: %s\n", sigtext);
+		for (k = 0; k < tnorm_session_slipped_count(s); k++) {
+			const char *sg = NULL, *p = NULL;
+			size_t sz = 0;
+			tnorm_session_slipped(s, k, &sg, &p, &sz);
+			printf("slipped: %s (smallest test, %zu bytes: %s)\n", sg, sz, p ? p : "-");
+		}
+	}
+restore:
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+done:
+	tnorm_session_free(s);
+	tnorm_test_free(rt);
+	tnorm_test_free(t);
+	tnorm_harness_free(h);
+	tnorm_free(data);
+	tnorm_free(result);
+	tnorm_free(sigtext);
+	free(outbuf);
+	free(slipdir);
+	free(dir);
+	cli_run_args_dispose(&ra);
+	return rc;
 }

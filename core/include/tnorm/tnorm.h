@@ -11,5 +11,7 @@
 #include "test.h"
 #include "signature.h"
 #include "runner.h"
+#include "reduce.h"
+#include "session.h"
 
 #endif

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.h - judge candidates by running the program: the oracle behind reduce and normalize.
+ *
+ * A session owns a runner and a target failure.  tnorm_session_confirm() runs the original test
+ * a few times, refuses a test that does not fail (or fails only sometimes), calibrates the target
+ * signature to the part that every run shares, and sets the timeout to 10x the slowest confirm
+ * run (at least 1 s) unless one was given.  tnorm_session_check() then answers "does this
+ * candidate fail the same way?" for any candidate: never running the same bytes twice (a cache
+ * keyed by content hash), stopping on the budgets and on the cancel flag, writing every new best
+ * candidate atomically to the output file (anytime: Ctrl-C loses nothing), and keeping, for each
+ * *other* failure met on the way, the smallest candidate that showed it (slippage is recorded,
+ * not just refused).
+ */
+#ifndef TNORM_SESSION_H
+#define TNORM_SESSION_H
+
+#include "reduce.h"
+#include "runner.h"
+#include "signature.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tnorm_session tnorm_session;
+
+/** A progress report, passed to the progress callback after each run. */
+typedef struct tnorm_progress {
+	const char *phase;   /**< "confirm", "reduce", "normalize", ... (borrowed) */
+	size_t best_len;     /**< size of the best candidate so far (bytes, or steps when known) */
+	uint64_t runs;       /**< candidates run */
+	uint64_t accepted;   /**< runs that kept the failure */
+	uint64_t cache_hits; /**< candidates answered from the cache */
+	double elapsed;      /**< seconds since the session started */
+} tnorm_progress;
+
+/**
+ * Progress callback.  Return 0 to go on, or a negative code (e.g. TNORM_EINTERRUPTED) to stop:
+ * the debugger plugins use this to poll for Ctrl-C.
+ */
+typedef int (*tnorm_progress_fn)(void *ctx, const tnorm_progress *p);
+
+#define TNORM_SESSION_OPTIONS_VERSION 1
+
+typedef struct tnorm_session_options {
+	unsigned version;            /**< TNORM_SESSION_OPTIONS_VERSION */
+	const char *match;           /**< policy (signature.h); NULL = "line" */
+	unsigned confirm;            /**< runs of the original (default 3) */
+	int allow_flaky;             /**< 1: go on when the original fails only sometimes */
+	uint64_t max_runs;           /**< stop after this many runs (0 = no limit) */
+	double max_time;             /**< stop after this many seconds (0 = no limit) */
+	const char *out_path;        /**< best-so-far file (NULL = none) */
+	const char *slipped_dir;     /**< folder for other failures' tests (NULL = none) */
+	const volatile int *cancel;  /**< set nonzero (e.g. from a SIGINT handler) to stop */
+	tnorm_progress_fn progress;  /**< may be NULL */
+	void *progress_ctx;
+} tnorm_session_options;
+
+#define TNORM_SESSION_OPTIONS_INIT \
+	{TNORM_SESSION_OPTIONS_VERSION, NULL, 3, 0, 0, 0, NULL, NULL, NULL, NULL, NULL}
+
+/**
+ * Create a session for `argv` (see tnorm_runner_new) with run options `run` (NULL: defaults;
+ * a zero timeout there means "derive it from the confirm runs").  Strings in `o` must stay
+ * valid for the session's life.  Free with tnorm_session_free().
+ */
+TNORM_EXTERN int tnorm_session_new(tnorm_session **out, const char *const *argv,
+                                   const tnorm_run_options *run, const tnorm_session_options *o);
+
+/** Free a session.  NULL is a no-op. */
+TNORM_EXTERN void tnorm_session_free(tnorm_session *s);
+
+/**
+ * Run the original test `confirm` times and set the target.  0; TNORM_ENOTFAIL when it does not
+ * fail (message says what happened: pass, timeout, invalid, cannot run); TNORM_EFLAKY when it
+ * fails only in some runs (unless allow_flaky); TNORM_EINTERRUPTED; I/O errors.
+ */
+TNORM_EXTERN int tnorm_session_confirm(tnorm_session *s, const void *data, size_t len);
+
+/**
+ * Use a given target signature instead of confirming (e.g. the debugger's current stop).  The
+ * signature is copied.  The timeout must then be set in the run options.
+ */
+TNORM_EXTERN int tnorm_session_set_target(tnorm_session *s, const tnorm_signature *target);
+
+/** The target (borrowed; NULL before confirm), and whether the confirm runs agreed fully. */
+TNORM_EXTERN const tnorm_signature *tnorm_session_target(const tnorm_session *s, int *stable);
+
+/**
+ * Does the program fail on `data` the same way (under the match policy)?  Sets *interesting.
+ * 0, or TNORM_EINTERRUPTED (cancel flag or progress callback), TNORM_ETIMEOUT (a budget ran
+ * out), TNORM_ERROR (the program could not be started), I/O errors.
+ */
+TNORM_EXTERN int tnorm_session_check(tnorm_session *s, const void *data, size_t len,
+                                     int *interesting);
+
+/**
+ * tnorm_session_check as a tnorm_test_oracle: `ctx` is the session; the candidate is formatted
+ * to its canonical text and checked.
+ */
+TNORM_EXTERN int tnorm_session_test_oracle(void *ctx, const tnorm_test *cand, int *interesting);
+
+/** Set the phase name shown in progress reports (static string). */
+TNORM_EXTERN void tnorm_session_set_phase(tnorm_session *s, const char *phase);
+
+/**
+ * Generic mode: reduce arbitrary bytes viewed as lines, then tokens, then bytes, with the chosen
+ * algorithm, each view to a fixpoint.  *out (free with tnorm_free) receives the result even when
+ * an error (budget, Ctrl-C) stopped it early; the error code is returned.
+ */
+TNORM_EXTERN int tnorm_session_reduce_bytes(tnorm_session *s, const char *data, size_t len,
+                                            tnorm_reduce_algo algo, uint64_t seed, char **out,
+                                            size_t *outlen);
+
+/** Counters so far. */
+TNORM_EXTERN void tnorm_session_stats(const tnorm_session *s, tnorm_progress *out);
+
+/** Number of other failures met (slipped signatures). */
+TNORM_EXTERN size_t tnorm_session_slipped_count(const tnorm_session *s);
+
+/**
+ * Slipped failure i: its signature text and the path of its smallest test (NULL when no
+ * slipped_dir was set).  Borrowed: valid until the session is freed.
+ */
+TNORM_EXTERN int tnorm_session_slipped(const tnorm_session *s, size_t i, const char **signature,
+                                       const char **path, size_t *size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

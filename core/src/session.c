@@ -1,0 +1,572 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.c - the run-driven oracle: confirm, calibrate, cache, budgets, best-so-far, slippage.
+ *
+ * Everything that reduction and normalization learn from running the program passes through
+ * tnorm_session_check(), so the guarantees live in one place: the same bytes never run twice
+ * (an open-addressing table keyed by two independent 64-bit hashes of the content), every run is
+ * classified (same failure, other failure, pass, timeout, invalid), a better candidate is on disk
+ * before the next run starts, and the smallest test of every other failure is kept.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "common.h"
+#include "tnorm/session.h"
+
+typedef struct {
+	uint64_t h1, h2;
+	unsigned char used, interesting;
+} slot;
+
+typedef struct {
+	char *sig;   /* the slipped failure's signature text */
+	char *data;  /* its smallest test */
+	size_t len;
+	char *path;  /* where it was written, or NULL */
+} slip;
+
+struct tnorm_session {
+	tnorm_runner *runner;
+	tnorm_run_options run;
+	tnorm_session_options o;
+	tnorm_match *match;
+	tnorm_signature *target;
+	int stable;
+	slot *cache;
+	size_t cap, used;
+	char *best;
+	size_t best_len;
+	int have_best;
+	slip *slips;
+	size_t nslips;
+	uint64_t runs, accepted, hits;
+	double start;
+	const char *phase;
+};
+
+static int remember(tnorm_session *s, uint64_t h1, uint64_t h2, int interesting);
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int tnorm_session_new(tnorm_session **out, const char *const *argv, const tnorm_run_options *run,
+                      const tnorm_session_options *o)
+{
+	tnorm_run_options rdef = TNORM_RUN_OPTIONS_INIT;
+	tnorm_session_options sdef = TNORM_SESSION_OPTIONS_INIT;
+	tnorm_session *s;
+	int err;
+	if (!out)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_new: NULL argument");
+	*out = NULL;
+	if (o && o->version != TNORM_SESSION_OPTIONS_VERSION)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_new: options version %u", o->version);
+	if (!(s = tnorm__calloc(1, sizeof(*s))))
+		return TNORM_ENOMEM;
+	s->run = run ? *run : rdef;
+	s->o = o ? *o : sdef;
+	if (!s->o.confirm)
+		s->o.confirm = 1;
+	s->phase = "reduce";
+	s->start = now();
+	s->cap = 1024;
+	if (!(s->cache = tnorm__calloc(s->cap, sizeof(*s->cache)))) {
+		tnorm_session_free(s);
+		return TNORM_ENOMEM;
+	}
+	if ((err = tnorm_match_parse(&s->match, s->o.match ? s->o.match : "line")) < 0 ||
+	    (err = tnorm_runner_new(&s->runner, argv, &s->run)) < 0) {
+		tnorm_session_free(s);
+		return err;
+	}
+	*out = s;
+	return 0;
+}
+
+void tnorm_session_free(tnorm_session *s)
+{
+	size_t i;
+	if (!s)
+		return;
+	tnorm_runner_free(s->runner);
+	tnorm_match_free(s->match);
+	tnorm_signature_free(s->target);
+	free(s->cache);
+	free(s->best);
+	for (i = 0; i < s->nslips; i++) {
+		free(s->slips[i].sig);
+		free(s->slips[i].data);
+		free(s->slips[i].path);
+	}
+	free(s->slips);
+	free(s);
+}
+
+void tnorm_session_set_phase(tnorm_session *s, const char *phase)
+{
+	if (s && phase)
+		s->phase = phase;
+}
+
+static const char *describe(const tnorm_run_result *r, char *buf, size_t size)
+{
+	switch (r->outcome) {
+	case TNORM_OUTCOME_PASS: return "it passes (exit 0)";
+	case TNORM_OUTCOME_TIMEOUT: snprintf(buf, size, "it times out (%s)", r->message); return buf;
+	case TNORM_OUTCOME_INVALID: return "the program calls it invalid (exit 125)";
+	case TNORM_OUTCOME_ERROR: snprintf(buf, size, "%s", r->message); return buf;
+	default: return "it fails";
+	}
+}
+
+int tnorm_session_confirm(tnorm_session *s, const void *data, size_t len)
+{
+	tnorm_signature **sigs = NULL;
+	tnorm_run_result res;
+	unsigned i, nfail = 0, n;
+	double slowest = 0;
+	char why[300], *text = NULL;
+	int err = 0;
+	if (!s || (!data && len))
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_confirm: NULL argument");
+	n = s->o.confirm;
+	if (!(sigs = tnorm__calloc(n, sizeof(*sigs))))
+		return TNORM_ENOMEM;
+	memset(&res, 0, sizeof(res));
+	/* The original may be slow: the confirm runs get a generous limit unless one was set. */
+	if (s->run.timeout <= 0)
+		tnorm_runner_set_timeout(s->runner, 300);
+	for (i = 0; i < n; i++) {
+		if (s->o.cancel && *s->o.cancel) {
+			err = tnorm__error_set(TNORM_EINTERRUPTED, "interrupted while confirming the failure");
+			goto done;
+		}
+		if ((err = tnorm_runner_run(s->runner, data, len, &res)) < 0)
+			goto done;
+		s->runs++;
+		if (res.wall > slowest)
+			slowest = res.wall;
+		if (res.outcome == TNORM_OUTCOME_ERROR) {
+			err = tnorm__error_set(TNORM_ERROR, "%s", res.message);
+			goto done;
+		}
+		if (res.outcome == TNORM_OUTCOME_FAIL && res.sig) {
+			sigs[nfail++] = res.sig;
+			res.sig = NULL;
+		} else {
+			describe(&res, why, sizeof(why));
+		}
+		tnorm_run_result_dispose(&res);
+	}
+	if (nfail == 0) {
+		err = tnorm__error_set(TNORM_ENOTFAIL, "the original test does not fail: %s", why);
+		goto done;
+	}
+	if (nfail < n && !s->o.allow_flaky) {
+		err = tnorm__error_set(TNORM_EFLAKY, "the original test fails in only %u of %u runs (the "
+		                       "other runs: %s); use --allow-flaky to reduce it anyway", nfail, n,
+		                       why);
+		goto done;
+	}
+	if ((err = tnorm_signature_calibrate(&s->target, &s->stable, sigs, nfail)) < 0)
+		goto done;
+	if (s->run.timeout <= 0) {
+		double t = slowest * 10;
+		tnorm_runner_set_timeout(s->runner, t < 1 ? 1 : t);
+	} else {
+		tnorm_runner_set_timeout(s->runner, s->run.timeout);
+	}
+	s->best_len = len;
+	if (!(s->best = tnorm__malloc(len + 1))) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	memcpy(s->best, data, len);
+	s->best[len] = '\0';
+	s->have_best = 1;
+	/* The original is interesting: remember it so that no pass runs it again. */
+	err = remember(s, tnorm__hash64(data, len, 0x7a6e6f726d000001ULL),
+	               tnorm__hash64(data, len, 0x5eed5eed5eed5eedULL) ^ len, 1);
+done:
+	for (i = 0; i < nfail; i++)
+		tnorm_signature_free(sigs[i]);
+	free(sigs);
+	tnorm_free(text);
+	tnorm_run_result_dispose(&res);
+	return err;
+}
+
+int tnorm_session_set_target(tnorm_session *s, const tnorm_signature *target)
+{
+	if (!s || !target)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_set_target: NULL argument");
+	tnorm_signature_free(s->target);
+	s->target = NULL;
+	s->stable = 1;
+	if (s->run.timeout > 0)
+		tnorm_runner_set_timeout(s->runner, s->run.timeout);
+	return tnorm_signature_dup(&s->target, target);
+}
+
+const tnorm_signature *tnorm_session_target(const tnorm_session *s, int *stable)
+{
+	if (stable)
+		*stable = s ? s->stable : 0;
+	return s ? s->target : NULL;
+}
+
+static slot *lookup(tnorm_session *s, uint64_t h1, uint64_t h2)
+{
+	size_t i = (size_t)(h1 & (s->cap - 1));
+	while (s->cache[i].used && (s->cache[i].h1 != h1 || s->cache[i].h2 != h2))
+		i = (i + 1) & (s->cap - 1);
+	return &s->cache[i];
+}
+
+static int remember(tnorm_session *s, uint64_t h1, uint64_t h2, int interesting)
+{
+	slot *e;
+	if ((s->used + 1) * 2 > s->cap) {
+		slot *old = s->cache;
+		size_t oldcap = s->cap, i;
+		slot *n = tnorm__calloc(oldcap * 2, sizeof(*n));
+		if (!n)
+			return TNORM_ENOMEM;
+		s->cache = n;
+		s->cap = oldcap * 2;
+		for (i = 0; i < oldcap; i++)
+			if (old[i].used)
+				*lookup(s, old[i].h1, old[i].h2) = old[i];
+		free(old);
+	}
+	e = lookup(s, h1, h2);
+	if (!e->used)
+		s->used++;
+	e->used = 1;
+	e->h1 = h1;
+	e->h2 = h2;
+	e->interesting = (unsigned char)interesting;
+	return 0;
+}
+
+/* Shorter first, then bytewise: the order in which a candidate counts as better. */
+static int better(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int c;
+	if (alen != blen)
+		return alen < blen;
+	c = memcmp(a, b, alen);
+	return c < 0;
+}
+
+static int note_slip(tnorm_session *s, const tnorm_signature *sig, const char *data, size_t len)
+{
+	char *text = NULL;
+	size_t i;
+	int err;
+	slip *sl = NULL;
+	/* Slipped failures are told apart by kind and throwing frame (the default policy's view). */
+	if ((err = tnorm_signature_format(sig, 1, &text)) < 0)
+		return err;
+	for (i = 0; i < s->nslips; i++)
+		if (!strcmp(s->slips[i].sig, text)) {
+			sl = &s->slips[i];
+			break;
+		}
+	if (sl) {
+		free(text);
+		if (!better(data, len, sl->data, sl->len))
+			return 0;
+		free(sl->data);
+		sl->data = NULL;
+	} else {
+		slip *n = tnorm__reallocarray(s->slips, s->nslips + 1, sizeof(*n));
+		if (!n) {
+			free(text);
+			return TNORM_ENOMEM;
+		}
+		s->slips = n;
+		sl = &s->slips[s->nslips++];
+		memset(sl, 0, sizeof(*sl));
+		sl->sig = text;
+	}
+	if (!(sl->data = tnorm__malloc(len + 1)))
+		return TNORM_ENOMEM;
+	memcpy(sl->data, data, len);
+	sl->data[len] = '\0';
+	sl->len = len;
+	if (s->o.slipped_dir) {
+		tnorm__buf p = TNORM__BUF_INIT;
+		size_t idx = (size_t)(sl - s->slips) + 1;
+		if (mkdir(s->o.slipped_dir, 0755) < 0 && errno != EEXIST)
+			return tnorm__error_errno(TNORM_EIO, "%s: cannot create", s->o.slipped_dir);
+		if ((err = tnorm__buf_printf(&p, "%s/slip-%zu.sig", s->o.slipped_dir, idx)) < 0)
+			return err;
+		{
+			tnorm__buf t = TNORM__BUF_INIT;
+			if ((err = tnorm__buf_printf(&t, "%s\n", sl->sig)) == 0)
+				err = tnorm__write_file_atomic(p.ptr, t.ptr, t.len);
+			tnorm__buf_dispose(&t);
+		}
+		p.len -= 4;
+		if (err == 0)
+			err = tnorm__buf_puts(&p, ".t");
+		if (err == 0)
+			err = tnorm__write_file_atomic(p.ptr, sl->data, sl->len);
+		if (err == 0 && !sl->path)
+			sl->path = tnorm__buf_detach(&p);
+		tnorm__buf_dispose(&p);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+static int report(tnorm_session *s)
+{
+	tnorm_progress p;
+	if (!s->o.progress)
+		return 0;
+	tnorm_session_stats(s, &p);
+	return s->o.progress(s->o.progress_ctx, &p);
+}
+
+int tnorm_session_check(tnorm_session *s, const void *data, size_t len, int *interesting)
+{
+	uint64_t h1, h2;
+	slot *e;
+	tnorm_run_result res;
+	int err = 0, yes = 0;
+
+	if (!s || !interesting || (!data && len))
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_check: NULL argument");
+	*interesting = 0;
+	if (!s->target)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_check: no target (confirm first)");
+	h1 = tnorm__hash64(data, len, 0x7a6e6f726d000001ULL);
+	h2 = tnorm__hash64(data, len, 0x5eed5eed5eed5eedULL) ^ len;
+	e = lookup(s, h1, h2);
+	if (e->used) {
+		s->hits++;
+		*interesting = e->interesting;
+		return 0;
+	}
+	if (s->o.cancel && *s->o.cancel)
+		return tnorm__error_set(TNORM_EINTERRUPTED, "interrupted; the best result so far is kept");
+	if (s->o.max_runs && s->runs >= s->o.max_runs)
+		return tnorm__error_set(TNORM_ETIMEOUT, "the run budget (%llu runs) is used up; the best "
+		                        "result so far is kept", (unsigned long long)s->o.max_runs);
+	if (s->o.max_time > 0 && now() - s->start > s->o.max_time)
+		return tnorm__error_set(TNORM_ETIMEOUT, "the time budget (%.0f s) is used up; the best "
+		                        "result so far is kept", s->o.max_time);
+	memset(&res, 0, sizeof(res));
+	if ((err = tnorm_runner_run(s->runner, data, len, &res)) < 0)
+		return err;
+	s->runs++;
+	if (res.outcome == TNORM_OUTCOME_ERROR) {
+		err = tnorm__error_set(TNORM_ERROR, "%s", res.message);
+		goto done;
+	}
+	if (res.outcome == TNORM_OUTCOME_FAIL) {
+		yes = tnorm_match_test(s->match, s->target, res.sig, res.out, res.err);
+		if (!yes && res.sig && (err = note_slip(s, res.sig, data, len)) < 0)
+			goto done;
+	}
+	if ((err = remember(s, h1, h2, yes)) < 0)
+		goto done;
+	if (yes) {
+		s->accepted++;
+		if (!s->have_best || better(data, len, s->best, s->best_len)) {
+			char *copy = tnorm__malloc(len + 1);
+			if (!copy) {
+				err = TNORM_ENOMEM;
+				goto done;
+			}
+			memcpy(copy, data, len);
+			copy[len] = '\0';
+			free(s->best);
+			s->best = copy;
+			s->best_len = len;
+			s->have_best = 1;
+			if (s->o.out_path && (err = tnorm__write_file_atomic(s->o.out_path, data, len)) < 0)
+				goto done;
+		}
+	}
+	*interesting = yes;
+	err = report(s);
+done:
+	tnorm_run_result_dispose(&res);
+	return err;
+}
+
+int tnorm_session_test_oracle(void *ctx, const tnorm_test *cand, int *interesting)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int err;
+	if ((err = tnorm_test_format(cand, &text, &len)) < 0)
+		return err;
+	err = tnorm_session_check(ctx, text, len, interesting);
+	tnorm_free(text);
+	return err;
+}
+
+void tnorm_session_stats(const tnorm_session *s, tnorm_progress *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (!s)
+		return;
+	p->phase = s->phase;
+	p->best_len = s->best_len;
+	p->runs = s->runs;
+	p->accepted = s->accepted;
+	p->cache_hits = s->hits;
+	p->elapsed = now() - s->start;
+}
+
+size_t tnorm_session_slipped_count(const tnorm_session *s)
+{
+	return s ? s->nslips : 0;
+}
+
+int tnorm_session_slipped(const tnorm_session *s, size_t i, const char **signature,
+                          const char **path, size_t *size)
+{
+	if (!s || i >= s->nslips)
+		return tnorm__error_set(TNORM_EINVALID, "no slipped failure %zu", i);
+	if (signature)
+		*signature = s->slips[i].sig;
+	if (path)
+		*path = s->slips[i].path;
+	if (size)
+		*size = s->slips[i].len;
+	return 0;
+}
+
+/* ---- generic mode ------------------------------------------------------------------------ */
+
+typedef struct {
+	tnorm_session *s;
+	const char *data;
+	const size_t *start, *end; /* unit i is data[start[i], end[i]) */
+	tnorm__buf buf;
+} bytes_ctx;
+
+static int bytes_oracle(void *vctx, const size_t *keep, size_t n, int *yes)
+{
+	bytes_ctx *c = vctx;
+	size_t i;
+	int err;
+	c->buf.len = 0;
+	for (i = 0; i < n; i++)
+		if ((err = tnorm__buf_put(&c->buf, c->data + c->start[keep[i]],
+		                          c->end[keep[i]] - c->start[keep[i]])) < 0)
+			return err;
+	if (c->buf.ptr == NULL && (err = tnorm__buf_grow(&c->buf, 1)) < 0)
+		return err;
+	return tnorm_session_check(c->s, c->buf.ptr, c->buf.len, yes);
+}
+
+/* Split into units: view 0 lines (with their newline), 1 tokens (a run of word characters, or one
+ * other character, each with the blanks that follow it), 2 bytes. */
+static int split(const char *d, size_t len, int view, size_t **st, size_t **en, size_t *n)
+{
+	size_t i = 0, k = 0;
+	*st = tnorm__calloc(len + 1, sizeof(**st));
+	*en = tnorm__calloc(len + 1, sizeof(**en));
+	if (!*st || !*en)
+		return TNORM_ENOMEM;
+	while (i < len) {
+		size_t j = i;
+		if (view == 0) {
+			while (j < len && d[j] != '\n')
+				j++;
+			if (j < len)
+				j++;
+		} else if (view == 1) {
+			unsigned char c = (unsigned char)d[j];
+			if (c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z')) {
+				while (j < len && (d[j] == '_' || (d[j] >= '0' && d[j] <= '9') ||
+				                   ((d[j] | 32) >= 'a' && (d[j] | 32) <= 'z')))
+					j++;
+			} else {
+				j++;
+			}
+			while (j < len && (d[j] == ' ' || d[j] == '\t'))
+				j++;
+		} else {
+			j++;
+		}
+		(*st)[k] = i;
+		(*en)[k] = j;
+		k++;
+		i = j;
+	}
+	*n = k;
+	return 0;
+}
+
+int tnorm_session_reduce_bytes(tnorm_session *s, const char *data, size_t len,
+                               tnorm_reduce_algo algo, uint64_t seed, char **out, size_t *outlen)
+{
+	char *cur = NULL;
+	size_t curlen = len;
+	int view, err = 0;
+	if (!s || !out || (!data && len))
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_reduce_bytes: NULL argument");
+	*out = NULL;
+	if (!(cur = tnorm__malloc(len + 1)))
+		return TNORM_ENOMEM;
+	memcpy(cur, data, len);
+	cur[len] = '\0';
+	for (view = 0; view < 3 && err == 0; view++) {
+		bytes_ctx c;
+		size_t *st = NULL, *en = NULL, n = 0, *keep = NULL, nkeep = 0, i;
+		tnorm__buf nb = TNORM__BUF_INIT;
+		memset(&c, 0, sizeof(c));
+		if ((err = split(cur, curlen, view, &st, &en, &n)) < 0) {
+			free(st);
+			free(en);
+			break;
+		}
+		c.s = s;
+		c.data = cur;
+		c.start = st;
+		c.end = en;
+		err = tnorm_reduce_units(n, algo, seed, bytes_oracle, &c, &keep, &nkeep, NULL);
+		if (keep) {
+			int e2 = 0;
+			for (i = 0; i < nkeep && e2 == 0; i++)
+				e2 = tnorm__buf_put(&nb, cur + st[keep[i]], en[keep[i]] - st[keep[i]]);
+			if (e2 == 0 && tnorm__buf_grow(&nb, 1) == 0) {
+				free(cur);
+				curlen = nb.len;
+				cur = tnorm__buf_detach(&nb);
+			} else if (err == 0) {
+				err = e2 ? e2 : TNORM_ENOMEM;
+			}
+		}
+		tnorm__buf_dispose(&nb);
+		tnorm__buf_dispose(&c.buf);
+		free(keep);
+		free(st);
+		free(en);
+		if (!cur) {
+			err = TNORM_ENOMEM;
+			break;
+		}
+	}
+	*out = cur;
+	if (outlen)
+		*outlen = curlen;
+	return err;
+}
