@@ -241,7 +241,8 @@ static int lex(parser *ps, token *t)
 		break;
 	}
 	t->kind = T_BAD;
-	return perr(ps, t, "unexpected character '%c', expected a declaration, template or check",
+	return perr(ps, t, "unexpected character '%c', expected a name, a number, a string or one "
+	            "of < > := .. { } ( ) ,",
 	            isprint((unsigned char)*p) ? *p : '?');
 }
 
@@ -501,7 +502,8 @@ static int parse_call(parser *ps, tnorm__tmpl *t)
 			tnorm__vset vs;
 			if ((err = parse_vset(ps, &vs, "as an argument")) < 0) {
 				free(vs.lits);
-				if (tk->kind != T_INT && tk->kind != T_STRING && tk->kind != T_LBRACE)
+				if (err == TNORM_EPARSE && where.kind != T_INT && where.kind != T_STRING &&
+				    where.kind != T_LBRACE)
 					return perr(ps, &where, "found %s in the argument list, expected "
 					            "<pool> or a value", tok_desc(&where, b, sizeof(b)));
 				return err;

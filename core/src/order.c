@@ -230,9 +230,16 @@ static const char *shown(const char *p, const char *end, char *buf, size_t size)
 	size_t n = 0;
 	if (p >= end || *p == '#')
 		return "the end of the line";
-	while (p + n < end && n < 24 && p[n] != ' ' && p[n] != '#')
-		n++;
-	snprintf(buf, size, "'%.*s'", (int)(n ? n : 1), p);
+	if (isalpha((unsigned char)*p) || *p == '_') {
+		n = ident_len(p, end);
+	} else if (isdigit((unsigned char)*p) || *p == '-') {
+		n = 1;
+		while (p + n < end && isdigit((unsigned char)p[n]))
+			n++;
+	} else {
+		n = 1;
+	}
+	snprintf(buf, size, "'%.*s'", (int)(n > 40 ? 40 : n), p);
 	return buf;
 }
 
@@ -389,8 +396,14 @@ static int parse_as(cur *c, const tnorm_harness *h, uint32_t ti, tnorm_action *o
 		if ((err = expect_ch(c, '(', "'('")) < 0)
 			return err;
 		for (s = first; s < t->info.nslots; s++) {
-			if (s > first && (err = expect_ch(c, ',', "','")) < 0)
-				return err;
+			if (s > first) {
+				skip_ws(c);
+				if (c->p < c->end && *c->p == ')')
+					return fail(c, c->p, "too few arguments to '%s', expected %u", t->name,
+					            t->info.nslots - first);
+				if ((err = expect_ch(c, ',', "','")) < 0)
+					return err;
+			}
 			if (t->info.slot[s].kind == TNORM_SLOT_POOL)
 				err = parse_instance(c, h, t->info.slot[s].pool, &out->choice[s]);
 			else
@@ -398,12 +411,12 @@ static int parse_as(cur *c, const tnorm_harness *h, uint32_t ti, tnorm_action *o
 			if (err < 0)
 				return err;
 		}
-		if ((err = expect_ch(c, ')', t->info.nslots > first ? "',' or ')'" : "')'")) < 0) {
-			if (s == t->info.nslots && t->info.nslots > first)
-				return fail(c, c->p, "too many arguments to '%s', expected ')' after %u", t->name,
-				            t->info.nslots - first);
+		skip_ws(c);
+		if (c->p < c->end && *c->p == ',' && t->info.nslots > first)
+			return fail(c, c->p, "too many arguments to '%s', expected %u", t->name,
+			            t->info.nslots - first);
+		if ((err = expect_ch(c, ')', "')'")) < 0)
 			return err;
-		}
 	}
 	if (!at_end(c)) {
 		char b[64];

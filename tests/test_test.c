@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_test.c - tests over a harness: malformed lines with their exact messages, byte-identical
+ * round trips, comments, well-formedness, def/use at both levels, the generator, OOM.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "common.h"
+#include "tnorm/tnorm.h"
+
+#include "model_cases.h"
+
+static int setup(void **state)
+{
+	tnorm_harness *h = NULL;
+	if (tnorm_harness_parse(&h, "t.tnh", test_harness_text, strlen(test_harness_text)) < 0)
+		return -1;
+	*state = h;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	tnorm_harness_free(*state);
+	return 0;
+}
+
+static void test_test__malformed_messages(void **state)
+{
+	const tnorm_harness *h = *state;
+	size_t i;
+	assert_true(sizeof(bad_tests) / sizeof(bad_tests[0]) >= 30);
+	for (i = 0; i < sizeof(bad_tests) / sizeof(bad_tests[0]); i++) {
+		const struct bad_case *c = &bad_tests[i];
+		tnorm_test *t = (tnorm_test *)1;
+		int err = tnorm_test_parse(&t, h, "c.t", c->text, c->len);
+		if (err >= 0)
+			fail_msg("case '%s' parsed", c->name);
+		assert_int_equal(err, TNORM_EPARSE);
+		assert_null(t);
+		if (strcmp(tnorm_error_last()->message, c->message))
+			fail_msg("case '%s':\n  got:      %s\n  expected: %s", c->name,
+			         tnorm_error_last()->message, c->message);
+	}
+}
+
+static const char canonical[] = "avl0 = avl_new()\n"
+                                "int2 = 13\n"
+                                "avl_insert(avl0, int2)\n"
+                                "s1 = \"b c\"\n"
+                                "s0 = \"#\"\n"
+                                "tag(avl0, -3, s0)\n"
+                                "int0 = avl_size(avl0)\n"
+                                "avl_find(avl0, int0)\n"
+                                "avl_inorder(avl0)\n";
+
+static void test_test__round_trip_is_byte_identical(void **state)
+{
+	const tnorm_harness *h = *state;
+	tnorm_test *t = NULL;
+	char *out = NULL;
+	size_t len = 0;
+	assert_int_equal(tnorm_test_parse(&t, h, "x.t", canonical, strlen(canonical)), 0);
+	assert_int_equal(tnorm_test_len(t), 9);
+	assert_int_equal(tnorm_test_format(t, &out, &len), 0);
+	assert_int_equal(len, strlen(canonical));
+	assert_string_equal(out, canonical);
+	tnorm_free(out);
+	tnorm_test_free(t);
+}
+
+static void test_test__comments_and_blanks(void **state)
+{
+	const tnorm_harness *h = *state;
+	const char *text = "# header\n\n  avl0 = avl_new()   # make one\n\t\n"
+	                   "s0 = \"#\"  # a '#' inside a string is not a comment\n"
+	                   "int1 = 4\r\navl_insert(avl0,int1)";
+	tnorm_test *t = NULL;
+	char *out = NULL;
+	assert_int_equal(tnorm_test_parse(&t, h, "x.t", text, strlen(text)), 0);
+	assert_int_equal(tnorm_test_len(t), 4);
+	assert_int_equal(tnorm_test_step_line(t, 0), 3);
+	assert_int_equal(tnorm_test_step_line(t, 3), 7);
+	assert_int_equal(tnorm_test_format(t, &out, NULL), 0);
+	assert_string_equal(out, "avl0 = avl_new()\ns0 = \"#\"\nint1 = 4\navl_insert(avl0, int1)\n");
+	tnorm_free(out);
+	tnorm_test_free(t);
+}
+
+static void test_test__wellformedness(void **state)
+{
+	const tnorm_harness *h = *state;
+	const char *text = "int0 = 3\navl_new_ok_line_is_next\n";
+	tnorm_test *t = NULL;
+	size_t bad = 99;
+	(void)text;
+	text = "int0 = 3\navl1 = avl_new()\navl_insert(avl1, int0)\navl_delete(avl0, int0)\n";
+	assert_int_equal(tnorm_test_parse(&t, h, "w.t", text, strlen(text)), 0);
+	assert_int_equal(tnorm_test_check(t, &bad), TNORM_EINVALID);
+	assert_int_equal(bad, 3);
+	assert_string_equal(tnorm_error_last()->message,
+	                    "step 3 (line 4): avl0 is used before it is assigned");
+	assert_false(tnorm_test_is_wellformed(t));
+	assert_int_equal(tnorm_test_remove(t, 3), 0);
+	assert_int_equal(tnorm_test_check(t, &bad), 0);
+	assert_true(tnorm_test_is_wellformed(t));
+	/* A call that stores into a pool assigns it: int3 = avl_size(avl1) makes int3 usable. */
+	tnorm_test_free(t);
+	text = "avl1 = avl_new()\nint3 = avl_size(avl1)\navl_find(avl1, int3)\n";
+	assert_int_equal(tnorm_test_parse(&t, h, "w.t", text, strlen(text)), 0);
+	assert_int_equal(tnorm_test_check(t, NULL), 0);
+	tnorm_test_free(t);
+	/* Using the instance on its own left-hand side before it exists is not allowed. */
+	text = "int3 = avl_size(avl1)\n";
+	assert_int_equal(tnorm_test_parse(&t, h, "w.t", text, strlen(text)), 0);
+	assert_int_equal(tnorm_test_check(t, NULL), TNORM_EINVALID);
+	tnorm_test_free(t);
+}
+
+static void defuse_of(const tnorm_harness *h, const char *step, tnorm_defuse_level lv, const char *want)
+{
+	tnorm_action a;
+	uint32_t def[TNORM_MAX_SLOTS], use[TNORM_MAX_SLOTS];
+	size_t nd, nu, col, i;
+	char got[128];
+	int n = 0;
+	assert_int_equal(tnorm_harness_parse_action(h, step, strlen(step), &a, &col), 0);
+	assert_int_equal(tnorm_harness_defuse(h, &a, lv, def, &nd, use, &nu), 0);
+	n += snprintf(got + n, sizeof(got) - (size_t)n, "def");
+	for (i = 0; i < nd; i++)
+		n += snprintf(got + n, sizeof(got) - (size_t)n, " %u", def[i]);
+	n += snprintf(got + n, sizeof(got) - (size_t)n, " use");
+	for (i = 0; i < nu; i++)
+		n += snprintf(got + n, sizeof(got) - (size_t)n, " %u", use[i]);
+	if (strcmp(got, want))
+		fail_msg("%s at L%d: got '%s', expected '%s'", step, (int)lv, got, want);
+}
+
+static void test_test__defuse(void **state)
+{
+	const tnorm_harness *h = *state;
+	/* Variables: int0..3 = 0..3, avl0..2 = 4..6, s0..1 = 7..8. */
+	defuse_of(h, "int2 = 13", TNORM_DEFUSE_L1, "def 2 use");
+	defuse_of(h, "avl1 = avl_new()", TNORM_DEFUSE_L0, "def 5 use");
+	/* A call modifies its non-const arguments (int is const). */
+	defuse_of(h, "avl_insert(avl1, int2)", TNORM_DEFUSE_L1, "def 5 use 5 2");
+	defuse_of(h, "avl_insert(avl1, int2)", TNORM_DEFUSE_L0, "def 5 use 5 2");
+	/* pure: modifies nothing. */
+	defuse_of(h, "avl_find(avl2, int0)", TNORM_DEFUSE_L1, "def use 6 0");
+	/* A stored result: at L1 the argument is modified too, at L0 only the left-hand side. */
+	defuse_of(h, "int1 = avl_size(avl0)", TNORM_DEFUSE_L1, "def 1 4 use 4");
+	defuse_of(h, "int1 = avl_size(avl0)", TNORM_DEFUSE_L0, "def 1 use 4");
+	defuse_of(h, "tag(avl0, 7, s1)", TNORM_DEFUSE_L1, "def 4 8 use 4 8");
+}
+
+static void test_test__edit_and_compare(void **state)
+{
+	const tnorm_harness *h = *state;
+	tnorm_test *a = NULL, *b = NULL;
+	tnorm_action act;
+	size_t col;
+	assert_int_equal(tnorm_test_parse(&a, h, "a.t", "int0 = 2\nint1 = 3\n", 18), 0);
+	assert_int_equal(tnorm_test_dup(&b, a), 0);
+	assert_int_equal(tnorm_test_compare(a, b), 0);
+	assert_int_equal(tnorm_test_hash(a), tnorm_test_hash(b));
+	assert_int_equal(tnorm_harness_parse_action(h, "int0 = 1", 8, &act, &col), 0);
+	assert_int_equal(tnorm_test_set(b, 1, &act), 0);
+	assert_true(tnorm_test_compare(b, a) < 0);
+	assert_true(tnorm_test_hash(a) != tnorm_test_hash(b));
+	assert_int_equal(tnorm_test_insert(b, 0, &act), 0);
+	assert_true(tnorm_test_compare(b, a) > 0); /* longer */
+	assert_int_equal(tnorm_test_len(b), 3);
+	assert_int_equal(tnorm_test_remove(b, 5), TNORM_EINVALID);
+	act.choice[0] = 9;
+	assert_int_equal(tnorm_test_append(b, &act), TNORM_EINVALID);
+	tnorm_test_free(a);
+	tnorm_test_free(b);
+}
+
+static void test_test__generator(void **state)
+{
+	const tnorm_harness *h = *state;
+	uint64_t seed;
+	for (seed = 0; seed < 1000; seed++) {
+		tnorm_test *t1 = NULL, *t2 = NULL, *t3 = NULL;
+		char *s1 = NULL, *s2 = NULL;
+		assert_int_equal(tnorm_test_generate(&t1, h, 60, seed), 0);
+		assert_int_equal(tnorm_test_generate(&t2, h, 60, seed), 0);
+		assert_int_equal(tnorm_test_len(t1), 60);
+		assert_int_equal(tnorm_test_check(t1, NULL), 0);
+		assert_int_equal(tnorm_test_format(t1, &s1, NULL), 0);
+		assert_int_equal(tnorm_test_format(t2, &s2, NULL), 0);
+		assert_string_equal(s1, s2);
+		/* What it prints parses back to the same test. */
+		assert_int_equal(tnorm_test_parse(&t3, h, "g.t", s1, strlen(s1)), 0);
+		assert_int_equal(tnorm_test_compare(t1, t3), 0);
+		tnorm_free(s1);
+		tnorm_free(s2);
+		tnorm_test_free(t1);
+		tnorm_test_free(t2);
+		tnorm_test_free(t3);
+	}
+	{
+		tnorm_test *a = NULL, *b = NULL;
+		assert_int_equal(tnorm_test_generate(&a, h, 60, 1), 0);
+		assert_int_equal(tnorm_test_generate(&b, h, 60, 2), 0);
+		assert_true(tnorm_test_compare(a, b) != 0);
+		tnorm_test_free(a);
+		tnorm_test_free(b);
+	}
+}
+
+static void test_test__oom_every_allocation(void **state)
+{
+	const tnorm_harness *h = *state;
+	long n;
+	int ok = 0;
+	for (n = 0; n < 100000 && !ok; n++) {
+		tnorm_test *t = NULL;
+		char *out = NULL;
+		int err;
+		tnorm__alloc_fail_after(n);
+		err = tnorm_test_parse(&t, h, "x.t", canonical, strlen(canonical));
+		if (err == 0)
+			err = tnorm_test_format(t, &out, NULL);
+		tnorm__alloc_fail_after(-1);
+		if (err == 0)
+			ok = 1;
+		else
+			assert_int_equal(err, TNORM_ENOMEM);
+		tnorm_free(out);
+		tnorm_test_free(t);
+	}
+	assert_true(ok);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_test__malformed_messages),
+		cmocka_unit_test(test_test__round_trip_is_byte_identical),
+		cmocka_unit_test(test_test__comments_and_blanks),
+		cmocka_unit_test(test_test__wellformedness),
+		cmocka_unit_test(test_test__defuse),
+		cmocka_unit_test(test_test__edit_and_compare),
+		cmocka_unit_test(test_test__generator),
+		cmocka_unit_test(test_test__oom_every_allocation),
+	};
+	return cmocka_run_group_tests_name("test", tests, setup, teardown);
+}
