@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: MIT */
+/* exit125: says the test is invalid. */
+int main(void)
+{
+	return 125;
+}

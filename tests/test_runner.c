@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_runner.c - the runner against real programs (tests/suts): every outcome, the exact
+ * throwing frame of each failure, timeouts that kill the whole group, capped output, no leaked
+ * descriptors or temporary files, clear errors.
+ */
+#include <dirent.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "tnorm/tnorm.h"
+
+static char sut_path[4096];
+
+static const char *sut(const char *name)
+{
+	snprintf(sut_path, sizeof(sut_path), "%s/sut_%s", getenv("TNORM_SUT_DIR"), name);
+	return sut_path;
+}
+
+/* The line of `marker` in tests/suts/FILE. */
+static unsigned marker_line(const char *file, const char *marker)
+{
+	char path[4096], line[512];
+	unsigned n = 0;
+	FILE *f;
+	snprintf(path, sizeof(path), "%s/tests/suts/%s", getenv("TNORM_SOURCE_ROOT"), file);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		n++;
+		if (strstr(line, marker)) {
+			fclose(f);
+			return n;
+		}
+	}
+	fclose(f);
+	fail_msg("no %s in %s", marker, file);
+	return 0;
+}
+
+static void run_once(const char *name, const char *arg, const tnorm_run_options *o,
+                     const char *data, size_t len, tnorm_run_result *res)
+{
+	const char *argv[3] = {sut(name), arg, NULL};
+	tnorm_runner *r = NULL;
+	assert_int_equal(tnorm_runner_new(&r, argv, o), 0);
+	assert_int_equal(tnorm_runner_run(r, data, len, res), 0);
+	tnorm_runner_free(r);
+}
+
+static void expect_throwing(const tnorm_run_result *res, const char *kind, const char *fn,
+                            const char *file, unsigned line)
+{
+	const tnorm_frame *f;
+	char *text = NULL;
+	assert_int_equal(res->outcome, TNORM_OUTCOME_FAIL);
+	assert_non_null(res->sig);
+	assert_string_equal(tnorm_signature_kind(res->sig), kind);
+	f = tnorm_signature_frame(res->sig, tnorm_signature_throwing(res->sig));
+	assert_non_null(f);
+	tnorm_signature_format(res->sig, 0, &text);
+	if (strcmp(f->function, fn) || strcmp(f->file, file) || f->line != line)
+		fail_msg("expected %s at %s (%s:%u), got: %s", kind, fn, file, line, text);
+	tnorm_free(text);
+}
+
+static void test_runner__segv_line(void **state)
+{
+	tnorm_run_result res;
+	char *text = NULL;
+	(void)state;
+	run_once("crash_line", NULL, NULL, "", 0, &res);
+	expect_throwing(&res, "SIGSEGV", "deref", "crash_line.c", marker_line("crash_line.c", "CRASH_LINE"));
+	assert_int_equal(res.signo, SIGSEGV);
+	assert_string_equal(res.out, "about to crash\n");
+	assert_int_equal(tnorm_signature_format(res.sig, 0, &text), 0);
+	assert_non_null(strstr(text, "SIGSEGV at deref (crash_line.c:"));
+	assert_non_null(strstr(text, "<- middle (crash_line.c:"));
+	assert_non_null(strstr(text, "<- main (crash_line.c:"));
+	tnorm_free(text);
+	tnorm_run_result_dispose(&res);
+}
+
+static void test_runner__assert_skips_libc(void **state)
+{
+	tnorm_run_result res;
+	(void)state;
+	run_once("abort_assert", NULL, NULL, "", 0, &res);
+	expect_throwing(&res, "SIGABRT", "check", "abort_assert.c",
+	                marker_line("abort_assert.c", "ASSERT_LINE"));
+	/* The frames below the throwing one are libc's (abort, raise, __assert_fail ...). */
+	assert_true(tnorm_signature_throwing(res.sig) > 0);
+	assert_true(tnorm_signature_frame(res.sig, 0)->is_runtime);
+	tnorm_run_result_dispose(&res);
+}
+
+static void test_runner__exit_code_has_a_stack(void **state)
+{
+	tnorm_run_result res;
+	(void)state;
+	run_once("exit3", NULL, NULL, "", 0, &res);
+	assert_int_equal(res.exit_code, 3);
+	expect_throwing(&res, "exit(3)", "give_up", "exit3.c", marker_line("exit3.c", "EXIT_LINE"));
+	tnorm_run_result_dispose(&res);
+}
+
+static void test_runner__pass_invalid_sigkill(void **state)
+{
+	tnorm_run_result res;
+	(void)state;
+	run_once("catfile", "{}", NULL, "hello", 5, &res);
+	assert_int_equal(res.outcome, TNORM_OUTCOME_PASS);
+	assert_null(res.sig);
+	assert_string_equal(res.out, "hello");
+	tnorm_run_result_dispose(&res);
+	run_once("exit125", NULL, NULL, "", 0, &res);
+	assert_int_equal(res.outcome, TNORM_OUTCOME_INVALID);
+	assert_null(res.sig);
+	tnorm_run_result_dispose(&res);
+	run_once("sigkill_self", NULL, NULL, "", 0, &res);
+	assert_int_equal(res.outcome, TNORM_OUTCOME_FAIL);
+	assert_string_equal(tnorm_signature_kind(res.sig), "SIGKILL");
+	tnorm_run_result_dispose(&res);
+}
+
+static void test_runner__binary_candidate_intact(void **state)
+{
+	static const char data[] = "a\0b\0\xff\x01zz\n\0";
+	tnorm_run_result res;
+	tnorm_run_options o = TNORM_RUN_OPTIONS_INIT;
+	(void)state;
+	run_once("catfile", "{}", NULL, data, sizeof(data), &res);
+	assert_int_equal(res.outcome, TNORM_OUTCOME_PASS);
+	assert_int_equal(res.out_len, sizeof(data));
+	assert_memory_equal(res.out, data, sizeof(data));
+	tnorm_run_result_dispose(&res);
+	/* The same through standard input. */
+	o.use_stdin = 1;
+	run_once("catfile", "-", &o, data, sizeof(data), &res);
+	assert_int_equal(res.out_len, sizeof(data));
+	assert_memory_equal(res.out, data, sizeof(data));
+	tnorm_run_result_dispose(&res);
+}
+
+static void test_runner__timeout_kills_the_group(void **state)
+{
+	tnorm_run_options o = TNORM_RUN_OPTIONS_INIT;
+	tnorm_run_result res;
+	(void)state;
+	o.timeout = 0.3;
+	run_once("hang", NULL, &o, "", 0, &res);
+	assert_int_equal(res.outcome, TNORM_OUTCOME_TIMEOUT);
+	assert_true(res.wall >= 0.3 && res.wall < 5);
+	tnorm_run_result_dispose(&res);
+}
+
+static void test_runner__children_do_not_survive(void **state)
+{
+	tnorm_run_result res;
+	char *p;
+	int n = 0;
+	(void)state;
+	run_once("forker", NULL, NULL, "", 0, &res);
+	assert_int_equal(res.outcome, TNORM_OUTCOME_FAIL);
+	for (p = res.out; *p; p = strchr(p, '\n') + 1) {
+		pid_t pid = (pid_t)atoi(p);
+		int tries;
+		assert_true(pid > 0);
+		/* Killed with the group; give the kernel a moment to finish them. */
+		for (tries = 0; tries < 100 && kill(pid, 0) == 0; tries++) {
+			char path[64], st[256] = "";
+			FILE *f;
+			snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+			if ((f = fopen(path, "r"))) {
+				if (!fgets(st, sizeof(st), f))
+					st[0] = '\0';
+				fclose(f);
+			}
+			if (strstr(st, ") Z "))
+				break; /* a zombie of init: dead */
+			usleep(10000);
+		}
+		if (tries == 100)
+			fail_msg("child %d outlived its group", (int)pid);
+		n++;
+		if (!strchr(p, '\n'))
+			break;
+	}
+	assert_int_equal(n, 3);
+	tnorm_run_result_dispose(&res);
+}
+
+static void test_runner__flood_is_capped(void **state)
+{
+	tnorm_run_options o = TNORM_RUN_OPTIONS_INIT;
+	tnorm_run_result res;
+	(void)state;
+	o.output_cap = 1000;
+	run_once("flood", NULL, &o, "", 0, &res);
+	assert_int_equal(res.outcome, TNORM_OUTCOME_FAIL);
+	assert_int_equal(res.out_len, 1000);
+	assert_int_equal(res.err_len, 1000);
+	assert_int_equal(res.out_total, 100u << 20);
+	assert_int_equal(res.err_total, 10u << 20);
+	assert_string_equal(tnorm_signature_kind(res.sig), "SIGABRT");
+	tnorm_run_result_dispose(&res);
+}
+
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+	while ((e = readdir(d)))
+		n++;
+	closedir(d);
+	return n;
+}
+
+static int count_tmp(void)
+{
+	DIR *d = opendir(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	struct dirent *e;
+	int n = 0;
+	while ((e = readdir(d)))
+		n += !strncmp(e->d_name, "tnorm-run-", 10);
+	closedir(d);
+	return n;
+}
+
+static void test_runner__no_leaks_across_runs(void **state)
+{
+	const char *argv[3] = {NULL, NULL, NULL};
+	tnorm_runner *r = NULL;
+	int fds, tmps, i;
+	(void)state;
+	argv[0] = sut("abort_assert");
+	assert_int_equal(tnorm_runner_new(&r, argv, NULL), 0);
+	fds = count_fds();
+	tmps = count_tmp();
+	for (i = 0; i < 50; i++) {
+		tnorm_run_result res;
+		assert_int_equal(tnorm_runner_run(r, "x", 1, &res), 0);
+		assert_int_equal(res.outcome, TNORM_OUTCOME_FAIL);
+		tnorm_run_result_dispose(&res);
+	}
+	assert_int_equal(count_fds(), fds);
+	assert_int_equal(count_tmp(), tmps);
+	tnorm_runner_free(r);
+}
+
+static void test_runner__cannot_start(void **state)
+{
+	const char *argv[] = {"/nonexistent/program", "{}", NULL};
+	const char *empty[] = {NULL};
+	tnorm_runner *r = NULL;
+	tnorm_run_result res;
+	(void)state;
+	assert_int_equal(tnorm_runner_new(&r, argv, NULL), 0);
+	assert_int_equal(tnorm_runner_run(r, "", 0, &res), 0);
+	assert_int_equal(res.outcome, TNORM_OUTCOME_ERROR);
+	assert_string_equal(res.message, "cannot run '/nonexistent/program': No such file or directory");
+	tnorm_run_result_dispose(&res);
+	tnorm_runner_free(r);
+	assert_int_equal(tnorm_runner_new(&r, empty, NULL), TNORM_EINVALID);
+}
+
+static void test_runner__asan_points_at_the_user_line(void **state)
+{
+	char path[4096];
+	tnorm_run_result res;
+	(void)state;
+	snprintf(path, sizeof(path), "%s/sut_asan_overflow", getenv("TNORM_SUT_DIR"));
+	if (access(path, X_OK) != 0)
+		fail_msg("sut_asan_overflow was not built");
+	run_once("asan_overflow", NULL, NULL, "", 0, &res);
+	expect_throwing(&res, "SIGABRT", "overflow", "asan_overflow.c",
+	                marker_line("asan_overflow.c", "OVERFLOW_LINE"));
+	tnorm_run_result_dispose(&res);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_runner__segv_line),
+		cmocka_unit_test(test_runner__assert_skips_libc),
+		cmocka_unit_test(test_runner__exit_code_has_a_stack),
+		cmocka_unit_test(test_runner__pass_invalid_sigkill),
+		cmocka_unit_test(test_runner__binary_candidate_intact),
+		cmocka_unit_test(test_runner__timeout_kills_the_group),
+		cmocka_unit_test(test_runner__children_do_not_survive),
+		cmocka_unit_test(test_runner__flood_is_capped),
+		cmocka_unit_test(test_runner__no_leaks_across_runs),
+		cmocka_unit_test(test_runner__cannot_start),
+		cmocka_unit_test(test_runner__asan_points_at_the_user_line),
+	};
+	return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
+}
