@@ -515,7 +515,7 @@ child_fail:
 					}
 				} else if (sig == SIGTRAP && !(status >> 16) && !exec_seen) {
 					/* The stop right after exec: set the options, start the program. */
-					static const int opts = PTRACE_O_EXITKILL | PTRACE_O_TRACEEXIT;
+					static const int opts = PTRACE_O_EXITKILL | PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC;
 					ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)opts);
 					exec_seen = 1;
 				} else if (status >> 16) {

@@ -163,7 +163,8 @@ int tnorm_session_confirm(tnorm_session *s, const void *data, size_t len)
 			sigs[nfail++] = res.sig;
 			res.sig = NULL;
 		} else {
-			describe(&res, why, sizeof(why));
+			char tmp[300];
+			snprintf(why, sizeof(why), "%s", describe(&res, tmp, sizeof(tmp)));
 		}
 		tnorm_run_result_dispose(&res);
 	}

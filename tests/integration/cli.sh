@@ -1,0 +1,171 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Integration tests of the tnorm command on the real examples and the SUTs in tests/suts:
+# check/gen, the examples' drivers (faulty and fixed), run, reduce (1-minimal, same signature,
+# slippage guard, Ctrl-C, bad programs, generic mode), and the user's files left untouched.
+# Needs TNORM_EXE, TNORM_SOURCE_ROOT, TNORM_BUILD_ROOT, TNORM_SUT_DIR (set by meson test).
+set -u
+T=$TNORM_EXE
+SRC=$TNORM_SOURCE_ROOT
+B=$TNORM_BUILD_ROOT
+S=$TNORM_SUT_DIR
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok - $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL - $*"; }
+expect() { # DESCRIPTION COMMAND...: the command must succeed
+	local d=$1; shift
+	if "$@"; then ok "$d"; else bad "$d"; fi
+}
+
+AVL=$SRC/examples/avl
+HT=$SRC/examples/htable
+AD=$B/examples/avl
+HD=$B/examples/htable
+
+# ---- basics -------------------------------------------------------------------------------
+expect "--version" sh -c "$T --version | grep -q '^tnorm 0\.'"
+expect "--help lists commands" sh -c "$T --help | grep -q reduce"
+"$T" frobnicate >/dev/null 2>"$W/err"; rc=$?
+expect "unknown command exits 2 with a message" sh -c "[ $rc = 2 ] && grep -q \"'frobnicate' is not a command\" '$W/err'"
+for c in check gen run reduce; do
+	expect "$c --help" sh -c "$T $c --help | grep -q '^usage: tnorm $c'"
+done
+
+# ---- check and gen on both examples ----------------------------------------------------------
+for ex in avl/avl htable/htable; do
+	h=$SRC/examples/$ex.tnh
+	expect "check $ex harness" sh -c "$T check '$h' | grep -q 'actions'"
+	for t in "$SRC"/examples/${ex%/*}/tests/*.t; do
+		expect "check $(basename "$t")" sh -c "$T check '$h' '$t' | grep -q 'well-formed'"
+	done
+	"$T" gen "$h" --steps 50 --seed 9 >"$W/g1.t" && "$T" gen "$h" --steps 50 --seed 9 >"$W/g2.t"
+	expect "gen $ex is deterministic" cmp -s "$W/g1.t" "$W/g2.t"
+	"$T" gen "$h" --steps 50 --seed 10 >"$W/g3.t"
+	expect "gen $ex: another seed, another test" sh -c "! cmp -s '$W/g1.t' '$W/g3.t'"
+	expect "gen $ex output is a valid test" sh -c "$T check '$h' '$W/g1.t' >/dev/null"
+	expect "gen -o writes the file" sh -c "$T gen '$h' --steps 5 -o '$W/g4.t' && [ \$(wc -l < '$W/g4.t') = 5 ]"
+done
+printf 'avl0 = avl_new()\navl_insert(avl0, int1)\n' >"$W/ill.t"
+"$T" check "$AVL/avl.tnh" "$W/ill.t" 2>"$W/err"; rc=$?
+expect "check: ill-formed test exits 1 naming file:line" sh -c "[ $rc = 1 ] && grep -q 'ill.t:2: not well-formed: step 1 (line 2): int1 is used before it is assigned' '$W/err'"
+"$T" gen "$AVL/avl.tnh" --steps x 2>"$W/err"; rc=$?
+expect "gen: bad --steps exits 2" sh -c "[ $rc = 2 ] && grep -q \"expects a non-negative integer, got 'x'\" '$W/err'"
+
+# ---- the examples' drivers -----------------------------------------------------------------
+for ex in avl htable; do
+	for t in "$SRC"/examples/$ex/tests/fail-*.t; do
+		"$B/examples/$ex/${ex}_driver_faulty" "$t" 2>/dev/null; rc=$?
+		expect "$ex $(basename "$t") aborts on the faulty build" [ "$rc" = 134 ]
+		expect "$ex $(basename "$t") passes on the fixed build" "$B/examples/$ex/${ex}_driver_fixed" "$t"
+	done
+	for t in "$SRC"/examples/$ex/tests/pass-*.t; do
+		expect "$ex $(basename "$t") passes on the faulty build" "$B/examples/$ex/${ex}_driver_faulty" "$t"
+	done
+done
+"$AD/avl_driver" "$W/ill.t" 2>"$W/err"; rc=$?
+expect "driver: ill-formed test exits 125" sh -c "[ $rc = 125 ] && grep -q 'int1 is used before it is assigned' '$W/err'"
+printf 'avl0 = avl_new()\nfrob(avl0)\n' >"$W/bad.t"
+"$AD/avl_driver" "$W/bad.t" 2>"$W/err"; rc=$?
+expect "driver: unparsable test exits 125 with file:line:col" sh -c "[ $rc = 125 ] && grep -q \"bad.t:2:1: unknown action 'frob'\" '$W/err'"
+"$AD/avl_driver_faulty" --trace --stdin <"$AVL/tests/fail-1.t" 2>"$W/err" >/dev/null
+expect "driver: --stdin and --trace print each step" sh -c "grep -q '^STEP 0: ' '$W/err' && grep -q 'Assertion' '$W/err'"
+
+# ---- run ---------------------------------------------------------------------------------
+"$T" run "$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} >"$W/run.out"
+expect "run prints outcome and signature" sh -c "grep -q '^outcome: fail' '$W/run.out' && grep -q '^signature: SIGABRT at check_node (avl.c:[0-9]*) <- avl_check' '$W/run.out'"
+"$T" run --json "$HT/tests/fail-1.t" -- "$HD/htable_driver" {} >"$W/run.json"
+expect "run --json" sh -c "grep -q '\"outcome\": \"fail\"' '$W/run.json' && grep -q 'SIGABRT at ht_check (htable.c:' '$W/run.json'"
+"$T" run "$AVL/tests/fail-1.t" -- /nonexistent/prog {} >/dev/null 2>"$W/err"; rc=$?
+expect "run: a command that cannot start exits 3" sh -c "[ $rc = 3 ] && grep -q \"cannot run '/nonexistent/prog'\" '$W/err'"
+
+# ---- reduce: examples to 1-minimal tests with the same signature -------------------------------
+sig_of() { "$T" run "$1" -- "$2" {} | sed -n 's/^signature: //p'; }
+one_minimal() { # TEST DRIVER SIGNATURE: no single step can go
+	local t=$1 d=$2 s=$3 n i
+	n=$(grep -c . "$t")
+	for i in $(seq 1 "$n"); do
+		sed "${i}d" "$t" >"$W/drop.t"
+		if "$T" check "$4" "$W/drop.t" >/dev/null 2>&1 && [ "$(sig_of "$W/drop.t" "$d")" = "$s" ]; then
+			echo "step $i of $t can be removed"
+			return 1
+		fi
+	done
+}
+for ex in avl htable; do
+	for t in "$SRC"/examples/$ex/tests/fail-[123].t; do
+		name=$ex-$(basename "$t" .t)
+		sum=$(md5sum <"$t")
+		orig=$(sig_of "$t" "$B/examples/$ex/${ex}_driver")
+		"$T" reduce --quiet --harness "$SRC/examples/$ex/$ex.tnh" -o "$W/$name.min" "$t" -- \
+			"$B/examples/$ex/${ex}_driver" {} >"$W/$name.out"; rc=$?
+		expect "reduce $name exits 0" [ "$rc" = 0 ]
+		expect "reduce $name leaves the input untouched" [ "$(md5sum <"$t")" = "$sum" ]
+		expect "reduce $name keeps the signature" [ "$(sig_of "$W/$name.min" "$B/examples/$ex/${ex}_driver")" = "$orig" ]
+		expect "reduce $name prints the signature" grep -q "^signature: $orig" "$W/$name.out"
+		expect "reduce $name is short" [ "$(grep -c . "$W/$name.min")" -le 15 ]
+		expect "reduce $name is 1-minimal" one_minimal "$W/$name.min" "$B/examples/$ex/${ex}_driver" "$orig" "$SRC/examples/$ex/$ex.tnh"
+	done
+done
+"$T" reduce --quiet --json --algo ddmin --no-slice --harness "$AVL/avl.tnh" -o "$W/dd.min" \
+	"$AVL/tests/fail-4.t" -- "$AD/avl_driver" {} >"$W/dd.json"
+expect "reduce --json --algo ddmin" sh -c "grep -q '\"complete\": true' '$W/dd.json' && grep -q '\"slice_level\": 2' '$W/dd.json'"
+
+# ---- slippage: two bugs; the default policy holds, --match any slips -----------------------------
+printf 'x\nA\ny\nB\nz\na\nw\n' >"$W/two.txt"
+"$T" reduce --quiet -o "$W/two.min" "$W/two.txt" -- "$S/sut_twobug" {} >"$W/two.out"
+expect "slippage: default policy keeps bug A" sh -c "[ \"\$(cat '$W/two.min')\" = \"\$(printf 'A\na\n')\" ] && grep -q 'signature: SIGSEGV at bug_a' '$W/two.out'"
+expect "slippage: bug B is reported and kept in slipped/" sh -c "grep -q '^slipped: SIGABRT at bug_b (twobug.c:' '$W/two.out' && grep -qx B '$W/slipped/slip-1.t' && [ \$(wc -c < '$W/slipped/slip-1.t') -lt 14 ] && grep -q bug_b '$W/slipped/slip-1.sig'"
+"$T" reduce --quiet --match any -o "$W/any.min" "$W/two.txt" -- "$S/sut_twobug" {} >"$W/any.out"
+expect "slippage: --match any slips to bug B" sh -c "[ \"\$(cat '$W/any.min')\" = B ] && \"$T\" run '$W/any.min' -- '$S/sut_twobug' {} | grep -q 'bug_b'"
+
+# ---- bad programs ------------------------------------------------------------------------
+"$T" reduce --quiet --timeout 0.3 -o "$W/h.min" "$W/two.txt" -- "$S/sut_hang" {} 2>"$W/err"; rc=$?
+expect "reduce: a hanging program exits 4 (it times out)" sh -c "[ $rc = 4 ] && grep -q 'does not fail: it times out' '$W/err'"
+"$T" reduce --quiet -o "$W/i.min" "$W/two.txt" -- "$S/sut_exit125" {} 2>"$W/err"; rc=$?
+expect "reduce: exit 125 is invalid, exits 4" sh -c "[ $rc = 4 ] && grep -q 'calls it invalid' '$W/err'"
+"$T" reduce --quiet --confirm 8 -o "$W/f.min" "$W/two.txt" -- "$S/sut_flaky" {} 2>"$W/err"; rc=$?
+expect "reduce: a flaky program exits 4" sh -c "[ $rc = 4 ] && grep -q -E 'fails in only|does not fail' '$W/err'"
+"$T" reduce --quiet -o "$W/n.min" "$W/two.txt" -- /nonexistent/prog {} 2>"$W/err"; rc=$?
+expect "reduce: a missing program exits 3" sh -c "[ $rc = 3 ] && grep -q \"cannot run '/nonexistent/prog'\" '$W/err'"
+"$T" reduce --quiet -o "$W/fl.min" "$W/two.txt" -- "$S/sut_flood" {} >/dev/null 2>"$W/err"; rc=$?
+expect "reduce: an output-flooding program is reduced" [ "$rc" = 0 ]
+"$T" reduce --harness "$AVL/avl.tnh" "$W/ill.t" -- "$AD/avl_driver" {} 2>"$W/err"; rc=$?
+expect "reduce: an ill-formed test exits 1" sh -c "[ $rc = 1 ] && grep -q 'ill.t:2: not well-formed' '$W/err'"
+"$T" reduce --match nope "$W/two.txt" -- "$S/sut_twobug" {} 2>"$W/err"; rc=$?
+expect "reduce: a bad policy exits 2" sh -c "[ $rc = 2 ] && grep -q \"unknown match policy 'nope'\" '$W/err'"
+"$T" reduce "$W/two.txt" 2>"$W/err"; rc=$?
+expect "reduce: no command exits 2" [ "$rc" = 2 ]
+
+# ---- generic mode: two words on distant lines of a 200-line file --------------------------------
+for i in $(seq 1 200); do
+	case $i in
+	17) echo "the quick alpha fox" ;;
+	183) echo "jumps omega over the dog" ;;
+	*) echo "line $i with some filler words" ;;
+	esac
+done >"$W/words.txt"
+"$T" reduce --quiet -o "$W/words.min" "$W/words.txt" -- "$S/sut_twowords" {} >/dev/null
+expect "generic mode: the two words alone" sh -c "[ \"\$(cat '$W/words.min')\" = alphaomega ]"
+
+# ---- Ctrl-C keeps the best test so far -------------------------------------------------------
+cat >"$W/slow.sh" <<SH
+#!/bin/sh
+sleep 0.1
+exec "$AD/avl_driver" "\$1"
+SH
+chmod +x "$W/slow.sh"
+"$T" reduce --quiet --confirm 1 --harness "$AVL/avl.tnh" -o "$W/int.min" "$AVL/tests/fail-2.t" -- "$W/slow.sh" {} >/dev/null 2>"$W/err" &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid; rc=$?
+expect "Ctrl-C: exits 130" [ "$rc" = 130 ]
+expect "Ctrl-C: the best-so-far file is a valid test that still fails" sh -c "$T check '$AVL/avl.tnh' '$W/int.min' >/dev/null && ! '$AD/avl_driver' '$W/int.min' 2>/dev/null"
+expect "Ctrl-C: says the best result is kept" grep -q "best result so far is kept" "$W/err"
+expect "no temporary files left" sh -c "[ -z \"\$(ls -A '$W' | grep tmp)\" ]"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
