@@ -273,7 +273,8 @@ int cmd_reduce(int argc, char **argv)
 				err = e2;
 		}
 	} else {
-		err = tnorm_session_reduce_bytes(s, data, len, redo.algo, redo.seed, &result, &rlen);
+		err = tnorm_session_reduce_bytes(s, data, len, redo.algo, redo.seed, TNORM_VIEW_ALL,
+		                                 &result, &rlen);
 		final_units = rlen;
 	}
 	if (tty && !quiet && sopts.progress)

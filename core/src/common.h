@@ -36,7 +36,7 @@ void tnorm__alloc_fail_after(long n);
 
 /* Record the calling thread's last error and return `code`. */
 int tnorm__error_set(int code, const char *fmt, ...) TNORM__PRINTF(2, 3);
-int tnorm__error_setv(int code, const char *fmt, va_list ap);
+int tnorm__error_setv(int code, const char *fmt, va_list ap) TNORM__PRINTF(2, 0);
 /* Like tnorm__error_set, with ": strerror(errno)" appended. */
 int tnorm__error_errno(int code, const char *fmt, ...) TNORM__PRINTF(2, 3);
 /* Prefix the current message with "prefix: " (keeps the code); returns the code. */

@@ -7,7 +7,8 @@
  * result is 1-minimal.  Adaptive deletion (as practical reducers do it) visits units in a random
  * order fixed by the seed; where deleting one unit keeps the failure it probes exponentially
  * larger runs starting there (2, 4, 8, ...) and bisects between the last success and the first
- * failure, so long deletable runs cost O(log n) calls; no unit is retried within a pass, and
+ * failure, then extends the run backwards the same way, so long deletable runs cost O(log n)
+ * calls wherever the random order lands in them; no unit is retried within a pass, and
  * passes repeat until one deletes nothing, which makes the result 1-minimal too.
  *
  * On harness tests both run behind a filter that drops candidates that are not well-formed
@@ -195,6 +196,38 @@ static int adaptive(oracle_t *o, size_t *cur, size_t *n_io, size_t total, uint64
 					good = mid;
 				else
 					bad = mid;
+			}
+			/* Then extend the run backwards from pos the same way. */
+			{
+				size_t back = 0, bgood = 0, bbad = 0;
+				for (back = 1; back <= pos; back *= 2) {
+					if ((err = try_delete(o, cur, n, pos - back, good + back, &yes)) < 0)
+						goto done;
+					if (!yes) {
+						bbad = back;
+						break;
+					}
+					bgood = back;
+				}
+				if (!bbad && bgood < pos) {
+					if ((err = try_delete(o, cur, n, 0, good + pos, &yes)) < 0)
+						goto done;
+					if (yes)
+						bgood = pos;
+					else
+						bbad = pos;
+				}
+				while (bbad && bbad - bgood > 1) {
+					size_t mid = bgood + (bbad - bgood) / 2;
+					if ((err = try_delete(o, cur, n, pos - mid, good + mid, &yes)) < 0)
+						goto done;
+					if (yes)
+						bgood = mid;
+					else
+						bbad = mid;
+				}
+				pos -= bgood;
+				good += bgood;
 			}
 			for (i = pos; i < pos + good; i++)
 				tried[cur[i]] = 1;

@@ -44,6 +44,8 @@ struct tnorm_runner {
 	char *suffix;
 	tnorm__symcache *syms;
 	unw_addr_space_t as;
+	char *last_maps; /* the memory map of the last unwound process: unwind caches stay valid
+	                  * while it is the same (ASLR is off, so runs of one binary match) */
 };
 
 const char *tnorm_outcome_name(tnorm_outcome o)
@@ -76,6 +78,7 @@ void tnorm_runner_free(tnorm_runner *r)
 	free_strv(r->envp);
 	free(r->suffix);
 	tnorm__symcache_free(r->syms);
+	free(r->last_maps);
 	if (r->as)
 		unw_destroy_addr_space(r->as);
 	free(r);
@@ -191,6 +194,7 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 			err = tnorm__error_set(TNORM_ENOMEM, "libunwind: cannot create an address space");
 			goto done;
 		}
+		unw_set_caching_policy(r->as, UNW_CACHE_GLOBAL);
 	}
 done:
 	if (err < 0) {
@@ -247,7 +251,11 @@ static void unwind(tnorm_runner *r, pid_t pid, const char *kind, tnorm_signature
 	if (tnorm__read_file(mpath, &maps, NULL) < 0)
 		maps = NULL;
 	if (r->as && (ui = _UPT_create(pid)) != NULL) {
-		unw_flush_cache(r->as, 0, 0);
+		if (!maps || !r->last_maps || strcmp(maps, r->last_maps)) {
+			unw_flush_cache(r->as, 0, 0);
+			free(r->last_maps);
+			r->last_maps = maps ? tnorm__strdup(maps) : NULL;
+		}
 		if (unw_init_remote(&cur, r->as, ui) == 0) {
 			do {
 				unw_word_t ip = 0;
@@ -336,7 +344,7 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 	int outp[2] = {-1, -1}, errp[2] = {-1, -1}, execp[2] = {-1, -1}, infd = -1, fd = -1;
 	stream so = {-1, NULL, 0, 0}, se = {-1, NULL, 0, 0};
 	tnorm__buf dirb = TNORM__BUF_INIT;
-	double start, deadline, sleep_s = 50e-6;
+	double start, deadline, sleep_s = 10e-6;
 	pid_t pid = -1;
 	int err = 0, status = 0, reaped = 0, timed_out = 0, exec_errno = 0, term_sent = 0;
 	int exec_seen = 0;
@@ -441,10 +449,9 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 			goto child_fail;
 		{
 			/* Any other descriptor the engine holds must not leak into the program. */
-			int k;
-			for (k = 3; k < 1024; k++)
-				if (k != execp[1])
-					close(k);
+			if (execp[1] > 3)
+				close_range(3, (unsigned)execp[1] - 1, 0);
+			close_range((unsigned)execp[1] + 1, ~0U, 0);
 		}
 		signal(SIGPIPE, SIG_DFL);
 		if (r->opts.unwind && ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0)
@@ -491,7 +498,8 @@ child_fail:
 				drain(&so, r->opts.output_cap);
 			if (se.fd >= 0)
 				drain(&se, r->opts.output_cap);
-		} else if (sleep_s < 5e-3) {
+		} else if (sleep_s < (now() - start < 0.05 ? 5e-5 : 2e-3)) {
+			/* Short runs are the common case: poll finely at first, then back off. */
 			sleep_s *= 2;
 		}
 		for (;;) {
@@ -501,7 +509,7 @@ child_fail:
 			break;
 		}
 		if (w == pid) {
-			sleep_s = 50e-6;
+			sleep_s = 10e-6;
 			if (WIFSTOPPED(status)) {
 				int sig = WSTOPSIG(status), deliver = 0;
 				if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_EXIT << 8))) {

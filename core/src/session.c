@@ -45,6 +45,7 @@ struct tnorm_session {
 	slip *slips;
 	size_t nslips;
 	uint64_t runs, accepted, hits;
+	double child_cpu, run_wall;
 	double start;
 	const char *phase;
 };
@@ -153,6 +154,8 @@ int tnorm_session_confirm(tnorm_session *s, const void *data, size_t len)
 		if ((err = tnorm_runner_run(s->runner, data, len, &res)) < 0)
 			goto done;
 		s->runs++;
+		s->child_cpu += res.child_cpu;
+		s->run_wall += res.wall;
 		if (res.wall > slowest)
 			slowest = res.wall;
 		if (res.outcome == TNORM_OUTCOME_ERROR) {
@@ -373,6 +376,8 @@ int tnorm_session_check(tnorm_session *s, const void *data, size_t len, int *int
 	if ((err = tnorm_runner_run(s->runner, data, len, &res)) < 0)
 		return err;
 	s->runs++;
+	s->child_cpu += res.child_cpu;
+	s->run_wall += res.wall;
 	if (res.outcome == TNORM_OUTCOME_ERROR) {
 		err = tnorm__error_set(TNORM_ERROR, "%s", res.message);
 		goto done;
@@ -432,6 +437,8 @@ void tnorm_session_stats(const tnorm_session *s, tnorm_progress *p)
 	p->accepted = s->accepted;
 	p->cache_hits = s->hits;
 	p->elapsed = now() - s->start;
+	p->child_cpu = s->child_cpu;
+	p->run_wall = s->run_wall;
 }
 
 size_t tnorm_session_slipped_count(const tnorm_session *s)
@@ -517,7 +524,8 @@ static int split(const char *d, size_t len, int view, size_t **st, size_t **en, 
 }
 
 int tnorm_session_reduce_bytes(tnorm_session *s, const char *data, size_t len,
-                               tnorm_reduce_algo algo, uint64_t seed, char **out, size_t *outlen)
+                               tnorm_reduce_algo algo, uint64_t seed, unsigned views, char **out,
+                               size_t *outlen)
 {
 	char *cur = NULL;
 	size_t curlen = len;
@@ -529,11 +537,15 @@ int tnorm_session_reduce_bytes(tnorm_session *s, const char *data, size_t len,
 		return TNORM_ENOMEM;
 	memcpy(cur, data, len);
 	cur[len] = '\0';
+	if (!views)
+		views = TNORM_VIEW_ALL;
 	for (view = 0; view < 3 && err == 0; view++) {
 		bytes_ctx c;
 		size_t *st = NULL, *en = NULL, n = 0, *keep = NULL, nkeep = 0, i;
 		tnorm__buf nb = TNORM__BUF_INIT;
 		memset(&c, 0, sizeof(c));
+		if (!(views & (1u << view)))
+			continue;
 		if ((err = split(cur, curlen, view, &st, &en, &n)) < 0) {
 			free(st);
 			free(en);

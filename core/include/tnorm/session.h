@@ -33,6 +33,8 @@ typedef struct tnorm_progress {
 	uint64_t accepted;   /**< runs that kept the failure */
 	uint64_t cache_hits; /**< candidates answered from the cache */
 	double elapsed;      /**< seconds since the session started */
+	double child_cpu;    /**< CPU seconds the program itself used, over all runs */
+	double run_wall;     /**< wall seconds from fork to reaping, over all runs */
 } tnorm_progress;
 
 /**
@@ -104,14 +106,22 @@ TNORM_EXTERN int tnorm_session_test_oracle(void *ctx, const tnorm_test *cand, in
 /** Set the phase name shown in progress reports (static string). */
 TNORM_EXTERN void tnorm_session_set_phase(tnorm_session *s, const char *phase);
 
+/** Views for generic mode, as bits. */
+#define TNORM_VIEW_LINES 1u
+#define TNORM_VIEW_TOKENS 2u
+#define TNORM_VIEW_BYTES 4u
+#define TNORM_VIEW_ALL 7u
+
 /**
- * Generic mode: reduce arbitrary bytes viewed as lines, then tokens, then bytes, with the chosen
- * algorithm, each view to a fixpoint.  *out (free with tnorm_free) receives the result even when
- * an error (budget, Ctrl-C) stopped it early; the error code is returned.
+ * Generic mode: reduce arbitrary bytes viewed as lines, then tokens (a run of letters, digits
+ * and '_', or one other character, with the blanks after it), then bytes — the views selected
+ * in `views` — with the chosen algorithm, each view to a fixpoint.  *out (free with tnorm_free)
+ * receives the result even when an error (budget, Ctrl-C) stopped it early; the error code is
+ * returned.
  */
 TNORM_EXTERN int tnorm_session_reduce_bytes(tnorm_session *s, const char *data, size_t len,
-                                            tnorm_reduce_algo algo, uint64_t seed, char **out,
-                                            size_t *outlen);
+                                            tnorm_reduce_algo algo, uint64_t seed, unsigned views,
+                                            char **out, size_t *outlen);
 
 /** Counters so far. */
 TNORM_EXTERN void tnorm_session_stats(const tnorm_session *s, tnorm_progress *out);
