@@ -61,5 +61,7 @@ int cmd_check(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
+int cmd_normalize(int argc, char **argv);
+int cmd_minimize(int argc, char **argv);
 
 #endif

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd_reduce.c - `tnorm reduce [--harness H] TEST -- CMD ARGS {}`: reduce a failing test to a
- * 1-minimal one that fails the same way.
+ * cmd_reduce.c - the commands that judge candidates by running the program:
+ *   `tnorm reduce [--harness H] TEST -- CMD ARGS {}`    a 1-minimal test that fails the same way;
+ *   `tnorm normalize --harness H TEST -- CMD ARGS {}`   its canonical form (rewriting + reduction);
+ *   `tnorm minimize --harness H TEST -- CMD ARGS {}`    confirm, reduce, then normalize.
+ * They share one option set and one session (one cache, one best-so-far file, one slipped/).
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -16,6 +19,39 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	cancel_flag = 1;
+}
+
+enum { MODE_REDUCE, MODE_NORMALIZE, MODE_MINIMIZE };
+static const char *const mode_names[] = {"reduce", "normalize", "minimize"};
+
+static void log_rewrite(void *ctx, tnorm_rule rule, const char *what)
+{
+	FILE *f = ctx;
+	fprintf(f, "  %s: %s\n", tnorm_rule_name(rule), what);
+}
+
+static void help_norm(FILE *f, int mode)
+{
+	fprintf(f, "usage: tnorm %s --harness H [--match P] [-o OUT] [--verbose] [--wide]\n"
+	           "                    [--max-edit N] [--confirm N] [--allow-flaky] [--max-runs N]\n"
+	           "                    [--max-time T] [--timeout T] [--mem SIZE] [--stdin]\n"
+	           "                    [--env N=V]... [--json] [--quiet] TEST -- CMD ARGS...\n\n",
+	        mode_names[mode]);
+	if (mode == MODE_MINIMIZE)
+		fprintf(f, "Confirm that CMD fails on TEST, reduce it, then normalize it: the command to\n"
+		           "run on a failing test.  ");
+	else
+		fprintf(f, "Rewrite TEST into its normal form: the lowest test the rewrite rules reach\n"
+		           "that still fails with the same signature.  ");
+	fprintf(f, "The result is written to OUT (default\n"
+	           "TEST.norm) after every improvement; Ctrl-C keeps the best so far.\n\n"
+	           "  --verbose      print every accepted rewrite (rule: before -> after)\n"
+	           "  --wide         try every lower action as a replacement, not just those of\n"
+	           "                 the same template (slower, sometimes lower)\n"
+	           "  --max-edit N   only replacements within edit distance N of the action text\n"
+	           "  (other options as for tnorm reduce)\n\n"
+	           "exit status: 0 done, 1 bad harness or test, 2 usage, 3 system error,\n"
+	           "4 the test does not fail (or is flaky), 130 interrupted (best so far written)\n");
 }
 
 static void help(FILE *f)
@@ -60,12 +96,16 @@ static char *dir_of(const char *path)
 	return d;
 }
 
-int cmd_reduce(int argc, char **argv)
+static int pipeline(int argc, char **argv, int mode)
 {
 	tnorm_run_options ropts = TNORM_RUN_OPTIONS_INIT;
 	tnorm_session_options sopts = TNORM_SESSION_OPTIONS_INIT;
 	tnorm_reduce_options redo = TNORM_REDUCE_OPTIONS_INIT;
 	tnorm_reduce_stats rst;
+	tnorm_normalize_options nopts = TNORM_NORMALIZE_OPTIONS_INIT;
+	tnorm_normalize_stats nst;
+	int verbose = 0;
+	const char *cmd = mode_names[mode];
 	cli_run_args ra;
 	const char *harness = NULL, *test = NULL, *outp = NULL, *match = "line";
 	char **rest = NULL, *outbuf = NULL, *slipdir = NULL, *data = NULL, *result = NULL;
@@ -80,6 +120,7 @@ int cmd_reduce(int argc, char **argv)
 	struct sigaction sa, old_int, old_term;
 
 	memset(&rst, 0, sizeof(rst));
+	memset(&nst, 0, sizeof(nst));
 	if (cli_run_args_init(&ra) < 0)
 		return EXIT_SYSTEM;
 	ra.timeout = 0; /* derived from the confirm runs unless given */
@@ -92,10 +133,24 @@ int cmd_reduce(int argc, char **argv)
 			break;
 		}
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			help(stdout);
+			if (mode == MODE_REDUCE)
+				help(stdout);
+			else
+				help_norm(stdout, mode);
 			goto done;
 		}
-		if (!strcmp(a, "--json")) {
+		if (mode != MODE_REDUCE && !strcmp(a, "--verbose")) {
+			verbose = 1;
+		} else if (mode != MODE_REDUCE && !strcmp(a, "--wide")) {
+			nopts.wide = 1;
+		} else if (mode != MODE_REDUCE && !strcmp(a, "--max-edit")) {
+			if (i + 1 >= argc || cli_parse_u64(cmd, a, argv[i + 1], &v) < 0) {
+				rc = i + 1 >= argc ? cli_usage_error(cmd, "%s needs a value", a) : EXIT_USAGE;
+				goto done;
+			}
+			nopts.max_edit = (unsigned)v;
+			i++;
+		} else if (!strcmp(a, "--json")) {
 			json = 1;
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			quiet = 1;
@@ -108,7 +163,7 @@ int cmd_reduce(int argc, char **argv)
 		           !strcmp(a, "--max-time") || !strcmp(a, "--seed")) {
 			const char *val;
 			if (i + 1 >= argc) {
-				rc = cli_usage_error("reduce", "%s needs a value", a);
+				rc = cli_usage_error(cmd, "%s needs a value", a);
 				goto done;
 			}
 			val = argv[++i];
@@ -119,29 +174,29 @@ int cmd_reduce(int argc, char **argv)
 			} else if (!strcmp(a, "--match")) {
 				tnorm_match *m = NULL;
 				if (tnorm_match_parse(&m, val) < 0) {
-					rc = cli_usage_error("reduce", "%s", tnorm_error_last()->message);
+					rc = cli_usage_error(cmd, "%s", tnorm_error_last()->message);
 					goto done;
 				}
 				tnorm_match_free(m);
 				match = val;
 			} else if (!strcmp(a, "--algo")) {
 				if (tnorm_reduce_algo_parse(val, &redo.algo) < 0) {
-					rc = cli_usage_error("reduce", "%s", tnorm_error_last()->message);
+					rc = cli_usage_error(cmd, "%s", tnorm_error_last()->message);
 					goto done;
 				}
 			} else if (!strcmp(a, "--max-time")) {
-				if (cli_parse_seconds("reduce", a, val, &sopts.max_time) < 0) {
+				if (cli_parse_seconds(cmd, a, val, &sopts.max_time) < 0) {
 					rc = EXIT_USAGE;
 					goto done;
 				}
 			} else {
-				if (cli_parse_u64("reduce", a, val, &v) < 0) {
+				if (cli_parse_u64(cmd, a, val, &v) < 0) {
 					rc = EXIT_USAGE;
 					goto done;
 				}
 				if (!strcmp(a, "--confirm")) {
 					if (v < 1 || v > 100) {
-						rc = cli_usage_error("reduce", "--confirm takes 1 to 100 runs");
+						rc = cli_usage_error(cmd, "--confirm takes 1 to 100 runs");
 						goto done;
 					}
 					sopts.confirm = (unsigned)v;
@@ -151,40 +206,44 @@ int cmd_reduce(int argc, char **argv)
 					redo.seed = v;
 				}
 			}
-		} else if ((used = cli_run_args_parse(&ra, "reduce", argc, argv, i)) != 0) {
+		} else if ((used = cli_run_args_parse(&ra, cmd, argc, argv, i)) != 0) {
 			if (used < 0) {
 				rc = EXIT_USAGE;
 				goto done;
 			}
 			i += used - 1;
 		} else if (a[0] == '-' && a[1]) {
-			rc = cli_usage_error("reduce", "unknown option '%s'", a);
+			rc = cli_usage_error(cmd, "unknown option '%s'", a);
 			goto done;
 		} else if (test) {
-			rc = cli_usage_error("reduce", "unexpected argument '%s' (put the command after --)", a);
+			rc = cli_usage_error(cmd, "unexpected argument '%s' (put the command after --)", a);
 			goto done;
 		} else {
 			test = a;
 		}
 	}
 	if (!test) {
-		rc = cli_usage_error("reduce", "missing TEST");
+		rc = cli_usage_error(cmd, "missing TEST");
 		goto done;
 	}
 	if (!rest || nrest == 0) {
-		rc = cli_usage_error("reduce", "missing the command: tnorm reduce TEST -- CMD ARGS {}");
+		rc = cli_usage_error(cmd, "missing the command: tnorm %s TEST -- CMD ARGS {}", cmd);
+		goto done;
+	}
+	if (mode != MODE_REDUCE && !harness) {
+		rc = cli_usage_error(cmd, "%s needs --harness: normalization rewrites harness tests", cmd);
 		goto done;
 	}
 	if (!outp) {
-		if (!(outbuf = malloc(strlen(test) + 5))) {
+		if (!(outbuf = malloc(strlen(test) + 6))) {
 			rc = EXIT_SYSTEM;
 			goto done;
 		}
-		sprintf(outbuf, "%s.min", test);
+		sprintf(outbuf, "%s.%s", test, mode == MODE_REDUCE ? "min" : "norm");
 		outp = outbuf;
 	}
 	if (!strcmp(outp, test)) {
-		rc = cli_usage_error("reduce", "-o must not name the input test (it is never modified)");
+		rc = cli_usage_error(cmd, "-o must not name the input test (it is never modified)");
 		goto done;
 	}
 	dir = dir_of(outp);
@@ -198,23 +257,23 @@ int cmd_reduce(int argc, char **argv)
 	if (harness) {
 		size_t bad = 0;
 		if ((err = tnorm_harness_load(&h, harness)) < 0 || (err = tnorm_test_load(&t, h, test)) < 0) {
-			rc = cli_fail("reduce", err);
+			rc = cli_fail(cmd, err);
 			goto done;
 		}
 		if ((err = tnorm_test_check(t, &bad)) < 0) {
-			fprintf(stderr, "tnorm reduce: %s:%u: not well-formed: %s\n", test,
+			fprintf(stderr, "tnorm %s: %s:%u: not well-formed: %s\n", cmd, test,
 			        tnorm_test_step_line(t, bad), tnorm_error_last()->message);
 			rc = EXIT_BADINPUT;
 			goto done;
 		}
 		if ((err = tnorm_test_format(t, &data, &len)) < 0) {
-			rc = cli_fail("reduce", err);
+			rc = cli_fail(cmd, err);
 			goto done;
 		}
 		orig_units = tnorm_test_len(t);
 	} else {
 		if ((err = tnorm_file_read(test, &data, &len)) < 0) {
-			rc = cli_fail("reduce", err);
+			rc = cli_fail(cmd, err);
 			goto done;
 		}
 		orig_units = len;
@@ -236,19 +295,19 @@ int cmd_reduce(int argc, char **argv)
 	sigaction(SIGTERM, &sa, &old_term);
 
 	if ((err = tnorm_session_new(&s, (const char *const *)rest, &ropts, &sopts)) < 0) {
-		rc = cli_fail("reduce", err);
+		rc = cli_fail(cmd, err);
 		goto restore;
 	}
 	tnorm_session_set_phase(s, "confirm");
 	if ((err = tnorm_session_confirm(s, data, len)) < 0) {
-		rc = cli_fail("reduce", err);
+		rc = cli_fail(cmd, err);
 		goto restore;
 	}
 	{
 		int stable = 1;
 		const tnorm_signature *target = tnorm_session_target(s, &stable);
 		if ((err = tnorm_signature_format(target, 0, &sigtext)) < 0) {
-			rc = cli_fail("reduce", err);
+			rc = cli_fail(cmd, err);
 			goto restore;
 		}
 		if (!quiet && !json) {
@@ -260,12 +319,27 @@ int cmd_reduce(int argc, char **argv)
 	}
 	/* The original is the first best-so-far: the output exists from now on. */
 	if ((err = tnorm_file_write_atomic(outp, data, len)) < 0) {
-		rc = cli_fail("reduce", err);
+		rc = cli_fail(cmd, err);
 		goto restore;
 	}
 	tnorm_session_set_phase(s, "reduce");
 	if (harness) {
-		err = tnorm_reduce_test(&rt, t, &redo, tnorm_session_test_oracle, s, &rst);
+		if (mode != MODE_NORMALIZE)
+			err = tnorm_reduce_test(&rt, t, &redo, tnorm_session_test_oracle, s, &rst);
+		else
+			err = tnorm_test_dup(&rt, t);
+		if (err == 0 && mode != MODE_REDUCE) {
+			tnorm_test *nt = NULL;
+			tnorm_session_set_phase(s, "normalize");
+			if (verbose && !json)
+				fprintf(stderr, "rewrites:\n");
+			err = tnorm_normalize(&nt, rt, &nopts, tnorm_session_test_oracle, s,
+			                      verbose && !json ? log_rewrite : NULL, stderr, &nst);
+			if (nt) {
+				tnorm_test_free(rt);
+				rt = nt;
+			}
+		}
 		if (rt) {
 			int e2 = tnorm_test_format(rt, &result, &rlen);
 			final_units = tnorm_test_len(rt);
@@ -285,11 +359,11 @@ int cmd_reduce(int argc, char **argv)
 			err = e2;
 	}
 	if (err < 0 && err != TNORM_EINTERRUPTED && err != TNORM_ETIMEOUT) {
-		rc = cli_fail("reduce", err);
+		rc = cli_fail(cmd, err);
 		goto restore;
 	}
 	if (err == TNORM_EINTERRUPTED || err == TNORM_ETIMEOUT) {
-		fprintf(stderr, "tnorm reduce: %s\n", tnorm_error_last()->message);
+		fprintf(stderr, "tnorm %s: %s\n", cmd, tnorm_error_last()->message);
 		rc = err == TNORM_EINTERRUPTED ? EXIT_INTERRUPTED : EXIT_OK;
 	}
 	tnorm_session_stats(s, &st);
@@ -297,12 +371,13 @@ int cmd_reduce(int argc, char **argv)
 		size_t k;
 		printf("{\"output\": \"%s\", \"original\": %zu, \"reduced\": %zu, \"unit\": \"%s\", "
 		       "\"runs\": %llu, \"accepted\": %llu, \"cache_hits\": %llu, \"skipped\": %llu, "
-		       "\"slice_level\": %d, \"seconds\": %.3f, \"complete\": %s, \"signature\": \"%s\", "
-		       "\"slipped\": [",
+		       "\"slice_level\": %d, \"rewrites\": %llu, \"seconds\": %.3f, \"complete\": %s, "
+		       "\"signature\": \"%s\", \"slipped\": [",
 		       outp, orig_units, final_units, harness ? "steps" : "bytes",
 		       (unsigned long long)st.runs, (unsigned long long)st.accepted,
 		       (unsigned long long)st.cache_hits, (unsigned long long)rst.skipped,
-		       rst.slice_level, st.elapsed, err == 0 ? "true" : "false", sigtext);
+		       rst.slice_level, (unsigned long long)nst.rewrites, st.elapsed,
+		       err == 0 ? "true" : "false", sigtext);
 		for (k = 0; k < tnorm_session_slipped_count(s); k++) {
 			const char *sg = NULL, *p = NULL;
 			size_t sz = 0;
@@ -317,6 +392,9 @@ int cmd_reduce(int argc, char **argv)
 		       final_units, harness ? "steps" : "bytes", (unsigned long long)st.runs,
 		       (unsigned long long)st.cache_hits, st.elapsed);
 		printf("signature: %s\n", sigtext);
+		if (mode != MODE_REDUCE && result)
+			printf("%s form (%llu rewrites):\n%s", mode == MODE_REDUCE ? "reduced" : "normal",
+			       (unsigned long long)nst.rewrites, result);
 		for (k = 0; k < tnorm_session_slipped_count(s); k++) {
 			const char *sg = NULL, *p = NULL;
 			size_t sz = 0;
@@ -340,4 +418,19 @@ done:
 	free(dir);
 	cli_run_args_dispose(&ra);
 	return rc;
+}
+
+int cmd_reduce(int argc, char **argv)
+{
+	return pipeline(argc, argv, MODE_REDUCE);
+}
+
+int cmd_normalize(int argc, char **argv)
+{
+	return pipeline(argc, argv, MODE_NORMALIZE);
+}
+
+int cmd_minimize(int argc, char **argv)
+{
+	return pipeline(argc, argv, MODE_MINIMIZE);
 }

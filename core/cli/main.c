@@ -12,6 +12,8 @@ static const cli_command commands[] = {
 	{"gen", "print a random well-formed test for a harness", cmd_gen},
 	{"run", "run one test and print its outcome and failure signature", cmd_run},
 	{"reduce", "reduce a failing test to a 1-minimal one with the same failure", cmd_reduce},
+	{"normalize", "rewrite a failing test into its canonical form", cmd_normalize},
+	{"minimize", "confirm, reduce and normalize a failing test (start here)", cmd_minimize},
 };
 
 static void usage(FILE *f)

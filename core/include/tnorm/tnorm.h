@@ -13,5 +13,6 @@
 #include "runner.h"
 #include "reduce.h"
 #include "session.h"
+#include "normalize.h"
 
 #endif

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * normalize.h - rewrite a failing test into a canonical form (term rewriting over test actions).
+ *
+ * Algorithm 1 of Groce et al.'s normalization: try the rewrite rules in order; the first
+ * candidate that still fails (the oracle says "interesting") becomes the new test, reduced again;
+ * a rule that yields nothing moves to the end of the order; stop when no rule applies.  Every
+ * accepted rewrite moves the test strictly down in the (length, then action indices) order, which
+ * guarantees termination; the candidates are enumerated in a fixed order, so the same test,
+ * program and policy always give the same normal form.
+ */
+#ifndef TNORM_NORMALIZE_H
+#define TNORM_NORMALIZE_H
+
+#include "reduce.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The rewrite rules, in their default order. */
+typedef enum tnorm_rule {
+	TNORM_RULE_SIMPLIFY_ALL = 0,  /**< t[a -> a'], a' < a: every occurrence of an action */
+	TNORM_RULE_REPLACE_POOL = 1,  /**< t(i,j)[q -> p], p < q: an instance by a lower one in a range;
+	                                   also ReplaceMovePool, checked in the same loop */
+	TNORM_RULE_SIMPLIFY_SINGLE = 2, /**< one step's action by a lower one */
+	TNORM_RULE_SWAP_POOL = 3,     /**< swap two instances within a range of steps */
+	TNORM_RULE_SWAP_ACTION = 4,   /**< swap two steps, the lower action first */
+	TNORM_RULE_REDUCE_ACTION = 5, /**< replace one step by another action if reduction then
+	                                   makes the test shorter */
+	TNORM_RULE_COUNT = 6
+} tnorm_rule;
+
+/** The rule's name as in the paper ("SimplifyAll", ...).  Static; never free it. */
+TNORM_EXTERN const char *tnorm_rule_name(tnorm_rule r);
+
+#define TNORM_NORMALIZE_OPTIONS_VERSION 1
+
+typedef struct tnorm_normalize_options {
+	unsigned version;
+	/** Which replacement actions SimplifyAll/SimplifySingle/ReduceAction try for an action:
+	 *  0 (default) those of the same template, 1 every lower action of the harness. */
+	int wide;
+	/** At most this many replacement actions per action, lowest first (default 256). */
+	unsigned max_alternatives;
+	/** If nonzero, only replacements whose text is within this edit distance. */
+	unsigned max_edit;
+	/** Options for the reduction after each accepted rewrite (ddmin by default). */
+	tnorm_reduce_options reduce;
+} tnorm_normalize_options;
+
+#define TNORM_NORMALIZE_OPTIONS_INIT                                                              \
+	{TNORM_NORMALIZE_OPTIONS_VERSION, 0, 256, 0,                                                  \
+	 {TNORM_REDUCE_OPTIONS_VERSION, TNORM_ALGO_DDMIN, 1, 1, 1}}
+
+/**
+ * Called for every accepted rewrite: the rule and a one-line description
+ * ("int0 = 10 -> int0 = 2", "avl1 -> avl0 (steps 0..9)", ...).  Strings are borrowed for the call.
+ */
+typedef void (*tnorm_normalize_log)(void *ctx, tnorm_rule rule, const char *what);
+
+/** Counters of one normalization. */
+typedef struct tnorm_normalize_stats {
+	uint64_t candidates;  /**< well-formed, lower candidates asked about */
+	uint64_t rewrites;    /**< accepted rewrites */
+	uint64_t per_rule[TNORM_RULE_COUNT]; /**< accepted rewrites per rule */
+} tnorm_normalize_stats;
+
+/**
+ * Normalize `t` (which the oracle must find interesting).  *out receives the normal form (free
+ * with tnorm_test_free); when the oracle stops early (Ctrl-C, a budget) *out holds the best test so
+ * far and the oracle's code is returned.  `log` and `st` may be NULL.
+ */
+TNORM_EXTERN int tnorm_normalize(tnorm_test **out, const tnorm_test *t,
+                                 const tnorm_normalize_options *opts, tnorm_test_oracle oracle,
+                                 void *ctx, tnorm_normalize_log log, void *log_ctx,
+                                 tnorm_normalize_stats *st);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

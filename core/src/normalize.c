@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * normalize.c - Algorithm 1 of test normalization, with the seven rewrite rules of Figure 4.
+ *
+ * Each rule enumerates its candidate rewrites of the current test in a fixed order, simplest
+ * first.  A candidate is only asked about when it is well-formed and strictly lower than the
+ * current test in the (length, then action indices) order — the property that makes the rewrite
+ * system terminate — and when the same rule has not produced the same candidate already in this
+ * round (candidates are deduplicated by content hash; the session below also caches outcomes
+ * across rounds).  The first interesting candidate is reduced (ddmin by default) and becomes the
+ * new test; the rule order then restarts from the top.  A rule that produces nothing moves to the
+ * end of the order, the cheap optimization of section 2.1.2.
+ *
+ * ReplacePool and ReplaceMovePool are checked in the same loop (for every pair of instances, both
+ * rules), as the paper does; ReduceAction accepts a replacement only if reducing it then yields a
+ * shorter test.  Replacement actions are, by default, those of the same template (option `wide`
+ * for every lower action of the harness), at most `max_alternatives` per action, lowest first, and
+ * optionally within an edit distance of the replaced action's text.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "tnorm/normalize.h"
+
+static const char *const rule_names[TNORM_RULE_COUNT] = {
+	"SimplifyAll", "ReplacePool", "SimplifySingle", "SwapPool", "SwapAction", "ReduceAction",
+};
+
+const char *tnorm_rule_name(tnorm_rule r)
+{
+	return (unsigned)r < TNORM_RULE_COUNT ? rule_names[r] : "?";
+}
+
+typedef struct {
+	const tnorm_harness *h;
+	const tnorm_normalize_options *o;
+	tnorm_test_oracle fn;
+	void *ctx;
+	tnorm_normalize_log log;
+	void *lctx;
+	tnorm_normalize_stats *st;
+	tnorm_test *cur;
+	const char *rule_detail; /* ReplaceMovePool shows under ReplacePool */
+	/* candidates seen in this rule application (hashes) */
+	uint64_t *seen;
+	size_t nseen, capseen;
+} nz;
+
+static uint64_t rank_of(const tnorm_harness *h, const tnorm_action *a)
+{
+	uint64_t r = 0;
+	tnorm_harness_rank(h, a, &r);
+	return r;
+}
+
+static int seen_before(nz *z, const tnorm_test *t)
+{
+	uint64_t hv = tnorm_test_hash(t);
+	size_t i;
+	for (i = 0; i < z->nseen; i++)
+		if (z->seen[i] == hv)
+			return 1;
+	if (z->nseen == z->capseen) {
+		size_t nc = z->capseen ? z->capseen * 2 : 256;
+		uint64_t *n = tnorm__reallocarray(z->seen, nc, sizeof(*n));
+		if (!n)
+			return -1;
+		z->seen = n;
+		z->capseen = nc;
+	}
+	z->seen[z->nseen++] = hv;
+	return 0;
+}
+
+static size_t action_text(const tnorm_harness *h, const tnorm_action *a, char *buf, size_t n)
+{
+	int len = tnorm_harness_format_action(h, a, buf, n);
+	return len < 0 ? 0 : (size_t)len;
+}
+
+static unsigned edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	unsigned row[256], prev, tmp;
+	if (lb >= 256)
+		lb = 255;
+	for (j = 0; j <= lb; j++)
+		row[j] = (unsigned)j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = (unsigned)i;
+		for (j = 1; j <= lb; j++) {
+			unsigned best = prev + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			tmp = row[j];
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+/*
+ * The replacement actions for `a`, lowest first: below = 1 for those lower than a (SimplifyAll,
+ * SimplifySingle), 0 for any other (ReduceAction).  Writes at most max into out.
+ */
+static size_t alternatives(nz *z, const tnorm_action *a, int below, tnorm_action *out, size_t max)
+{
+	tnorm_template_info info;
+	uint64_t idx = rank_of(z->h, a), lo, hi, k;
+	size_t n = 0;
+	char ta[512], tb[512];
+	tnorm_harness_template(z->h, a->tmpl, &info);
+	if (z->o->wide) {
+		lo = 0;
+		hi = below ? idx : tnorm_harness_action_count(z->h);
+	} else {
+		lo = info.first;
+		hi = below ? idx : info.first + info.count;
+	}
+	if (z->o->max_edit)
+		action_text(z->h, a, ta, sizeof(ta));
+	for (k = lo; k < hi && n < max; k++) {
+		if (k == idx)
+			continue;
+		if (tnorm_harness_unrank(z->h, k, &out[n]) < 0)
+			break;
+		if (z->o->max_edit) {
+			action_text(z->h, &out[n], tb, sizeof(tb));
+			if (edit_distance(ta, tb) > z->o->max_edit)
+				continue;
+		}
+		n++;
+	}
+	return n;
+}
+
+/* Ask about a candidate; accept it (reduced) when interesting.  1 accepted, 0 not, <0 error. */
+static int try_cand(nz *z, tnorm_test *cand, tnorm_rule rule, const char *what)
+{
+	tnorm_test *red = NULL;
+	int yes = 0, err, dup;
+	int is_reduce_action = rule == TNORM_RULE_REDUCE_ACTION;
+	if (!tnorm_test_is_wellformed(cand))
+		return 0;
+	if (!is_reduce_action && tnorm_test_compare(cand, z->cur) >= 0)
+		return 0;
+	if ((dup = seen_before(z, cand)) != 0)
+		return dup < 0 ? TNORM_ENOMEM : 0;
+	z->st->candidates++;
+	if ((err = z->fn(z->ctx, cand, &yes)) < 0)
+		return err;
+	if (!yes)
+		return 0;
+	err = tnorm_reduce_test(&red, cand, &z->o->reduce, z->fn, z->ctx, NULL);
+	if (err < 0) {
+		tnorm_test_free(red);
+		return err;
+	}
+	/* Every accepted rewrite goes strictly down in the order; ReduceAction must also shorten. */
+	if (tnorm_test_compare(red, z->cur) >= 0 ||
+	    (is_reduce_action && tnorm_test_len(red) >= tnorm_test_len(z->cur))) {
+		tnorm_test_free(red);
+		return 0;
+	}
+	tnorm_test_free(z->cur);
+	z->cur = red;
+	z->st->rewrites++;
+	z->st->per_rule[rule]++;
+	if (z->log)
+		z->log(z->lctx, rule, what);
+	return 1;
+}
+
+static int copy(tnorm_test **out, const tnorm_test *t)
+{
+	return tnorm_test_dup(out, t);
+}
+
+/* ---- the rules ----------------------------------------------------------------------------- */
+
+static int simplify(nz *z, int all)
+{
+	const tnorm_test *t = z->cur;
+	size_t n = tnorm_test_len(t), i, k, na, max = z->o->max_alternatives ? z->o->max_alternatives : 256;
+	tnorm_action *alt = tnorm__calloc(max, sizeof(*alt));
+	char what[1200], ta[512], tb[512];
+	int r = 0;
+	if (!alt)
+		return TNORM_ENOMEM;
+	for (i = 0; i < n && r == 0; i++) {
+		tnorm_action a = *tnorm_test_step(t, i);
+		size_t j;
+		if (all) {
+			/* Each distinct action once, at its first occurrence. */
+			for (j = 0; j < i; j++)
+				if (rank_of(z->h, tnorm_test_step(t, j)) == rank_of(z->h, &a))
+					break;
+			if (j < i)
+				continue;
+		}
+		na = alternatives(z, &a, 1, alt, max);
+		action_text(z->h, &a, ta, sizeof(ta));
+		for (k = 0; k < na && r == 0; k++) {
+			tnorm_test *c = NULL;
+			if ((r = copy(&c, t)) < 0)
+				break;
+			for (j = all ? 0 : i; j < (all ? n : i + 1); j++)
+				if (rank_of(z->h, tnorm_test_step(c, j)) == rank_of(z->h, &a))
+					tnorm_test_set(c, j, &alt[k]);
+			action_text(z->h, &alt[k], tb, sizeof(tb));
+			if (all)
+				snprintf(what, sizeof(what), "%s -> %s", ta, tb);
+			else
+				snprintf(what, sizeof(what), "(%zu: %s) -> (%zu: %s)", i, ta, i, tb);
+			r = try_cand(z, c, all ? TNORM_RULE_SIMPLIFY_ALL : TNORM_RULE_SIMPLIFY_SINGLE, what);
+			tnorm_test_free(c);
+			if (r == 1 || r < 0)
+				break;
+		}
+		t = z->cur;
+		n = tnorm_test_len(t);
+	}
+	free(alt);
+	return r;
+}
+
+/* Does step s mention instance `inst` of pool `pool` in any slot? */
+static int mentions(const tnorm_harness *h, const tnorm_action *a, uint32_t pool, uint32_t inst)
+{
+	tnorm_template_info info;
+	uint32_t s;
+	tnorm_harness_template(h, a->tmpl, &info);
+	for (s = 0; s < info.nslots; s++)
+		if (info.slot[s].kind == TNORM_SLOT_POOL && info.slot[s].pool == pool && a->choice[s] == inst)
+			return 1;
+	return 0;
+}
+
+/* In steps i..j, map instance `from` of `pool` to `to` (and, if swap, `to` to `from`). */
+static void remap(tnorm_test *c, uint32_t pool, uint32_t from, uint32_t to, size_t i, size_t j,
+                  int swap)
+{
+	const tnorm_harness *h = tnorm_test_harness(c);
+	size_t k;
+	for (k = i; k <= j && k < tnorm_test_len(c); k++) {
+		tnorm_action a = *tnorm_test_step(c, k);
+		tnorm_template_info info;
+		uint32_t s;
+		int changed = 0;
+		tnorm_harness_template(h, a.tmpl, &info);
+		for (s = 0; s < info.nslots; s++) {
+			if (info.slot[s].kind != TNORM_SLOT_POOL || info.slot[s].pool != pool)
+				continue;
+			if (a.choice[s] == from) {
+				a.choice[s] = to;
+				changed = 1;
+			} else if (swap && a.choice[s] == to) {
+				a.choice[s] = from;
+				changed = 1;
+			}
+		}
+		if (changed)
+			tnorm_test_set(c, k, &a);
+	}
+}
+
+static int pool_rules(nz *z, int swap)
+{
+	uint32_t pool, np = tnorm_harness_pool_count(z->h);
+	char what[256];
+	int r = 0;
+	for (pool = 0; pool < np && r == 0; pool++) {
+		tnorm_pool_info pi;
+		uint32_t p, q;
+		tnorm_harness_pool(z->h, pool, &pi);
+		for (q = 1; q < pi.instances && r == 0; q++) {
+			for (p = 0; p < q && r == 0; p++) {
+				const tnorm_test *t = z->cur;
+				size_t n = tnorm_test_len(t), i, j, k;
+				int used_q = 0;
+				for (k = 0; k < n; k++)
+					used_q |= mentions(z->h, tnorm_test_step(t, k), pool, q);
+				if (!used_q)
+					continue;
+				/* Ranges i..j, the whole test first, then shorter ones. */
+				for (i = 0; i < n && r == 0; i++) {
+					for (j = n; j-- > i && r == 0;) {
+						tnorm_test *c = NULL;
+						if (j == i && n > 1)
+							continue;
+						if ((r = copy(&c, t)) < 0)
+							break;
+						remap(c, pool, q, p, i, j, swap);
+						if (swap)
+							snprintf(what, sizeof(what), "%s%u <-> %s%u (steps %zu..%zu)", pi.name,
+							         p, pi.name, q, i, j);
+						else
+							snprintf(what, sizeof(what), "%s%u -> %s%u (steps %zu..%zu)", pi.name, q,
+							         pi.name, p, i, j);
+						r = try_cand(z, c, swap ? TNORM_RULE_SWAP_POOL : TNORM_RULE_REPLACE_POOL,
+						             what);
+						tnorm_test_free(c);
+					}
+				}
+				if (swap || r != 0)
+					continue;
+				/* ReplaceMovePool: move the steps mentioning p that come before step i to
+				 * step i, then replace q by p everywhere. */
+				for (i = 1; i < n && r == 0; i++) {
+					tnorm_test *c = NULL, *moved = NULL;
+					size_t m;
+					if ((r = tnorm_test_new(&moved, z->h)) < 0)
+						break;
+					for (m = 0; m < i; m++)
+						if (!mentions(z->h, tnorm_test_step(t, m), pool, p))
+							tnorm_test_append(moved, tnorm_test_step(t, m));
+					for (m = 0; m < i; m++)
+						if (mentions(z->h, tnorm_test_step(t, m), pool, p))
+							tnorm_test_append(moved, tnorm_test_step(t, m));
+					for (m = i; m < n; m++)
+						tnorm_test_append(moved, tnorm_test_step(t, m));
+					c = moved;
+					remap(c, pool, q, p, 0, n - 1, 0);
+					snprintf(what, sizeof(what), "%s%u -> %s%u, moving %s%u's steps to step %zu",
+					         pi.name, q, pi.name, p, pi.name, p, i);
+					r = try_cand(z, c, TNORM_RULE_REPLACE_POOL, what);
+					tnorm_test_free(c);
+				}
+			}
+		}
+	}
+	return r;
+}
+
+static int swap_action(nz *z)
+{
+	const tnorm_test *t = z->cur;
+	size_t n = tnorm_test_len(t), i, j;
+	char what[1200], ta[512], tb[512];
+	int r = 0;
+	for (i = 0; i < n && r == 0; i++) {
+		for (j = i + 1; j < n && r == 0; j++) {
+			tnorm_action a = *tnorm_test_step(t, i), b = *tnorm_test_step(t, j);
+			tnorm_test *c = NULL;
+			if (rank_of(z->h, &b) >= rank_of(z->h, &a))
+				continue;
+			if ((r = copy(&c, t)) < 0)
+				break;
+			tnorm_test_set(c, i, &b);
+			tnorm_test_set(c, j, &a);
+			action_text(z->h, &a, ta, sizeof(ta));
+			action_text(z->h, &b, tb, sizeof(tb));
+			snprintf(what, sizeof(what), "(%zu: %s) <-> (%zu: %s)", i, ta, j, tb);
+			r = try_cand(z, c, TNORM_RULE_SWAP_ACTION, what);
+			tnorm_test_free(c);
+		}
+	}
+	return r;
+}
+
+static int reduce_action(nz *z)
+{
+	const tnorm_test *t = z->cur;
+	size_t n = tnorm_test_len(t), i, k, na, max = z->o->max_alternatives ? z->o->max_alternatives : 256;
+	tnorm_action *alt = tnorm__calloc(max, sizeof(*alt));
+	char what[1200], ta[512], tb[512];
+	int r = 0;
+	if (!alt)
+		return TNORM_ENOMEM;
+	for (i = 0; i < n && r == 0; i++) {
+		tnorm_action a = *tnorm_test_step(t, i);
+		na = alternatives(z, &a, 0, alt, max);
+		action_text(z->h, &a, ta, sizeof(ta));
+		for (k = 0; k < na && r == 0; k++) {
+			tnorm_test *c = NULL;
+			if ((r = copy(&c, t)) < 0)
+				break;
+			tnorm_test_set(c, i, &alt[k]);
+			action_text(z->h, &alt[k], tb, sizeof(tb));
+			snprintf(what, sizeof(what), "(%zu: %s) -> (%zu: %s), then reduced", i, ta, i, tb);
+			r = try_cand(z, c, TNORM_RULE_REDUCE_ACTION, what);
+			tnorm_test_free(c);
+		}
+	}
+	free(alt);
+	return r;
+}
+
+static int apply(nz *z, tnorm_rule rule)
+{
+	z->nseen = 0;
+	switch (rule) {
+	case TNORM_RULE_SIMPLIFY_ALL: return simplify(z, 1);
+	case TNORM_RULE_REPLACE_POOL: return pool_rules(z, 0);
+	case TNORM_RULE_SIMPLIFY_SINGLE: return simplify(z, 0);
+	case TNORM_RULE_SWAP_POOL: return pool_rules(z, 1);
+	case TNORM_RULE_SWAP_ACTION: return swap_action(z);
+	case TNORM_RULE_REDUCE_ACTION: return reduce_action(z);
+	default: return 0;
+	}
+}
+
+int tnorm_normalize(tnorm_test **out, const tnorm_test *t, const tnorm_normalize_options *opts,
+                    tnorm_test_oracle oracle, void *ctx, tnorm_normalize_log log, void *log_ctx,
+                    tnorm_normalize_stats *stp)
+{
+	tnorm_normalize_options defaults = TNORM_NORMALIZE_OPTIONS_INIT;
+	tnorm_normalize_stats st;
+	tnorm_rule order[TNORM_RULE_COUNT];
+	nz z;
+	int err = 0, modified = 1, k;
+
+	if (!out || !t || !oracle)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_normalize: NULL argument");
+	*out = NULL;
+	memset(&st, 0, sizeof(st));
+	memset(&z, 0, sizeof(z));
+	z.h = tnorm_test_harness(t);
+	z.o = opts ? opts : &defaults;
+	z.fn = oracle;
+	z.ctx = ctx;
+	z.log = log;
+	z.lctx = log_ctx;
+	z.st = &st;
+	for (k = 0; k < TNORM_RULE_COUNT; k++)
+		order[k] = (tnorm_rule)k;
+	if ((err = tnorm_test_dup(&z.cur, t)) < 0)
+		return err;
+	while (modified && err == 0) {
+		tnorm_rule snapshot[TNORM_RULE_COUNT];
+		modified = 0;
+		memcpy(snapshot, order, sizeof(order));
+		for (k = 0; k < TNORM_RULE_COUNT; k++) {
+			int r = apply(&z, snapshot[k]);
+			if (r < 0) {
+				err = r;
+				break;
+			}
+			if (r == 1) {
+				modified = 1;
+				break;
+			}
+			/* The rule produced nothing: to the end of the order. */
+			{
+				int a, b = 0;
+				tnorm_rule rest[TNORM_RULE_COUNT];
+				for (a = 0; a < TNORM_RULE_COUNT; a++)
+					if (order[a] != snapshot[k])
+						rest[b++] = order[a];
+				rest[b] = snapshot[k];
+				memcpy(order, rest, sizeof(order));
+			}
+		}
+	}
+	free(z.seen);
+	*out = z.cur;
+	if (stp)
+		*stp = st;
+	return err;
+}
