@@ -13,7 +13,9 @@
  *
  * ReplacePool and ReplaceMovePool are checked in the same loop (for every pair of instances, both
  * rules), as the paper does; ReduceAction accepts a replacement only if reducing it then yields a
- * shorter test.  Replacement actions are, by default, those of the same template (option `wide`
+ * shorter test.  MoveAction, our extension, comes last: it moves one step earlier when that
+ * lowers the test (a rotation that SwapAction cannot do through an ill-formed swap).
+ * Replacement actions are, by default, those of the same template (option `wide`
  * for every lower action of the harness), at most `max_alternatives` per action, lowest first, and
  * optionally within an edit distance of the replaced action's text.
  */
@@ -26,7 +28,44 @@
 
 static const char *const rule_names[TNORM_RULE_COUNT] = {
 	"SimplifyAll", "ReplacePool", "SimplifySingle", "SwapPool", "SwapAction", "ReduceAction",
+	"MoveAction",
 };
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The order every accepted rewrite must descend: length, then the multiset of action indices
+ * (sorted, compared lexicographically), then the sequence of indices.  Replacing an action by a
+ * lower one lowers the multiset; swapping or moving steps keeps it and lowers the sequence;
+ * SwapPool is accepted when it lowers either (the paper's "the minimum changed action gets
+ * lower").  A well-founded order, so normalization terminates.
+ */
+static int norm_compare(const tnorm_test *a, const tnorm_test *b)
+{
+	const tnorm_harness *h = tnorm_test_harness(a);
+	size_t n = tnorm_test_len(a), i;
+	uint64_t sa[256], sb[256];
+	int c;
+	if (n != tnorm_test_len(b))
+		return n < tnorm_test_len(b) ? -1 : 1;
+	if (n <= 256) {
+		for (i = 0; i < n; i++) {
+			tnorm_harness_rank(h, tnorm_test_step(a, i), &sa[i]);
+			tnorm_harness_rank(h, tnorm_test_step(b, i), &sb[i]);
+		}
+		qsort(sa, n, sizeof(*sa), cmp_u64);
+		qsort(sb, n, sizeof(*sb), cmp_u64);
+		for (i = 0; i < n; i++)
+			if (sa[i] != sb[i])
+				return sa[i] < sb[i] ? -1 : 1;
+	}
+	c = tnorm_test_compare(a, b);
+	return c;
+}
 
 const char *tnorm_rule_name(tnorm_rule r)
 {
@@ -148,7 +187,7 @@ static int try_cand(nz *z, tnorm_test *cand, tnorm_rule rule, const char *what)
 	int is_reduce_action = rule == TNORM_RULE_REDUCE_ACTION;
 	if (!tnorm_test_is_wellformed(cand))
 		return 0;
-	if (!is_reduce_action && tnorm_test_compare(cand, z->cur) >= 0)
+	if (!is_reduce_action && norm_compare(cand, z->cur) >= 0)
 		return 0;
 	if ((dup = seen_before(z, cand)) != 0)
 		return dup < 0 ? TNORM_ENOMEM : 0;
@@ -157,13 +196,32 @@ static int try_cand(nz *z, tnorm_test *cand, tnorm_rule rule, const char *what)
 		return err;
 	if (!yes)
 		return 0;
+	if (is_reduce_action) {
+		/* Reduction must then shorten the test: first look for one step that can go (cheap),
+		 * and only then run the whole reduction. */
+		size_t k, n = tnorm_test_len(cand);
+		int any = 0;
+		for (k = 0; k < n && !any; k++) {
+			tnorm_test *d = NULL;
+			if ((err = tnorm_test_dup(&d, cand)) < 0)
+				return err;
+			tnorm_test_remove(d, k);
+			if (tnorm_test_is_wellformed(d) && (err = z->fn(z->ctx, d, &any)) < 0) {
+				tnorm_test_free(d);
+				return err;
+			}
+			tnorm_test_free(d);
+		}
+		if (!any)
+			return 0;
+	}
 	err = tnorm_reduce_test(&red, cand, &z->o->reduce, z->fn, z->ctx, NULL);
 	if (err < 0) {
 		tnorm_test_free(red);
 		return err;
 	}
 	/* Every accepted rewrite goes strictly down in the order; ReduceAction must also shorten. */
-	if (tnorm_test_compare(red, z->cur) >= 0 ||
+	if (norm_compare(red, z->cur) >= 0 ||
 	    (is_reduce_action && tnorm_test_len(red) >= tnorm_test_len(z->cur))) {
 		tnorm_test_free(red);
 		return 0;
@@ -364,10 +422,39 @@ static int swap_action(nz *z)
 	return r;
 }
 
+/* MoveAction (an extension, after the paper's rules): move step j to an earlier position i
+ * when its action is lower than the one at i — the rotation SwapAction cannot do when the swap's
+ * intermediate would not be well-formed. */
+static int move_action(nz *z)
+{
+	const tnorm_test *t = z->cur;
+	size_t n = tnorm_test_len(t), i, j;
+	char what[600], ta[512];
+	int r = 0;
+	for (i = 0; i < n && r == 0; i++) {
+		for (j = i + 2; j < n && r == 0; j++) {
+			tnorm_action b = *tnorm_test_step(t, j);
+			tnorm_test *c = NULL;
+			if (rank_of(z->h, &b) >= rank_of(z->h, tnorm_test_step(t, i)))
+				continue;
+			if ((r = copy(&c, t)) < 0)
+				break;
+			tnorm_test_remove(c, j);
+			tnorm_test_insert(c, i, &b);
+			action_text(z->h, &b, ta, sizeof(ta));
+			snprintf(what, sizeof(what), "(%zu: %s) moved to step %zu", j, ta, i);
+			r = try_cand(z, c, TNORM_RULE_MOVE_ACTION, what);
+			tnorm_test_free(c);
+		}
+	}
+	return r;
+}
+
 static int reduce_action(nz *z)
 {
 	const tnorm_test *t = z->cur;
-	size_t n = tnorm_test_len(t), i, k, na, max = z->o->max_alternatives ? z->o->max_alternatives : 256;
+	size_t n = tnorm_test_len(t), i, k, na;
+	size_t max = z->o->max_reduce_alternatives ? z->o->max_reduce_alternatives : 16;
 	tnorm_action *alt = tnorm__calloc(max, sizeof(*alt));
 	char what[1200], ta[512], tb[512];
 	int r = 0;
@@ -402,6 +489,7 @@ static int apply(nz *z, tnorm_rule rule)
 	case TNORM_RULE_SWAP_POOL: return pool_rules(z, 1);
 	case TNORM_RULE_SWAP_ACTION: return swap_action(z);
 	case TNORM_RULE_REDUCE_ACTION: return reduce_action(z);
+	case TNORM_RULE_MOVE_ACTION: return move_action(z);
 	default: return 0;
 	}
 }

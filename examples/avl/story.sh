@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # The main job of the README: build tnorm, then tell the AVL story end to end:
 #   1. a long failing test: check it, run it, show its failure signature;
-#   2. reduce it to a 1-minimal test with the same signature.
-# (Normalization and the gdb session join this story as they land.)
+#   2. reduce it to a 1-minimal test with the same signature;
+#   3. minimize (reduce + normalize) two different failing tests: one canonical test.
+# (The gdb session joins this story when the debugger plugins land.)
 # Results go to build/story/; the example's files are never modified.
 # usage: sh examples/avl/story.sh [TEST]   (from the source root)
 set -eu
@@ -29,3 +30,16 @@ echo "-- $OUT/fail.min:"
 cat "$OUT/fail.min"
 echo "-- it still fails the same way:"
 $T run "$OUT/fail.min" -- "$D" {} | grep '^signature:'
+
+echo
+echo "== 3. tnorm minimize: two different failing tests, one normal form"
+$T minimize --quiet --harness "$H" -o "$OUT/fail-1.norm" examples/avl/tests/fail-1.t -- "$D" {} | head -1
+$T minimize --quiet --harness "$H" -o "$OUT/fail-2.norm" examples/avl/tests/fail-2.t -- "$D" {} | head -1
+echo "-- $OUT/fail-1.norm:"
+cat "$OUT/fail-1.norm"
+if cmp -s "$OUT/fail-1.norm" "$OUT/fail-2.norm"; then
+	echo "-- fail-2.t normalizes to the same test"
+else
+	echo "-- fail-2.t normalizes to:"
+	cat "$OUT/fail-2.norm"
+fi

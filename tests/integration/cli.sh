@@ -30,7 +30,7 @@ expect "--version" sh -c "$T --version | grep -q '^tnorm 0\.'"
 expect "--help lists commands" sh -c "$T --help | grep -q reduce"
 "$T" frobnicate >/dev/null 2>"$W/err"; rc=$?
 expect "unknown command exits 2 with a message" sh -c "[ $rc = 2 ] && grep -q \"'frobnicate' is not a command\" '$W/err'"
-for c in check gen run reduce; do
+for c in check gen run reduce normalize minimize; do
 	expect "$c --help" sh -c "$T $c --help | grep -q '^usage: tnorm $c'"
 done
 
@@ -149,6 +149,20 @@ for i in $(seq 1 200); do
 done >"$W/words.txt"
 "$T" reduce --quiet -o "$W/words.min" "$W/words.txt" -- "$S/sut_twowords" {} >/dev/null
 expect "generic mode: the two words alone" sh -c "[ \"\$(cat '$W/words.min')\" = alphaomega ]"
+
+# ---- normalize / minimize: one canonical test for different failing tests ----------------------
+for i in 1 2; do
+	"$T" minimize --quiet --harness "$AVL/avl.tnh" -o "$W/m$i.norm" "$AVL/tests/fail-$i.t" -- "$AD/avl_driver" {} >"$W/m$i.out"
+done
+expect "minimize: two different failing tests give the same normal form" cmp -s "$W/m1.norm" "$W/m2.norm"
+expect "minimize: the normal form fails with the same signature" [ "$(sig_of "$W/m1.norm" "$AD/avl_driver")" = "$(sig_of "$AVL/tests/fail-1.t" "$AD/avl_driver")" ]
+expect "minimize prints the normal form" grep -q "^normal form" "$W/m1.out"
+"$T" normalize --quiet --harness "$AVL/avl.tnh" -o "$W/again.norm" "$W/m1.norm" -- "$AD/avl_driver" {} >/dev/null
+expect "normalize: a normal form is a fixpoint" cmp -s "$W/m1.norm" "$W/again.norm"
+"$T" minimize --quiet --harness "$AVL/avl.tnh" -o "$W/m1b.norm" "$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} >/dev/null
+expect "minimize: deterministic, byte for byte" cmp -s "$W/m1.norm" "$W/m1b.norm"
+"$T" normalize "$W/two.txt" -- "$S/sut_twobug" {} 2>"$W/err"; rc=$?
+expect "normalize without a harness exits 2" sh -c "[ $rc = 2 ] && grep -q 'needs --harness' '$W/err'"
 
 # ---- Ctrl-C keeps the best test so far -------------------------------------------------------
 cat >"$W/slow.sh" <<SH

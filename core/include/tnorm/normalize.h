@@ -5,8 +5,8 @@
  * Algorithm 1 of Groce et al.'s normalization: try the rewrite rules in order; the first
  * candidate that still fails (the oracle says "interesting") becomes the new test, reduced again;
  * a rule that yields nothing moves to the end of the order; stop when no rule applies.  Every
- * accepted rewrite moves the test strictly down in the (length, then action indices) order, which
- * guarantees termination; the candidates are enumerated in a fixed order, so the same test,
+ * accepted rewrite moves the test strictly down in the order (length, then the sorted multiset of
+ * action indices, then the sequence of action indices), which guarantees termination; the candidates are enumerated in a fixed order, so the same test,
  * program and policy always give the same normal form.
  */
 #ifndef TNORM_NORMALIZE_H
@@ -28,7 +28,8 @@ typedef enum tnorm_rule {
 	TNORM_RULE_SWAP_ACTION = 4,   /**< swap two steps, the lower action first */
 	TNORM_RULE_REDUCE_ACTION = 5, /**< replace one step by another action if reduction then
 	                                   makes the test shorter */
-	TNORM_RULE_COUNT = 6
+	TNORM_RULE_MOVE_ACTION = 6,   /**< (extension) move a step earlier, before a higher action */
+	TNORM_RULE_COUNT = 7
 } tnorm_rule;
 
 /** The rule's name as in the paper ("SimplifyAll", ...).  Static; never free it. */
@@ -45,12 +46,15 @@ typedef struct tnorm_normalize_options {
 	unsigned max_alternatives;
 	/** If nonzero, only replacements whose text is within this edit distance. */
 	unsigned max_edit;
+	/** ReduceAction tries at most this many replacements per step, lowest first (default 16):
+	 *  each interesting one costs a reduction, so this bounds the final, fruitless pass. */
+	unsigned max_reduce_alternatives;
 	/** Options for the reduction after each accepted rewrite (ddmin by default). */
 	tnorm_reduce_options reduce;
 } tnorm_normalize_options;
 
 #define TNORM_NORMALIZE_OPTIONS_INIT                                                              \
-	{TNORM_NORMALIZE_OPTIONS_VERSION, 0, 256, 0,                                                  \
+	{TNORM_NORMALIZE_OPTIONS_VERSION, 0, 256, 0, 16,                                              \
 	 {TNORM_REDUCE_OPTIONS_VERSION, TNORM_ALGO_DDMIN, 1, 1, 1}}
 
 /**

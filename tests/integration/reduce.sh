@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Integration tests of `tnorm reduce` beyond cli.sh: the candidate cache (no candidate runs twice,
+# counted by a wrapper that logs a hash of every input it is given), the default output path,
+# budgets (--max-runs, --max-time: exit 0, an incomplete but valid best-so-far), determinism for a
+# seed, and the JSON summary's counters.
+# Needs TNORM_EXE, TNORM_SOURCE_ROOT, TNORM_BUILD_ROOT (set by meson test).
+set -u
+T=$TNORM_EXE
+SRC=$TNORM_SOURCE_ROOT
+B=$TNORM_BUILD_ROOT
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok - $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL - $*"; }
+expect() { # DESCRIPTION COMMAND...: the command must succeed
+	local d=$1; shift
+	if "$@"; then ok "$d"; else bad "$d"; fi
+}
+json_num() { # FILE KEY
+	sed -n "s/.*\"$2\": \([0-9][0-9]*\).*/\1/p" "$1"
+}
+
+AVL=$SRC/examples/avl
+AD=$B/examples/avl
+
+# ---- the cache: every run sees different bytes ------------------------------------------------
+cat >"$W/log.sh" <<SH
+#!/bin/sh
+md5sum <"\$1" | cut -c1-32 >>"$W/runs.log"
+exec "$AD/avl_driver" "\$1"
+SH
+chmod +x "$W/log.sh"
+"$T" reduce --quiet --json --confirm 1 --algo ddmin --harness "$AVL/avl.tnh" -o "$W/c.min" \
+	"$AVL/tests/fail-1.t" -- "$W/log.sh" {} >"$W/c.json"; rc=$?
+expect "cache: reduce exits 0" [ "$rc" = 0 ]
+expect "cache: no input ran twice" [ -z "$(sort "$W/runs.log" | uniq -d)" ]
+expect "cache: json runs = runs the program saw" [ "$(json_num "$W/c.json" runs)" = "$(wc -l <"$W/runs.log")" ]
+expect "cache: ddmin met repeated candidates" [ "$(json_num "$W/c.json" cache_hits)" -gt 0 ]
+expect "cache: json says complete" grep -q '"complete": true' "$W/c.json"
+
+# ---- default output next to TEST; TEST untouched ------------------------------------------------
+cp "$AVL/tests/fail-3.t" "$W/x.t"
+sum=$(md5sum <"$W/x.t")
+(cd / && "$T" reduce --quiet --harness "$AVL/avl.tnh" "$W/x.t" -- "$AD/avl_driver" {} >"$W/x.out"); rc=$?
+expect "default output: exits 0" [ "$rc" = 0 ]
+expect "default output: TEST.min next to TEST" "$T" check "$AVL/avl.tnh" "$W/x.t.min"
+expect "default output: TEST unchanged" [ "$(md5sum <"$W/x.t")" = "$sum" ]
+expect "default output: prints path, length and signature" sh -c "grep -q '^$W/x.t.min: 100 -> [0-9]* steps' '$W/x.out' && grep -q '^signature: SIGABRT at' '$W/x.out'"
+
+# ---- budgets ---------------------------------------------------------------------------------
+"$T" reduce --quiet --json --confirm 1 --max-runs 6 --harness "$AVL/avl.tnh" -o "$W/b.min" \
+	"$AVL/tests/fail-2.t" -- "$AD/avl_driver" {} >"$W/b.json" 2>"$W/b.err"; rc=$?
+expect "--max-runs: exits 0" [ "$rc" = 0 ]
+expect "--max-runs: incomplete" grep -q '"complete": false' "$W/b.json"
+expect "--max-runs: at most 6 runs" [ "$(json_num "$W/b.json" runs)" -le 6 ]
+expect "--max-runs: best so far is valid and still fails" sh -c "'$T' check '$AVL/avl.tnh' '$W/b.min' >/dev/null && ! '$AD/avl_driver' '$W/b.min' 2>/dev/null"
+cat >"$W/slow.sh" <<SH
+#!/bin/sh
+sleep 0.05
+exec "$AD/avl_driver" "\$1"
+SH
+chmod +x "$W/slow.sh"
+start=$(date +%s%N)
+"$T" reduce --quiet --json --confirm 1 --max-time 0.5 --harness "$AVL/avl.tnh" -o "$W/t.min" \
+	"$AVL/tests/fail-2.t" -- "$W/slow.sh" {} >"$W/t.json" 2>/dev/null; rc=$?
+took=$(( ($(date +%s%N) - start) / 1000000 ))
+expect "--max-time: exits 0" [ "$rc" = 0 ]
+expect "--max-time: incomplete" grep -q '"complete": false' "$W/t.json"
+expect "--max-time: stops within 2 s" [ "$took" -lt 2000 ]
+expect "--max-time: best so far still fails" sh -c "! '$AD/avl_driver' '$W/t.min' 2>/dev/null"
+
+# ---- determinism for a seed ------------------------------------------------------------------
+for k in 1 2; do
+	"$T" reduce --quiet --no-slice --algo adaptive --seed 7 --harness "$AVL/avl.tnh" -o "$W/s$k.min" \
+		"$AVL/tests/fail-4.t" -- "$AD/avl_driver" {} >/dev/null
+done
+expect "same seed, same result" cmp -s "$W/s1.min" "$W/s2.min"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
