@@ -4,22 +4,9 @@
 # check/gen, the examples' drivers (faulty and fixed), run, reduce (1-minimal, same signature,
 # slippage guard, Ctrl-C, bad programs, generic mode), and the user's files left untouched.
 # Needs TNORM_EXE, TNORM_SOURCE_ROOT, TNORM_BUILD_ROOT, TNORM_SUT_DIR (set by meson test).
-set -u
-T=$TNORM_EXE
-SRC=$TNORM_SOURCE_ROOT
-B=$TNORM_BUILD_ROOT
-S=$TNORM_SUT_DIR
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok - $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL - $*"; }
-expect() { # DESCRIPTION COMMAND...: the command must succeed
-	local d=$1; shift
-	if "$@"; then ok "$d"; else bad "$d"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
+S=$TNORM_SUT_DIR
 AVL=$SRC/examples/avl
 HT=$SRC/examples/htable
 AD=$B/examples/avl

@@ -5,20 +5,7 @@
 # budgets (--max-runs, --max-time: exit 0, an incomplete but valid best-so-far), determinism for a
 # seed, and the JSON summary's counters.
 # Needs TNORM_EXE, TNORM_SOURCE_ROOT, TNORM_BUILD_ROOT (set by meson test).
-set -u
-T=$TNORM_EXE
-SRC=$TNORM_SOURCE_ROOT
-B=$TNORM_BUILD_ROOT
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok - $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL - $*"; }
-expect() { # DESCRIPTION COMMAND...: the command must succeed
-	local d=$1; shift
-	if "$@"; then ok "$d"; else bad "$d"; fi
-}
+. "$(dirname "$0")/lib.sh"
 json_num() { # FILE KEY
 	sed -n "s/.*\"$2\": \([0-9][0-9]*\).*/\1/p" "$1"
 }
