@@ -60,6 +60,7 @@ int main(int argc, char **argv)
 	bag reduced, normal;
 	unsigned long n = 1000, seed, failing = 0;
 	double sum_red = 0, sum_norm = 0, sum_runs = 0, sum_hits = 0, sum_time = 0;
+	double asked[TNORM_RULE_COUNT] = {0}, reduce_runs = 0;
 	size_t i;
 
 	if (argc < 3) {
@@ -82,6 +83,7 @@ int main(int argc, char **argv)
 		tnorm_session_options so = TNORM_SESSION_OPTIONS_INIT;
 		tnorm_reduce_options ro = TNORM_REDUCE_OPTIONS_INIT;
 		tnorm_normalize_options no = TNORM_NORMALIZE_OPTIONS_INIT;
+		tnorm_normalize_stats nst;
 		tnorm_session *s = NULL;
 		tnorm_run_result res;
 		tnorm_progress p;
@@ -104,9 +106,14 @@ int main(int argc, char **argv)
 		so.confirm = 1;
 		if (tnorm_session_new(&s, args, NULL, &so) < 0 || tnorm_session_confirm(s, text, len) < 0)
 			die("confirm");
-		if (tnorm_reduce_test(&r, t, &ro, tnorm_session_test_oracle, s, NULL) < 0 ||
-		    tnorm_normalize(&nf, r, &no, tnorm_session_test_oracle, s, NULL, NULL, NULL) < 0)
-			die("minimize");
+		if (tnorm_reduce_test(&r, t, &ro, tnorm_session_test_oracle, s, NULL) < 0)
+			die("reduce");
+		tnorm_session_stats(s, &p);
+		reduce_runs += (double)p.runs;
+		if (tnorm_normalize(&nf, r, &no, tnorm_session_test_oracle, s, NULL, NULL, &nst) < 0)
+			die("normalize");
+		for (i = 0; i < TNORM_RULE_COUNT; i++)
+			asked[i] += (double)nst.asked[i];
 		tnorm_session_stats(s, &p);
 		sum_time += now() - t0;
 		sum_runs += (double)p.runs;
@@ -137,6 +144,12 @@ int main(int argc, char **argv)
 		       100.0 * sum_hits / (sum_hits + sum_runs));
 	else
 		printf("| %lu | 0 | - | - | - | - | - | - | - |\n", n);
+	if (failing) {
+		printf("\nper test: %.0f runs in the first reduction; candidates asked per rule:", reduce_runs / (double)failing);
+		for (i = 0; i < TNORM_RULE_COUNT; i++)
+			printf(" %s %.0f", tnorm_rule_name((tnorm_rule)i), asked[i] / (double)failing);
+		printf(" (each accepted candidate also costs a reduction)\n");
+	}
 	for (i = 0; i < normal.n; i++)
 		printf("\nnormal form %zu (%d of %lu tests):\n%s", i + 1, normal.count[i], failing,
 		       normal.text[i]);

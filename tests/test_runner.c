@@ -240,9 +240,13 @@ static int count_tmp(void)
 static void test_runner__no_leaks_across_runs(void **state)
 {
 	const char *argv[3] = {NULL, NULL, NULL};
+	char tmpdir[] = "/tmp/tnorm-test-tmp-XXXXXX";
 	tnorm_runner *r = NULL;
 	int fds, tmps, i;
 	(void)state;
+	/* A private TMPDIR: other tests running in parallel make their own temporary folders. */
+	assert_non_null(mkdtemp(tmpdir));
+	setenv("TMPDIR", tmpdir, 1);
 	argv[0] = sut("abort_assert");
 	assert_int_equal(tnorm_runner_new(&r, argv, NULL), 0);
 	fds = count_fds();
@@ -255,7 +259,10 @@ static void test_runner__no_leaks_across_runs(void **state)
 	}
 	assert_int_equal(count_fds(), fds);
 	assert_int_equal(count_tmp(), tmps);
+	assert_int_equal(tmps, 0);
 	tnorm_runner_free(r);
+	unsetenv("TMPDIR");
+	assert_int_equal(rmdir(tmpdir), 0); /* empty: nothing was left behind */
 }
 
 static void test_runner__cannot_start(void **state)

@@ -192,13 +192,15 @@ static int try_cand(nz *z, tnorm_test *cand, tnorm_rule rule, const char *what)
 	if ((dup = seen_before(z, cand)) != 0)
 		return dup < 0 ? TNORM_ENOMEM : 0;
 	z->st->candidates++;
+	z->st->asked[rule]++;
 	if ((err = z->fn(z->ctx, cand, &yes)) < 0)
 		return err;
 	if (!yes)
 		return 0;
-	if (is_reduce_action) {
-		/* Reduction must then shorten the test: first look for one step that can go (cheap),
-		 * and only then run the whole reduction. */
+	{
+		/* Reduce the accepted candidate.  A rewrite of a reduced test rarely makes steps
+		 * removable, so look first for one step that can go (k cheap, often cached runs) and run
+		 * the whole reduction only then; ReduceAction is worth nothing without it. */
 		size_t k, n = tnorm_test_len(cand);
 		int any = 0;
 		for (k = 0; k < n && !any; k++) {
@@ -212,10 +214,13 @@ static int try_cand(nz *z, tnorm_test *cand, tnorm_rule rule, const char *what)
 			}
 			tnorm_test_free(d);
 		}
-		if (!any)
+		if (!any && is_reduce_action)
 			return 0;
+		if (!any)
+			err = tnorm_test_dup(&red, cand);
+		else
+			err = tnorm_reduce_test(&red, cand, &z->o->reduce, z->fn, z->ctx, NULL);
 	}
-	err = tnorm_reduce_test(&red, cand, &z->o->reduce, z->fn, z->ctx, NULL);
 	if (err < 0) {
 		tnorm_test_free(red);
 		return err;

@@ -68,6 +68,7 @@ typedef struct tnorm_normalize_stats {
 	uint64_t candidates;  /**< well-formed, lower candidates asked about */
 	uint64_t rewrites;    /**< accepted rewrites */
 	uint64_t per_rule[TNORM_RULE_COUNT]; /**< accepted rewrites per rule */
+	uint64_t asked[TNORM_RULE_COUNT];    /**< candidates asked about, per rule */
 } tnorm_normalize_stats;
 
 /**
