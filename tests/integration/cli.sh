@@ -160,7 +160,9 @@ SH
 chmod +x "$W/slow.sh"
 "$T" reduce --quiet --confirm 1 --harness "$AVL/avl.tnh" -o "$W/int.min" "$AVL/tests/fail-2.t" -- "$W/slow.sh" {} >/dev/null 2>"$W/err" &
 pid=$!
-sleep 2
+# Interrupt once the reduction is under way (the best-so-far file exists), however loaded the box.
+for _ in $(seq 1 200); do [ -s "$W/int.min" ] && break; sleep 0.1; done
+sleep 1
 kill -INT $pid
 wait $pid; rc=$?
 expect "Ctrl-C: exits 130" [ "$rc" = 130 ]
