@@ -6,7 +6,9 @@
  *   `tnorm minimize --harness H TEST -- CMD ARGS {}`    confirm, reduce, then normalize.
  * They share one option set and one session (one cache, one best-so-far file, one slipped/).
  */
+#include <errno.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,6 +24,76 @@ static void on_signal(int sig)
 }
 
 enum { MODE_REDUCE, MODE_NORMALIZE, MODE_MINIMIZE };
+
+/* The cross-test database's hooks for the normalizer: known normal forms, and the tests passed
+ * through (recorded with the final normal form at the end). */
+typedef struct {
+	tnorm_db *db;
+	uint64_t ctx;
+	const tnorm_harness *h;
+	char **visited;
+	size_t nvisited;
+} db_hooks;
+
+static int hook_known(void *vctx, const tnorm_test *t, tnorm_test **normal)
+{
+	db_hooks *c = vctx;
+	char *text = NULL, *form = NULL;
+	size_t len = 0;
+	int err;
+	*normal = NULL;
+	if ((err = tnorm_test_format(t, &text, &len)) < 0)
+		return err;
+	err = tnorm_db_get_normal(c->db, c->ctx, text, len, &form);
+	tnorm_free(text);
+	if (err < 0 || !form)
+		return err;
+	/* A form that no longer parses (the harness changed) is simply not used. */
+	if (tnorm_test_parse(normal, c->h, "database", form, strlen(form)) < 0)
+		*normal = NULL;
+	tnorm_free(form);
+	return 0;
+}
+
+static int hook_visited(void *vctx, const tnorm_test *t)
+{
+	db_hooks *c = vctx;
+	char **n, *text = NULL;
+	int err;
+	if ((err = tnorm_test_format(t, &text, NULL)) < 0)
+		return err;
+	if (!(n = realloc(c->visited, (c->nvisited + 1) * sizeof(*n)))) {
+		tnorm_free(text);
+		return TNORM_ENOMEM;
+	}
+	c->visited = n;
+	c->visited[c->nvisited++] = text;
+	return 0;
+}
+
+static int open_db(const char *test, const char *dbpath, tnorm_db **db)
+{
+	char *path = NULL;
+	int err;
+	if (dbpath)
+		return tnorm_db_open(db, dbpath);
+	{
+		const char *slash = strrchr(test, '/');
+		size_t dl = slash ? (size_t)(slash - test) : 1;
+		if (!(path = malloc(dl + 32)))
+			return TNORM_ENOMEM;
+		snprintf(path, dl + 32, "%.*s/.tnorm", (int)dl, slash ? test : ".");
+		if (mkdir(path, 0755) < 0 && errno != EEXIST) {
+			free(path);
+			*db = NULL;
+			return 0; /* a read-only folder: work without the database */
+		}
+		strcat(path, "/cache.db");
+	}
+	err = tnorm_db_open(db, path);
+	free(path);
+	return err;
+}
 static const char *const mode_names[] = {"reduce", "normalize", "minimize"};
 
 static void log_rewrite(void *ctx, tnorm_rule rule, const char *what)
@@ -49,6 +121,8 @@ static void help_norm(FILE *f, int mode)
 	           "  --wide         try every lower action as a replacement, not just those of\n"
 	           "                 the same template (slower, sometimes lower)\n"
 	           "  --max-edit N   only replacements within edit distance N of the action text\n"
+	           "  --db PATH      the cross-test cache (default .tnorm/cache.db beside TEST);\n"
+	           "                 a test seen before jumps to its known normal form; --no-db\n"
 	           "  (other options as for tnorm reduce)\n\n"
 	           "exit status: 0 done, 1 bad harness or test, 2 usage, 3 system error,\n"
 	           "4 the test does not fail (or is flaky), 130 interrupted (best so far written)\n");
@@ -71,7 +145,9 @@ static void help(FILE *f)
 	           "  --algo A       adaptive (default) or ddmin\n"
 	           "  --confirm N    runs of the original to confirm the failure (default 3)\n"
 	           "  --timeout T    per run (default: 10x the original's run, at least 1s)\n"
-	           "  --max-runs N, --max-time T   budgets; the best so far is kept when they run out\n\n"
+	           "  --max-runs N, --max-time T   budgets; the best so far is kept when they run out\n"
+	           "  --db PATH      the cross-test cache (default .tnorm/cache.db beside TEST)\n"
+	           "  --no-db        do not use it\n\n"
 	           "exit status: 0 reduced, 1 bad harness or test, 2 usage, 3 system error,\n"
 	           "4 the test does not fail (or is flaky), 130 interrupted (best so far written)\n");
 }
@@ -104,8 +180,10 @@ static int pipeline(int argc, char **argv, int mode)
 	tnorm_reduce_stats rst;
 	tnorm_normalize_options nopts = TNORM_NORMALIZE_OPTIONS_INIT;
 	tnorm_normalize_stats nst;
-	int verbose = 0;
-	const char *cmd = mode_names[mode];
+	int verbose = 0, no_db = 0;
+	const char *cmd = mode_names[mode], *dbpath = NULL;
+	tnorm_db *db = NULL;
+	db_hooks hooks;
 	cli_run_args ra;
 	const char *harness = NULL, *test = NULL, *outp = NULL, *match = "line";
 	char **rest = NULL, *outbuf = NULL, *slipdir = NULL, *data = NULL, *result = NULL;
@@ -121,6 +199,7 @@ static int pipeline(int argc, char **argv, int mode)
 
 	memset(&rst, 0, sizeof(rst));
 	memset(&nst, 0, sizeof(nst));
+	memset(&hooks, 0, sizeof(hooks));
 	if (cli_run_args_init(&ra) < 0)
 		return EXIT_SYSTEM;
 	ra.timeout = 0; /* derived from the confirm runs unless given */
@@ -150,6 +229,14 @@ static int pipeline(int argc, char **argv, int mode)
 			}
 			nopts.max_edit = (unsigned)v;
 			i++;
+		} else if (!strcmp(a, "--no-db")) {
+			no_db = 1;
+		} else if (!strcmp(a, "--db")) {
+			if (i + 1 >= argc) {
+				rc = cli_usage_error(cmd, "--db needs a path");
+				goto done;
+			}
+			dbpath = argv[++i];
 		} else if (!strcmp(a, "--json")) {
 			json = 1;
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
@@ -317,6 +404,38 @@ static int pipeline(int argc, char **argv, int mode)
 				                "on the part they share\n");
 		}
 	}
+	if (!no_db) {
+		struct stat sb;
+		char stamp[64];
+		const char *parts[64];
+		int np = 0, k;
+		if ((err = open_db(test, dbpath, &db)) < 0) {
+			rc = cli_fail(cmd, err);
+			goto restore;
+		}
+		/* The context: the program (and when it was built), its arguments, the policy and the
+		 * target.  A rebuilt program gets a fresh context. */
+		snprintf(stamp, sizeof(stamp), "%lld:%lld",
+		         stat(rest[0], &sb) == 0 ? (long long)sb.st_mtime : 0LL,
+		         stat(rest[0], &sb) == 0 ? (long long)sb.st_size : 0LL);
+		for (k = 0; k < nrest && np < 60; k++)
+			parts[np++] = rest[k];
+		parts[np++] = stamp;
+		parts[np++] = match;
+		parts[np++] = sigtext;
+		parts[np] = NULL;
+		if (db) {
+			hooks.db = db;
+			hooks.ctx = tnorm_db_context(parts);
+			hooks.h = h;
+			tnorm_session_set_db(s, db, hooks.ctx);
+			if (mode != MODE_REDUCE) {
+				nopts.known = hook_known;
+				nopts.visited = hook_visited;
+				nopts.hook_ctx = &hooks;
+			}
+		}
+	}
 	/* The original is the first best-so-far: the output exists from now on. */
 	if ((err = tnorm_file_write_atomic(outp, data, len)) < 0) {
 		rc = cli_fail(cmd, err);
@@ -324,11 +443,19 @@ static int pipeline(int argc, char **argv, int mode)
 	}
 	tnorm_session_set_phase(s, "reduce");
 	if (harness) {
-		if (mode != MODE_NORMALIZE)
+		tnorm_test *known = NULL;
+		if (hooks.db && mode != MODE_REDUCE && (err = hook_known(&hooks, t, &known)) == 0 && known) {
+			/* Seen before: its normal form is known. */
+			rt = known;
+			nst.jumped = 1;
+		} else if (mode != MODE_NORMALIZE) {
+			if (hooks.db && mode != MODE_REDUCE)
+				hook_visited(&hooks, t);
 			err = tnorm_reduce_test(&rt, t, &redo, tnorm_session_test_oracle, s, &rst);
-		else
+		} else {
 			err = tnorm_test_dup(&rt, t);
-		if (err == 0 && mode != MODE_REDUCE) {
+		}
+		if (err == 0 && mode != MODE_REDUCE && !nst.jumped) {
 			tnorm_test *nt = NULL;
 			tnorm_session_set_phase(s, "normalize");
 			if (verbose && !json)
@@ -338,6 +465,17 @@ static int pipeline(int argc, char **argv, int mode)
 			if (nt) {
 				tnorm_test_free(rt);
 				rt = nt;
+			}
+			if (err == 0 && hooks.db && nt) {
+				char *form = NULL;
+				size_t k;
+				int e2 = tnorm_test_format(nt, &form, NULL);
+				for (k = 0; e2 == 0 && k < hooks.nvisited; k++)
+					e2 = tnorm_db_put_normal(db, hooks.ctx, hooks.visited[k],
+					                         strlen(hooks.visited[k]), form);
+				tnorm_free(form);
+				if (e2 < 0)
+					err = e2;
 			}
 		}
 		if (rt) {
@@ -371,12 +509,14 @@ static int pipeline(int argc, char **argv, int mode)
 		size_t k;
 		printf("{\"output\": \"%s\", \"original\": %zu, \"reduced\": %zu, \"unit\": \"%s\", "
 		       "\"runs\": %llu, \"accepted\": %llu, \"cache_hits\": %llu, \"skipped\": %llu, "
-		       "\"slice_level\": %d, \"rewrites\": %llu, \"seconds\": %.3f, \"complete\": %s, "
+		       "\"slice_level\": %d, \"rewrites\": %llu, \"known_normal_form\": %s, "
+		       "\"seconds\": %.3f, \"complete\": %s, "
 		       "\"signature\": \"%s\", \"slipped\": [",
 		       outp, orig_units, final_units, harness ? "steps" : "bytes",
 		       (unsigned long long)st.runs, (unsigned long long)st.accepted,
 		       (unsigned long long)st.cache_hits, (unsigned long long)rst.skipped,
-		       rst.slice_level, (unsigned long long)nst.rewrites, st.elapsed,
+		       rst.slice_level, (unsigned long long)nst.rewrites, nst.jumped ? "true" : "false",
+		       st.elapsed,
 		       err == 0 ? "true" : "false", sigtext);
 		for (k = 0; k < tnorm_session_slipped_count(s); k++) {
 			const char *sg = NULL, *p = NULL;
@@ -392,9 +532,10 @@ static int pipeline(int argc, char **argv, int mode)
 		       final_units, harness ? "steps" : "bytes", (unsigned long long)st.runs,
 		       (unsigned long long)st.cache_hits, st.elapsed);
 		printf("signature: %s\n", sigtext);
-		if (mode != MODE_REDUCE && result)
-			printf("%s form (%llu rewrites):\n%s", mode == MODE_REDUCE ? "reduced" : "normal",
-			       (unsigned long long)nst.rewrites, result);
+		if (mode != MODE_REDUCE && result && nst.jumped)
+			printf("normal form (known from the database):\n%s", result);
+		else if (mode != MODE_REDUCE && result)
+			printf("normal form (%llu rewrites):\n%s", (unsigned long long)nst.rewrites, result);
 		for (k = 0; k < tnorm_session_slipped_count(s); k++) {
 			const char *sg = NULL, *p = NULL;
 			size_t sz = 0;
@@ -407,6 +548,13 @@ restore:
 	sigaction(SIGTERM, &old_term, NULL);
 done:
 	tnorm_session_free(s);
+	tnorm_db_close(db);
+	{
+		size_t k;
+		for (k = 0; k < hooks.nvisited; k++)
+			tnorm_free(hooks.visited[k]);
+		free(hooks.visited);
+	}
 	tnorm_test_free(rt);
 	tnorm_test_free(t);
 	tnorm_harness_free(h);

@@ -526,6 +526,19 @@ int tnorm_normalize(tnorm_test **out, const tnorm_test *t, const tnorm_normalize
 	if ((err = tnorm_test_dup(&z.cur, t)) < 0)
 		return err;
 	while (modified && err == 0) {
+		if (z.o->visited && (err = z.o->visited(z.o->hook_ctx, z.cur)) < 0)
+			break;
+		if (z.o->known) {
+			tnorm_test *known = NULL;
+			if ((err = z.o->known(z.o->hook_ctx, z.cur, &known)) < 0)
+				break;
+			if (known) {
+				tnorm_test_free(z.cur);
+				z.cur = known;
+				st.jumped = 1;
+				break;
+			}
+		}
 		tnorm_rule snapshot[TNORM_RULE_COUNT];
 		modified = 0;
 		memcpy(snapshot, order, sizeof(order));

@@ -46,6 +46,8 @@ struct tnorm_session {
 	size_t nslips;
 	uint64_t runs, accepted, hits;
 	double child_cpu, run_wall;
+	tnorm_db *db;
+	uint64_t db_ctx;
 	double start;
 	const char *phase;
 };
@@ -364,6 +366,16 @@ int tnorm_session_check(tnorm_session *s, const void *data, size_t len, int *int
 		*interesting = e->interesting;
 		return 0;
 	}
+	if (s->db) {
+		int found = 0, was = 0;
+		if ((err = tnorm_db_get_outcome(s->db, s->db_ctx, data, len, &found, &was)) < 0)
+			return err;
+		if (found) {
+			s->hits++;
+			*interesting = was;
+			return remember(s, h1, h2, was);
+		}
+	}
 	if (s->o.cancel && *s->o.cancel)
 		return tnorm__error_set(TNORM_EINTERRUPTED, "interrupted; the best result so far is kept");
 	if (s->o.max_runs && s->runs >= s->o.max_runs)
@@ -388,6 +400,10 @@ int tnorm_session_check(tnorm_session *s, const void *data, size_t len, int *int
 			goto done;
 	}
 	if ((err = remember(s, h1, h2, yes)) < 0)
+		goto done;
+	/* Timeouts and invalid runs may depend on the machine's load: only clear answers persist. */
+	if (s->db && (res.outcome == TNORM_OUTCOME_FAIL || res.outcome == TNORM_OUTCOME_PASS) &&
+	    (err = tnorm_db_put_outcome(s->db, s->db_ctx, data, len, yes)) < 0)
 		goto done;
 	if (yes) {
 		s->accepted++;
@@ -424,6 +440,14 @@ int tnorm_session_test_oracle(void *ctx, const tnorm_test *cand, int *interestin
 	err = tnorm_session_check(ctx, text, len, interesting);
 	tnorm_free(text);
 	return err;
+}
+
+void tnorm_session_set_db(tnorm_session *s, tnorm_db *db, uint64_t context)
+{
+	if (!s)
+		return;
+	s->db = db;
+	s->db_ctx = context;
 }
 
 void tnorm_session_stats(const tnorm_session *s, tnorm_progress *p)

@@ -51,11 +51,18 @@ typedef struct tnorm_normalize_options {
 	unsigned max_reduce_alternatives;
 	/** Options for the reduction after each accepted rewrite (ddmin by default). */
 	tnorm_reduce_options reduce;
+	/** Optional: a known normal form for `t` (e.g. from the cross-test database): set *normal
+	 *  to a new test (the normalizer frees it) and return 0, or leave it NULL.  Asked for the
+	 *  input and after every accepted rewrite; a known form ends the normalization there. */
+	int (*known)(void *hook_ctx, const tnorm_test *t, tnorm_test **normal);
+	/** Optional: called with the input and every test the normalization passes through. */
+	int (*visited)(void *hook_ctx, const tnorm_test *t);
+	void *hook_ctx;
 } tnorm_normalize_options;
 
 #define TNORM_NORMALIZE_OPTIONS_INIT                                                              \
 	{TNORM_NORMALIZE_OPTIONS_VERSION, 0, 256, 0, 16,                                              \
-	 {TNORM_REDUCE_OPTIONS_VERSION, TNORM_ALGO_DDMIN, 1, 1, 1}}
+	 {TNORM_REDUCE_OPTIONS_VERSION, TNORM_ALGO_DDMIN, 1, 1, 1}, NULL, NULL, NULL}
 
 /**
  * Called for every accepted rewrite: the rule and a one-line description
@@ -69,6 +76,7 @@ typedef struct tnorm_normalize_stats {
 	uint64_t rewrites;    /**< accepted rewrites */
 	uint64_t per_rule[TNORM_RULE_COUNT]; /**< accepted rewrites per rule */
 	uint64_t asked[TNORM_RULE_COUNT];    /**< candidates asked about, per rule */
+	int jumped;           /**< 1 when a known normal form (the `known` hook) ended it */
 } tnorm_normalize_stats;
 
 /**

@@ -18,6 +18,7 @@
 #include "reduce.h"
 #include "runner.h"
 #include "signature.h"
+#include "db.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -122,6 +123,13 @@ TNORM_EXTERN void tnorm_session_set_phase(tnorm_session *s, const char *phase);
 TNORM_EXTERN int tnorm_session_reduce_bytes(tnorm_session *s, const char *data, size_t len,
                                             tnorm_reduce_algo algo, uint64_t seed, unsigned views,
                                             char **out, size_t *outlen);
+
+/**
+ * Also remember outcomes in a cross-test database (db.h) under the context key `context` (see
+ * tnorm_db_context: the program, its arguments, the policy and the target).  The database is
+ * borrowed: it must outlive the session.  Lookups that hit count as cache hits.
+ */
+TNORM_EXTERN void tnorm_session_set_db(tnorm_session *s, tnorm_db *db, uint64_t context);
 
 /** Counters so far. */
 TNORM_EXTERN void tnorm_session_stats(const tnorm_session *s, tnorm_progress *out);

@@ -14,5 +14,6 @@
 #include "reduce.h"
 #include "session.h"
 #include "normalize.h"
+#include "db.h"
 
 #endif

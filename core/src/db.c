@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * db.c - the cross-test cache in SQLite.
+ *
+ * Two tables keyed by (context, content hash of the test): outcomes (was this candidate
+ * interesting?) and normal forms (what does this test normalize to?).  The content hash is two
+ * independent 64-bit hashes stored as one 128-bit key, so distinct tests practically never
+ * collide.  WAL journaling and one implicit transaction per statement make every write atomic,
+ * which is what "survives kill -9" needs; a busy timeout lets several triage processes share the
+ * file.  Statements are prepared once per handle.
+ */
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "tnorm/db.h"
+
+struct tnorm_db {
+	sqlite3 *db;
+	sqlite3_stmt *get_out, *put_out, *get_norm, *put_norm;
+	uint64_t hits, misses;
+};
+
+static int dberr(tnorm_db *d, const char *what)
+{
+	return tnorm__error_set(TNORM_EDB, "result database: %s: %s", what,
+	                        d && d->db ? sqlite3_errmsg(d->db) : "cannot open");
+}
+
+void tnorm_db_close(tnorm_db *d)
+{
+	if (!d)
+		return;
+	sqlite3_finalize(d->get_out);
+	sqlite3_finalize(d->put_out);
+	sqlite3_finalize(d->get_norm);
+	sqlite3_finalize(d->put_norm);
+	sqlite3_close(d->db);
+	free(d);
+}
+
+int tnorm_db_open(tnorm_db **out, const char *path)
+{
+	static const char schema[] =
+		"PRAGMA journal_mode=WAL;"
+		"PRAGMA synchronous=NORMAL;"
+		"CREATE TABLE IF NOT EXISTS outcome(ctx INTEGER, h1 INTEGER, h2 INTEGER, len INTEGER,"
+		" interesting INTEGER, PRIMARY KEY(ctx, h1, h2, len));"
+		"CREATE TABLE IF NOT EXISTS normal(ctx INTEGER, h1 INTEGER, h2 INTEGER, len INTEGER,"
+		" form TEXT, PRIMARY KEY(ctx, h1, h2, len));";
+	tnorm_db *d;
+	char *msg = NULL;
+	if (!out || !path)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_db_open: NULL argument");
+	*out = NULL;
+	if (!(d = tnorm__calloc(1, sizeof(*d))))
+		return TNORM_ENOMEM;
+	if (sqlite3_open_v2(path, &d->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+	                    NULL) != SQLITE_OK) {
+		int err = tnorm__error_set(TNORM_EDB, "%s: cannot open the result database: %s", path,
+		                           d->db ? sqlite3_errmsg(d->db) : "out of memory");
+		tnorm_db_close(d);
+		return err;
+	}
+	sqlite3_busy_timeout(d->db, 10000);
+	if (sqlite3_exec(d->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+		int err = tnorm__error_set(TNORM_EDB, "%s: not a usable result database: %s", path,
+		                           msg ? msg : "?");
+		sqlite3_free(msg);
+		tnorm_db_close(d);
+		return err;
+	}
+	if (sqlite3_prepare_v2(d->db, "SELECT interesting FROM outcome WHERE ctx=? AND h1=? AND h2=? AND len=?",
+	                       -1, &d->get_out, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(d->db, "INSERT OR REPLACE INTO outcome VALUES(?,?,?,?,?)", -1, &d->put_out,
+	                       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(d->db, "SELECT form FROM normal WHERE ctx=? AND h1=? AND h2=? AND len=?", -1,
+	                       &d->get_norm, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(d->db, "INSERT OR REPLACE INTO normal VALUES(?,?,?,?,?)", -1, &d->put_norm,
+	                       NULL) != SQLITE_OK) {
+		int err = dberr(d, path);
+		tnorm_db_close(d);
+		return err;
+	}
+	*out = d;
+	return 0;
+}
+
+uint64_t tnorm_db_context(const char *const *parts)
+{
+	uint64_t h = 0x74636f6e74657874ULL;
+	size_t i;
+	for (i = 0; parts && parts[i]; i++)
+		h = tnorm__hash64(parts[i], strlen(parts[i]) + 1, h);
+	return h;
+}
+
+static void bind_key(sqlite3_stmt *st, uint64_t ctx, const void *test, size_t len)
+{
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)ctx);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)tnorm__hash64(test, len, 0x7a6e6f726d000001ULL));
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)tnorm__hash64(test, len, 0x5eed5eed5eed5eedULL));
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)len);
+}
+
+int tnorm_db_get_outcome(tnorm_db *d, uint64_t ctx, const void *test, size_t len, int *found,
+                         int *interesting)
+{
+	int rc;
+	if (!d || !found || !interesting)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_db_get_outcome: NULL argument");
+	*found = *interesting = 0;
+	sqlite3_reset(d->get_out);
+	bind_key(d->get_out, ctx, test, len);
+	rc = sqlite3_step(d->get_out);
+	if (rc == SQLITE_ROW) {
+		*found = 1;
+		*interesting = sqlite3_column_int(d->get_out, 0);
+		d->hits++;
+	} else if (rc == SQLITE_DONE) {
+		d->misses++;
+	} else {
+		return dberr(d, "lookup");
+	}
+	sqlite3_reset(d->get_out);
+	return 0;
+}
+
+int tnorm_db_put_outcome(tnorm_db *d, uint64_t ctx, const void *test, size_t len, int interesting)
+{
+	if (!d)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_db_put_outcome: NULL db");
+	sqlite3_reset(d->put_out);
+	bind_key(d->put_out, ctx, test, len);
+	sqlite3_bind_int(d->put_out, 5, interesting ? 1 : 0);
+	if (sqlite3_step(d->put_out) != SQLITE_DONE)
+		return dberr(d, "write");
+	sqlite3_reset(d->put_out);
+	return 0;
+}
+
+int tnorm_db_get_normal(tnorm_db *d, uint64_t ctx, const void *test, size_t len, char **normal)
+{
+	int rc;
+	if (!d || !normal)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_db_get_normal: NULL argument");
+	*normal = NULL;
+	sqlite3_reset(d->get_norm);
+	bind_key(d->get_norm, ctx, test, len);
+	rc = sqlite3_step(d->get_norm);
+	if (rc == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(d->get_norm, 0);
+		if (!(*normal = tnorm__strdup(t ? t : ""))) {
+			sqlite3_reset(d->get_norm);
+			return TNORM_ENOMEM;
+		}
+		d->hits++;
+	} else if (rc == SQLITE_DONE) {
+		d->misses++;
+	} else {
+		return dberr(d, "lookup");
+	}
+	sqlite3_reset(d->get_norm);
+	return 0;
+}
+
+int tnorm_db_put_normal(tnorm_db *d, uint64_t ctx, const void *test, size_t len, const char *normal)
+{
+	if (!d || !normal)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_db_put_normal: NULL argument");
+	sqlite3_reset(d->put_norm);
+	bind_key(d->put_norm, ctx, test, len);
+	sqlite3_bind_text(d->put_norm, 5, normal, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(d->put_norm) != SQLITE_DONE)
+		return dberr(d, "write");
+	sqlite3_reset(d->put_norm);
+	return 0;
+}
+
+void tnorm_db_stats(const tnorm_db *d, uint64_t *hits, uint64_t *misses)
+{
+	if (hits)
+		*hits = d ? d->hits : 0;
+	if (misses)
+		*misses = d ? d->misses : 0;
+}
