@@ -74,6 +74,9 @@ static int oracle(void *ctx, const tnorm_test *t, int *yes)
 	case 3: /* two puts, or any look */
 		*yes = s.puts[0] + s.puts[1] >= 2 || s.looks > 0;
 		break;
+	case 4: /* two puts into t0, the first of a lower value */
+		*yes = s.puts[0] == 2 && s.first_put[0] < s.last_put[0];
+		break;
 	default: { /* adversarial: a hash of the text */
 		char *text = NULL;
 		size_t len = 0, i;
@@ -172,6 +175,17 @@ static void test_normalize__reduce_action(void **state)
 	assert_true(p.fired[TNORM_RULE_REDUCE_ACTION] > 0);
 }
 
+static void test_normalize__replace_move_pool(void **state)
+{
+	pred p;
+	(void)state;
+	/* int1 becomes int0 once int0's steps move after the first put: one instance does. */
+	assert_string_equal(normalize("int1 = 1\nint0 = 2\nt0 = mk()\nput(t0, int1)\nput(t0, int0)\n", 4,
+	                              NULL, &p),
+	                    "int0 = 1\nt0 = mk()\nput(t0, int0)\nint0 = 2\nput(t0, int0)\n");
+	assert_non_null(strstr(p.log, "ReplacePool: int1 -> int0, moving int0's steps to step 4\n"));
+}
+
 static void test_normalize__deterministic(void **state)
 {
 	pred p;
@@ -208,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_normalize__swap_action),
 		cmocka_unit_test(test_normalize__simplify_single),
 		cmocka_unit_test(test_normalize__reduce_action),
+		cmocka_unit_test(test_normalize__replace_move_pool),
 		cmocka_unit_test(test_normalize__deterministic),
 		cmocka_unit_test(test_normalize__terminates_on_adversarial_predicates),
 	};

@@ -74,7 +74,15 @@ static int hook_visited(void *vctx, const tnorm_test *t)
 static int open_db(const char *test, const char *dbpath, tnorm_db **db)
 {
 	char *path = NULL;
+	const char *env = getenv("TNORM_DB");
 	int err;
+	if (!dbpath && env && *env) {
+		if (!strcmp(env, "off")) {
+			*db = NULL;
+			return 0;
+		}
+		dbpath = env;
+	}
 	if (dbpath)
 		return tnorm_db_open(db, dbpath);
 	{
@@ -96,10 +104,31 @@ static int open_db(const char *test, const char *dbpath, tnorm_db **db)
 }
 static const char *const mode_names[] = {"reduce", "normalize", "minimize"};
 
+/* Where accepted rewrites go: stderr lines (--verbose) and/or a JSON array (--json). */
+typedef struct {
+	int print;
+	char *json;
+	size_t len;
+} log_sink;
+
 static void log_rewrite(void *ctx, tnorm_rule rule, const char *what)
 {
-	FILE *f = ctx;
-	fprintf(f, "  %s: %s\n", tnorm_rule_name(rule), what);
+	log_sink *l = ctx;
+	size_t need = 2 * strlen(what) + 64, i;
+	char *n;
+	if (l->print)
+		fprintf(stderr, "  %s: %s\n", tnorm_rule_name(rule), what);
+	if (!(n = realloc(l->json, l->len + need)))
+		return;
+	l->json = n;
+	l->len += (size_t)sprintf(l->json + l->len, "%s{\"rule\": \"%s\", \"what\": \"", l->len ? ", " : "",
+	                          tnorm_rule_name(rule));
+	for (i = 0; what[i]; i++) {
+		if (what[i] == '"' || what[i] == '\\')
+			l->json[l->len++] = '\\';
+		l->json[l->len++] = what[i];
+	}
+	l->len += (size_t)sprintf(l->json + l->len, "\"}");
 }
 
 static void help_norm(FILE *f, int mode)
@@ -146,7 +175,8 @@ static void help(FILE *f)
 	           "  --confirm N    runs of the original to confirm the failure (default 3)\n"
 	           "  --timeout T    per run (default: 10x the original's run, at least 1s)\n"
 	           "  --max-runs N, --max-time T   budgets; the best so far is kept when they run out\n"
-	           "  --db PATH      the cross-test cache (default .tnorm/cache.db beside TEST)\n"
+	           "  --db PATH      the cross-test cache (default: $TNORM_DB, else .tnorm/cache.db\n"
+	           "                 beside TEST; TNORM_DB=off disables it)\n"
 	           "  --no-db        do not use it\n\n"
 	           "exit status: 0 reduced, 1 bad harness or test, 2 usage, 3 system error,\n"
 	           "4 the test does not fail (or is flaky), 130 interrupted (best so far written)\n");
@@ -184,6 +214,7 @@ static int pipeline(int argc, char **argv, int mode)
 	const char *cmd = mode_names[mode], *dbpath = NULL;
 	tnorm_db *db = NULL;
 	db_hooks hooks;
+	log_sink lsink = {0, NULL, 0};
 	cli_run_args ra;
 	const char *harness = NULL, *test = NULL, *outp = NULL, *match = "line";
 	char **rest = NULL, *outbuf = NULL, *slipdir = NULL, *data = NULL, *result = NULL;
@@ -460,8 +491,9 @@ static int pipeline(int argc, char **argv, int mode)
 			tnorm_session_set_phase(s, "normalize");
 			if (verbose && !json)
 				fprintf(stderr, "rewrites:\n");
+			lsink.print = verbose && !json;
 			err = tnorm_normalize(&nt, rt, &nopts, tnorm_session_test_oracle, s,
-			                      verbose && !json ? log_rewrite : NULL, stderr, &nst);
+			                      verbose || json ? log_rewrite : NULL, &lsink, &nst);
 			if (nt) {
 				tnorm_test_free(rt);
 				rt = nt;
@@ -525,7 +557,7 @@ static int pipeline(int argc, char **argv, int mode)
 			printf("%s{\"signature\": \"%s\", \"path\": \"%s\", \"size\": %zu}", k ? ", " : "", sg,
 			       p ? p : "", sz);
 		}
-		printf("]}\n");
+		printf("], \"log\": [%s]}\n", lsink.json ? lsink.json : "");
 	} else {
 		size_t k;
 		printf("%s: %zu -> %zu %s in %llu runs (%llu cached), %.2f s\n", outp, orig_units,
@@ -547,6 +579,7 @@ restore:
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 done:
+	free(lsink.json);
 	tnorm_session_free(s);
 	tnorm_db_close(db);
 	{

@@ -150,8 +150,8 @@ expect "normalize: a normal form is a fixpoint" cmp -s "$W/m1.norm" "$W/again.no
 expect "minimize: deterministic, byte for byte" cmp -s "$W/m1.norm" "$W/m1b.norm"
 "$T" normalize "$W/two.txt" -- "$S/sut_twobug" {} 2>"$W/err"; rc=$?
 cp "$AVL/tests/fail-1.t" "$W/dbt.t"
-"$T" minimize --quiet --json --harness "$AVL/avl.tnh" -o "$W/dbt.norm" "$W/dbt.t" -- "$AD/avl_driver" {} >"$W/db1.json"
-"$T" minimize --quiet --json --harness "$AVL/avl.tnh" -o "$W/dbt2.norm" "$W/dbt.t" -- "$AD/avl_driver" {} >"$W/db2.json"
+env -u TNORM_DB "$T" minimize --quiet --json --harness "$AVL/avl.tnh" -o "$W/dbt.norm" "$W/dbt.t" -- "$AD/avl_driver" {} >"$W/db1.json"
+env -u TNORM_DB "$T" minimize --quiet --json --harness "$AVL/avl.tnh" -o "$W/dbt2.norm" "$W/dbt.t" -- "$AD/avl_driver" {} >"$W/db2.json"
 expect "database: beside the test, in .tnorm/" [ -s "$W/.tnorm/cache.db" ]
 expect "database: a second minimize jumps to the known normal form" sh -c "grep -q '\"known_normal_form\": true' '$W/db2.json' && cmp -s '$W/dbt.norm' '$W/dbt2.norm'"
 expect "database: and runs only the confirm runs" [ "$(sed -n 's/.*"runs": \([0-9]*\).*/\1/p' "$W/db2.json")" -le 3 ]

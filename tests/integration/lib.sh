@@ -7,6 +7,8 @@ SRC=$TNORM_SOURCE_ROOT
 B=$TNORM_BUILD_ROOT
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
+# The cross-test database of this run only: the source tree stays clean and runs stay independent.
+export TNORM_DB="$W/tests-cache.db"
 pass=0
 fail=0
 ok() { pass=$((pass + 1)); echo "ok - $*"; }

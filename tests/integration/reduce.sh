@@ -38,7 +38,7 @@ expect "default output: TEST unchanged" [ "$(md5sum <"$W/x.t")" = "$sum" ]
 expect "default output: prints path, length and signature" sh -c "grep -q '^$W/x.t.min: 100 -> [0-9]* steps' '$W/x.out' && grep -q '^signature: SIGABRT at' '$W/x.out'"
 
 # ---- budgets ---------------------------------------------------------------------------------
-"$T" reduce --quiet --json --confirm 1 --max-runs 6 --harness "$AVL/avl.tnh" -o "$W/b.min" \
+"$T" reduce --no-db --quiet --json --confirm 1 --max-runs 6 --harness "$AVL/avl.tnh" -o "$W/b.min" \
 	"$AVL/tests/fail-2.t" -- "$AD/avl_driver" {} >"$W/b.json" 2>"$W/b.err"; rc=$?
 expect "--max-runs: exits 0" [ "$rc" = 0 ]
 expect "--max-runs: incomplete" grep -q '"complete": false' "$W/b.json"
@@ -51,7 +51,7 @@ exec "$AD/avl_driver" "\$1"
 SH
 chmod +x "$W/slow.sh"
 start=$(date +%s%N)
-"$T" reduce --quiet --json --confirm 1 --max-time 0.5 --harness "$AVL/avl.tnh" -o "$W/t.min" \
+"$T" reduce --no-db --quiet --json --confirm 1 --max-time 0.5 --harness "$AVL/avl.tnh" -o "$W/t.min" \
 	"$AVL/tests/fail-2.t" -- "$W/slow.sh" {} >"$W/t.json" 2>/dev/null; rc=$?
 took=$(( ($(date +%s%N) - start) / 1000000 ))
 expect "--max-time: exits 0" [ "$rc" = 0 ]
