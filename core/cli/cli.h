@@ -63,5 +63,6 @@ int cmd_run(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
 int cmd_normalize(int argc, char **argv);
 int cmd_minimize(int argc, char **argv);
+int cmd_generalize(int argc, char **argv);
 
 #endif

@@ -23,7 +23,7 @@ static void on_signal(int sig)
 	cancel_flag = 1;
 }
 
-enum { MODE_REDUCE, MODE_NORMALIZE, MODE_MINIMIZE };
+enum { MODE_REDUCE, MODE_NORMALIZE, MODE_MINIMIZE, MODE_GENERALIZE };
 
 /* The cross-test database's hooks for the normalizer: known normal forms, and the tests passed
  * through (recorded with the final normal form at the end). */
@@ -102,7 +102,7 @@ static int open_db(const char *test, const char *dbpath, tnorm_db **db)
 	free(path);
 	return err;
 }
-static const char *const mode_names[] = {"reduce", "normalize", "minimize"};
+static const char *const mode_names[] = {"reduce", "normalize", "minimize", "generalize"};
 
 /* Where accepted rewrites go: stderr lines (--verbose) and/or a JSON array (--json). */
 typedef struct {
@@ -138,14 +138,18 @@ static void help_norm(FILE *f, int mode)
 	           "                    [--max-time T] [--timeout T] [--mem SIZE] [--stdin]\n"
 	           "                    [--env N=V]... [--json] [--quiet] TEST -- CMD ARGS...\n\n",
 	        mode_names[mode]);
-	if (mode == MODE_MINIMIZE)
+	if (mode == MODE_GENERALIZE)
+		fprintf(f, "Run experiments on TEST (best: a normal form) and print it annotated: which\n"
+		           "other actions each step could be (# or ...), which steps it swaps with, and\n"
+		           "blocks of steps in any order (#[ ... #]).  The annotated test is still a test.  ");
+	else if (mode == MODE_MINIMIZE)
 		fprintf(f, "Confirm that CMD fails on TEST, reduce it, then normalize it: the command to\n"
-		           "run on a failing test.  ");
+		           "run on a failing test (--generalize: annotate the result).  ");
 	else
 		fprintf(f, "Rewrite TEST into its normal form: the lowest test the rewrite rules reach\n"
 		           "that still fails with the same signature.  ");
 	fprintf(f, "The result is written to OUT (default\n"
-	           "TEST.norm) after every improvement; Ctrl-C keeps the best so far.\n\n"
+	           "TEST.norm, TEST.gen for generalize); Ctrl-C keeps the best so far.\n\n"
 	           "  --verbose      print every accepted rewrite (rule: before -> after)\n"
 	           "  --wide         try every lower action as a replacement, not just those of\n"
 	           "                 the same template (slower, sometimes lower)\n"
@@ -210,7 +214,8 @@ static int pipeline(int argc, char **argv, int mode)
 	tnorm_reduce_stats rst;
 	tnorm_normalize_options nopts = TNORM_NORMALIZE_OPTIONS_INIT;
 	tnorm_normalize_stats nst;
-	int verbose = 0, no_db = 0;
+	int verbose = 0, no_db = 0, generalize = mode == MODE_GENERALIZE;
+	char *genjson = NULL;
 	const char *cmd = mode_names[mode], *dbpath = NULL;
 	tnorm_db *db = NULL;
 	db_hooks hooks;
@@ -249,7 +254,9 @@ static int pipeline(int argc, char **argv, int mode)
 				help_norm(stdout, mode);
 			goto done;
 		}
-		if (mode != MODE_REDUCE && !strcmp(a, "--verbose")) {
+		if (mode == MODE_MINIMIZE && !strcmp(a, "--generalize")) {
+			generalize = 1;
+		} else if (mode != MODE_REDUCE && !strcmp(a, "--verbose")) {
 			verbose = 1;
 		} else if (mode != MODE_REDUCE && !strcmp(a, "--wide")) {
 			nopts.wide = 1;
@@ -357,7 +364,8 @@ static int pipeline(int argc, char **argv, int mode)
 			rc = EXIT_SYSTEM;
 			goto done;
 		}
-		sprintf(outbuf, "%s.%s", test, mode == MODE_REDUCE ? "min" : "norm");
+		sprintf(outbuf, "%s.%s", test,
+		        mode == MODE_REDUCE ? "min" : mode == MODE_GENERALIZE ? "gen" : "norm");
 		outp = outbuf;
 	}
 	if (!strcmp(outp, test)) {
@@ -479,6 +487,9 @@ static int pipeline(int argc, char **argv, int mode)
 			/* Seen before: its normal form is known. */
 			rt = known;
 			nst.jumped = 1;
+		} else if (mode == MODE_GENERALIZE) {
+			err = tnorm_test_dup(&rt, t);
+			nst.jumped = 1; /* no normalization */
 		} else if (mode != MODE_NORMALIZE) {
 			if (hooks.db && mode != MODE_REDUCE)
 				hook_visited(&hooks, t);
@@ -515,6 +526,21 @@ static int pipeline(int argc, char **argv, int mode)
 			final_units = tnorm_test_len(rt);
 			if (e2 < 0 && err == 0)
 				err = e2;
+		}
+		if (rt && err == 0 && generalize) {
+			tnorm_generalization *g = NULL;
+			char *annotated = NULL;
+			tnorm_session_set_phase(s, "generalize");
+			if ((err = tnorm_generalize(&g, rt, NULL, tnorm_session_test_oracle, s)) == 0 &&
+			    (err = tnorm_generalization_format(g, &annotated)) == 0 &&
+			    (err = tnorm_generalization_json(g, &genjson)) == 0) {
+				tnorm_free(result);
+				result = annotated;
+				rlen = strlen(annotated);
+				annotated = NULL;
+			}
+			tnorm_free(annotated);
+			tnorm_generalization_free(g);
 		}
 	} else {
 		err = tnorm_session_reduce_bytes(s, data, len, redo.algo, redo.seed, TNORM_VIEW_ALL,
@@ -557,14 +583,18 @@ static int pipeline(int argc, char **argv, int mode)
 			printf("%s{\"signature\": \"%s\", \"path\": \"%s\", \"size\": %zu}", k ? ", " : "", sg,
 			       p ? p : "", sz);
 		}
-		printf("], \"log\": [%s]}\n", lsink.json ? lsink.json : "");
+		printf("], \"log\": [%s], \"generalization\": %s}\n", lsink.json ? lsink.json : "",
+		       genjson ? genjson : "null");
 	} else {
 		size_t k;
 		printf("%s: %zu -> %zu %s in %llu runs (%llu cached), %.2f s\n", outp, orig_units,
 		       final_units, harness ? "steps" : "bytes", (unsigned long long)st.runs,
 		       (unsigned long long)st.cache_hits, st.elapsed);
 		printf("signature: %s\n", sigtext);
-		if (mode != MODE_REDUCE && result && nst.jumped)
+		if (generalize && result)
+			printf("%s:\n%s", mode == MODE_GENERALIZE ? "generalized" : "normal form, generalized",
+			       result);
+		else if (mode != MODE_REDUCE && result && nst.jumped)
 			printf("normal form (known from the database):\n%s", result);
 		else if (mode != MODE_REDUCE && result)
 			printf("normal form (%llu rewrites):\n%s", (unsigned long long)nst.rewrites, result);
@@ -580,6 +610,7 @@ restore:
 	sigaction(SIGTERM, &old_term, NULL);
 done:
 	free(lsink.json);
+	tnorm_free(genjson);
 	tnorm_session_free(s);
 	tnorm_db_close(db);
 	{
@@ -614,4 +645,9 @@ int cmd_normalize(int argc, char **argv)
 int cmd_minimize(int argc, char **argv)
 {
 	return pipeline(argc, argv, MODE_MINIMIZE);
+}
+
+int cmd_generalize(int argc, char **argv)
+{
+	return pipeline(argc, argv, MODE_GENERALIZE);
 }

@@ -14,6 +14,7 @@ static const cli_command commands[] = {
 	{"reduce", "reduce a failing test to a 1-minimal one with the same failure", cmd_reduce},
 	{"normalize", "rewrite a failing test into its canonical form", cmd_normalize},
 	{"minimize", "confirm, reduce and normalize a failing test (start here)", cmd_minimize},
+	{"generalize", "annotate a failing test with what in it is accidental", cmd_generalize},
 };
 
 static void usage(FILE *f)

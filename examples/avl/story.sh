@@ -3,7 +3,8 @@
 # The main job of the README: build tnorm, then tell the AVL story end to end:
 #   1. a long failing test: check it, run it, show its failure signature;
 #   2. reduce it to a 1-minimal test with the same signature;
-#   3. minimize (reduce + normalize) two different failing tests: one canonical test.
+#   3. minimize (reduce + normalize) two different failing tests: one canonical test;
+#   4. generalize it: which values and orders in it are accidental.
 # (The gdb session joins this story when the debugger plugins land.)
 # Results go to build/story/; the example's files are never modified.
 # usage: sh examples/avl/story.sh [TEST]   (from the source root)
@@ -43,3 +44,7 @@ else
 	echo "-- fail-2.t normalizes to:"
 	cat "$OUT/fail-2.norm"
 fi
+
+echo
+echo "== 4. tnorm generalize: what in the normal form is accidental (still a runnable test)"
+$T generalize --quiet --harness "$H" -o "$OUT/fail-1.gen" "$OUT/fail-1.norm" -- "$D" {} | sed 1,2d

@@ -17,7 +17,7 @@ expect "--version" sh -c "$T --version | grep -q '^tnorm 0\.'"
 expect "--help lists commands" sh -c "$T --help | grep -q reduce"
 "$T" frobnicate >/dev/null 2>"$W/err"; rc=$?
 expect "unknown command exits 2 with a message" sh -c "[ $rc = 2 ] && grep -q \"'frobnicate' is not a command\" '$W/err'"
-for c in check gen run reduce normalize minimize; do
+for c in check gen run reduce normalize minimize generalize; do
 	expect "$c --help" sh -c "$T $c --help | grep -q '^usage: tnorm $c'"
 done
 
@@ -156,6 +156,11 @@ expect "database: beside the test, in .tnorm/" [ -s "$W/.tnorm/cache.db" ]
 expect "database: a second minimize jumps to the known normal form" sh -c "grep -q '\"known_normal_form\": true' '$W/db2.json' && cmp -s '$W/dbt.norm' '$W/dbt2.norm'"
 expect "database: and runs only the confirm runs" [ "$(sed -n 's/.*"runs": \([0-9]*\).*/\1/p' "$W/db2.json")" -le 3 ]
 expect "normalize without a harness exits 2" sh -c "[ $rc = 2 ] && grep -q 'needs --harness' '$W/err'"
+
+# ---- generalize: the annotated normal form is a test that still fails ---------------------------
+"$T" generalize --quiet --harness "$AVL/avl.tnh" -o "$W/m1.gen" "$W/m1.norm" -- "$AD/avl_driver" {} >/dev/null
+expect "generalize: Figure 2 annotations" sh -c "grep -q '# STEP 0\$' '$W/m1.gen' && grep -q '^# or ' '$W/m1.gen' && grep -q '^#\] (steps in \[\] can be in any order)' '$W/m1.gen'"
+expect "generalize: the annotated test parses and still fails the same way" sh -c "$T check '$AVL/avl.tnh' '$W/m1.gen' >/dev/null && [ \"\$($T run '$W/m1.gen' -- '$AD/avl_driver' {} | sed -n 's/^signature: //p')\" = \"\$($T run '$W/m1.norm' -- '$AD/avl_driver' {} | sed -n 's/^signature: //p')\" ]"
 
 # ---- Ctrl-C keeps the best test so far -------------------------------------------------------
 cat >"$W/slow.sh" <<SH

@@ -15,5 +15,6 @@
 #include "session.h"
 #include "normalize.h"
 #include "db.h"
+#include "generalize.h"
 
 #endif

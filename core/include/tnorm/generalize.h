@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * generalize.h - say what in a (normalized) failing test is accidental.
+ *
+ * Algorithm 2 of Groce et al.: for every step, which other actions could stand there with the
+ * failure kept (replacements), and which later steps it can swap with.  The result renders as the
+ * annotated test of the paper's Figure 2 — still a valid test, since annotations are comments.
+ * Fresh values (Algorithm 3), rewiring and parallel experiments are not implemented yet.
+ */
+#ifndef TNORM_GENERALIZE_H
+#define TNORM_GENERALIZE_H
+
+#include "reduce.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tnorm_generalization tnorm_generalization;
+
+#define TNORM_GENERALIZE_OPTIONS_VERSION 1
+
+typedef struct tnorm_generalize_options {
+	unsigned version;
+	/** Replacements tried per step: actions of the same template above the step's own (the test
+	 *  is normalized, so lower ones fail), at most this many, lowest first (default 4096). */
+	unsigned max_alternatives;
+} tnorm_generalize_options;
+
+#define TNORM_GENERALIZE_OPTIONS_INIT {TNORM_GENERALIZE_OPTIONS_VERSION, 4096}
+
+/**
+ * Run the experiments on `t` (which the oracle must find interesting).  *out receives the result
+ * (free with tnorm_generalization_free); it borrows `t`'s harness.  Oracle errors are returned.
+ */
+TNORM_EXTERN int tnorm_generalize(tnorm_generalization **out, const tnorm_test *t,
+                                  const tnorm_generalize_options *opts, tnorm_test_oracle oracle,
+                                  void *ctx);
+
+/** Free a result.  NULL is a no-op. */
+TNORM_EXTERN void tnorm_generalization_free(tnorm_generalization *g);
+
+/** Number of alternative actions found for step i, and alternative k (action index). */
+TNORM_EXTERN size_t tnorm_generalization_alternatives(const tnorm_generalization *g, size_t i);
+TNORM_EXTERN uint64_t tnorm_generalization_alternative(const tnorm_generalization *g, size_t i,
+                                                       size_t k);
+
+/** 1 when steps i and j (i != j) can be swapped with the failure kept. */
+TNORM_EXTERN int tnorm_generalization_swaps(const tnorm_generalization *g, size_t i, size_t j);
+
+/**
+ * The annotated test in the style of the paper's Figure 2: each step followed by `# STEP k`, its
+ * alternatives as `# or ...` (runs of consecutive values folded as `# or A` / `# - B`), `# swaps
+ * with step(s) ...`, and `#[` ... `#] (steps in [] can be in any order)` around maximal runs of
+ * mutually swappable steps.  It parses as the same test.  *out is freed with tnorm_free().
+ */
+TNORM_EXTERN int tnorm_generalization_format(const tnorm_generalization *g, char **out);
+
+/** The same facts as JSON.  *out is freed with tnorm_free(). */
+TNORM_EXTERN int tnorm_generalization_json(const tnorm_generalization *g, char **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

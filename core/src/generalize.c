@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * generalize.c - Algorithm 2 (replacements and swaps) and the Figure 2 rendering.
+ *
+ * The test is assumed normalized, so only actions above a step's own can keep the failure;
+ * they are tried lowest first within the step's template.  A swap of steps i < j is tried when
+ * step j's action is above step i's and both orders are well-formed.  Rendering folds runs of
+ * consecutive action indices (the same instances, consecutive values) into "# or A" / "# - B",
+ * as the paper prints value ranges, and brackets maximal runs of steps that can all be swapped
+ * with one another.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "tnorm/generalize.h"
+
+struct tnorm_generalization {
+	tnorm_test *t;
+	uint64_t **alt; /* per step */
+	size_t *nalt;
+	unsigned char *swap; /* n x n */
+	size_t n;
+};
+
+void tnorm_generalization_free(tnorm_generalization *g)
+{
+	size_t i;
+	if (!g)
+		return;
+	for (i = 0; i < g->n; i++)
+		free(g->alt ? g->alt[i] : NULL);
+	free(g->alt);
+	free(g->nalt);
+	free(g->swap);
+	tnorm_test_free(g->t);
+	free(g);
+}
+
+int tnorm_generalize(tnorm_generalization **out, const tnorm_test *t,
+                     const tnorm_generalize_options *opts, tnorm_test_oracle oracle, void *ctx)
+{
+	tnorm_generalize_options defaults = TNORM_GENERALIZE_OPTIONS_INIT;
+	const tnorm_harness *h;
+	tnorm_generalization *g = NULL;
+	size_t i, j, n;
+	int err = 0;
+
+	if (!out || !t || !oracle)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_generalize: NULL argument");
+	*out = NULL;
+	if (!opts)
+		opts = &defaults;
+	h = tnorm_test_harness(t);
+	n = tnorm_test_len(t);
+	if (!(g = tnorm__calloc(1, sizeof(*g))))
+		return TNORM_ENOMEM;
+	g->n = n;
+	if ((err = tnorm_test_dup(&g->t, t)) < 0 || !(g->alt = tnorm__calloc(n + 1, sizeof(*g->alt))) ||
+	    !(g->nalt = tnorm__calloc(n + 1, sizeof(*g->nalt))) ||
+	    !(g->swap = tnorm__calloc(n * n + 1, 1))) {
+		err = err ? err : TNORM_ENOMEM;
+		goto done;
+	}
+	for (i = 0; i < n; i++) {
+		const tnorm_action a = *tnorm_test_step(t, i);
+		tnorm_template_info info;
+		uint64_t idx = 0, k, end;
+		size_t tried = 0;
+		tnorm_harness_rank(h, &a, &idx);
+		tnorm_harness_template(h, a.tmpl, &info);
+		end = info.first + info.count;
+		/* Replacements: every action of the template above this one. */
+		for (k = idx + 1; k < end && tried < opts->max_alternatives; k++, tried++) {
+			tnorm_test *c = NULL;
+			tnorm_action b;
+			int yes = 0;
+			if ((err = tnorm_test_dup(&c, t)) < 0)
+				goto done;
+			tnorm_harness_unrank(h, k, &b);
+			tnorm_test_set(c, i, &b);
+			if (tnorm_test_is_wellformed(c))
+				err = oracle(ctx, c, &yes);
+			tnorm_test_free(c);
+			if (err < 0)
+				goto done;
+			if (yes) {
+				uint64_t *na = tnorm__reallocarray(g->alt[i], g->nalt[i] + 1, sizeof(*na));
+				if (!na) {
+					err = TNORM_ENOMEM;
+					goto done;
+				}
+				g->alt[i] = na;
+				g->alt[i][g->nalt[i]++] = k;
+			}
+		}
+		/* Swaps with later steps holding a higher action. */
+		for (j = i + 1; j < n; j++) {
+			tnorm_test *c = NULL;
+			const tnorm_action b = *tnorm_test_step(t, j);
+			uint64_t jdx = 0;
+			int yes = 0;
+			tnorm_harness_rank(h, &b, &jdx);
+			if (jdx == idx)
+				continue;
+			if ((err = tnorm_test_dup(&c, t)) < 0)
+				goto done;
+			tnorm_test_set(c, i, &b);
+			tnorm_test_set(c, j, &a);
+			if (tnorm_test_is_wellformed(c))
+				err = oracle(ctx, c, &yes);
+			tnorm_test_free(c);
+			if (err < 0)
+				goto done;
+			g->swap[i * n + j] = g->swap[j * n + i] = (unsigned char)yes;
+		}
+	}
+done:
+	if (err < 0) {
+		tnorm_generalization_free(g);
+		return err;
+	}
+	*out = g;
+	return 0;
+}
+
+size_t tnorm_generalization_alternatives(const tnorm_generalization *g, size_t i)
+{
+	return g && i < g->n ? g->nalt[i] : 0;
+}
+
+uint64_t tnorm_generalization_alternative(const tnorm_generalization *g, size_t i, size_t k)
+{
+	return g && i < g->n && k < g->nalt[i] ? g->alt[i][k] : 0;
+}
+
+int tnorm_generalization_swaps(const tnorm_generalization *g, size_t i, size_t j)
+{
+	return g && i < g->n && j < g->n && i != j && g->swap[i * g->n + j];
+}
+
+static int put_action(tnorm__buf *b, const tnorm_harness *h, uint64_t idx)
+{
+	tnorm_action a;
+	char text[512];
+	tnorm_harness_unrank(h, idx, &a);
+	tnorm_harness_format_action(h, &a, text, sizeof(text));
+	return tnorm__buf_puts(b, text);
+}
+
+/* Is every pair of steps in [s, e] swappable? */
+static int all_swap(const tnorm_generalization *g, size_t s, size_t e)
+{
+	size_t i, j;
+	for (i = s; i <= e; i++)
+		for (j = i + 1; j <= e; j++)
+			if (!g->swap[i * g->n + j])
+				return 0;
+	return 1;
+}
+
+int tnorm_generalization_format(const tnorm_generalization *g, char **out)
+{
+	const tnorm_harness *h;
+	tnorm__buf b = TNORM__BUF_INIT;
+	size_t i = 0, block_end = 0;
+	int in_block = 0, err = 0;
+	if (!g || !out)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_generalization_format: NULL argument");
+	*out = NULL;
+	h = tnorm_test_harness(g->t);
+	for (i = 0; i < g->n && err == 0; i++) {
+		uint64_t idx = 0;
+		size_t k, j, nsw = 0;
+		if (!in_block) {
+			size_t e = i;
+			while (e + 1 < g->n && all_swap(g, i, e + 1))
+				e++;
+			if (e > i) {
+				in_block = 1;
+				block_end = e;
+				err = tnorm__buf_puts(&b, "#[\n");
+			}
+		}
+		tnorm_harness_rank(h, tnorm_test_step(g->t, i), &idx);
+		if (err == 0)
+			err = put_action(&b, h, idx);
+		if (err == 0)
+			err = tnorm__buf_printf(&b, " # STEP %zu\n", i);
+		for (k = 0; k < g->nalt[i] && err == 0;) {
+			size_t r = k;
+			while (r + 1 < g->nalt[i] && g->alt[i][r + 1] == g->alt[i][r] + 1)
+				r++;
+			err = tnorm__buf_puts(&b, "# or ");
+			if (err == 0)
+				err = put_action(&b, h, g->alt[i][k]);
+			if (err == 0)
+				err = tnorm__buf_putc(&b, '\n');
+			if (r > k && err == 0) {
+				err = tnorm__buf_puts(&b, "# - ");
+				if (err == 0)
+					err = put_action(&b, h, g->alt[i][r]);
+				if (err == 0)
+					err = tnorm__buf_putc(&b, '\n');
+			}
+			k = r + 1;
+		}
+		for (j = 0; j < g->n; j++)
+			nsw += j != i && g->swap[i * g->n + j];
+		if (nsw && err == 0)
+			err = tnorm__buf_puts(&b, nsw > 1 ? "# swaps with steps " : "# swaps with step ");
+		for (j = 0, k = 0; j < g->n && err == 0; j++)
+			if (j != i && g->swap[i * g->n + j])
+				err = tnorm__buf_printf(&b, k++ ? ", %zu" : "%zu", j);
+		if (nsw && err == 0)
+			err = tnorm__buf_putc(&b, '\n');
+		if (in_block && i == block_end && err == 0) {
+			err = tnorm__buf_puts(&b, "#] (steps in [] can be in any order)\n");
+			in_block = 0;
+		}
+	}
+	if (err < 0) {
+		tnorm__buf_dispose(&b);
+		return err;
+	}
+	if (!(*out = tnorm__buf_detach(&b)))
+		return TNORM_ENOMEM;
+	return 0;
+}
+
+int tnorm_generalization_json(const tnorm_generalization *g, char **out)
+{
+	const tnorm_harness *h;
+	tnorm__buf b = TNORM__BUF_INIT;
+	size_t i, k, j;
+	int err = 0;
+	char text[512];
+	if (!g || !out)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_generalization_json: NULL argument");
+	*out = NULL;
+	h = tnorm_test_harness(g->t);
+	err = tnorm__buf_puts(&b, "{\"steps\": [");
+	for (i = 0; i < g->n && err == 0; i++) {
+		tnorm_harness_format_action(h, tnorm_test_step(g->t, i), text, sizeof(text));
+		err = tnorm__buf_printf(&b, "%s{\"step\": %zu, \"action\": \"%s\", \"alternatives\": [",
+		                        i ? ", " : "", i, text);
+		for (k = 0; k < g->nalt[i] && err == 0; k++) {
+			tnorm_action a;
+			tnorm_harness_unrank(h, g->alt[i][k], &a);
+			tnorm_harness_format_action(h, &a, text, sizeof(text));
+			err = tnorm__buf_printf(&b, "%s\"%s\"", k ? ", " : "", text);
+		}
+		if (err == 0)
+			err = tnorm__buf_puts(&b, "], \"swaps_with\": [");
+		for (j = 0, k = 0; j < g->n && err == 0; j++)
+			if (j != i && g->swap[i * g->n + j])
+				err = tnorm__buf_printf(&b, "%s%zu", k++ ? ", " : "", j);
+		if (err == 0)
+			err = tnorm__buf_puts(&b, "]}");
+	}
+	if (err == 0)
+		err = tnorm__buf_puts(&b, "]}");
+	if (err < 0) {
+		tnorm__buf_dispose(&b);
+		return err;
+	}
+	if (!(*out = tnorm__buf_detach(&b)))
+		return TNORM_ENOMEM;
+	return 0;
+}

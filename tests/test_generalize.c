@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_generalize.c - Algorithm 2 on hand-made tests with in-process predicates: replacements
+ * folded into ranges, swaps, blocks of steps in any order, and the annotated text parsing back to
+ * the same test.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tnorm/tnorm.h"
+
+static const char harness[] = "pool int 2 const\n"
+                              "pool t 2\n"
+                              "<int> := 1..9\n"
+                              "<t> := mk()\n"
+                              "put(<t>, <int>)\n"
+                              "look(<t>)\n";
+
+/* Interesting iff some put stores a value >= 3 and (when `need_look`) a later look follows. */
+static int need_look;
+
+static int oracle(void *ctx, const tnorm_test *t, int *yes)
+{
+	const tnorm_harness *h = tnorm_test_harness(t);
+	int64_t val[2] = {0, 0};
+	int big = 0;
+	size_t i;
+	(*(int *)ctx)++;
+	*yes = 0;
+	for (i = 0; i < tnorm_test_len(t); i++) {
+		const tnorm_action *a = tnorm_test_step(t, i);
+		tnorm_literal lit;
+		if (a->tmpl == 0) {
+			tnorm_harness_value(h, 0, 1, a->choice[1], &lit);
+			val[a->choice[0]] = lit.i;
+		} else if (a->tmpl == 2 && val[a->choice[1]] >= 3) {
+			big = 1;
+			if (!need_look)
+				*yes = 1;
+		} else if (a->tmpl == 3 && big) {
+			*yes = 1;
+		}
+	}
+	return 0;
+}
+
+static char *annotate(const char *text, char **json)
+{
+	static char out[4096];
+	tnorm_harness *h = NULL;
+	tnorm_test *t = NULL, *back = NULL;
+	tnorm_generalization *g = NULL;
+	char *s = NULL;
+	int calls = 0;
+	assert_int_equal(tnorm_harness_parse(&h, "g.tnh", harness, strlen(harness)), 0);
+	assert_int_equal(tnorm_test_parse(&t, h, "g.t", text, strlen(text)), 0);
+	assert_int_equal(tnorm_generalize(&g, t, NULL, oracle, &calls), 0);
+	assert_true(calls > 0);
+	assert_int_equal(tnorm_generalization_format(g, &s), 0);
+	/* The annotated test is the same test. */
+	assert_int_equal(tnorm_test_parse(&back, h, "annotated", s, strlen(s)), 0);
+	assert_int_equal(tnorm_test_compare(back, t), 0);
+	snprintf(out, sizeof(out), "%s", s);
+	tnorm_free(s);
+	if (json)
+		assert_int_equal(tnorm_generalization_json(g, json), 0);
+	tnorm_generalization_free(g);
+	tnorm_test_free(back);
+	tnorm_test_free(t);
+	tnorm_harness_free(h);
+	return out;
+}
+
+static void test_generalize__ranges_swaps_blocks(void **state)
+{
+	char *json = NULL;
+	(void)state;
+	need_look = 0;
+	assert_string_equal(annotate("int0 = 3\nt0 = mk()\nput(t0, int0)\n", &json),
+	                    "#[\n"
+	                    "int0 = 3 # STEP 0\n"
+	                    "# or int0 = 4\n"
+	                    "# - int0 = 9\n"
+	                    "# swaps with step 1\n"
+	                    "t0 = mk() # STEP 1\n"
+	                    "# swaps with step 0\n"
+	                    "#] (steps in [] can be in any order)\n"
+	                    "put(t0, int0) # STEP 2\n");
+	assert_non_null(strstr(json, "\"alternatives\": [\"int0 = 4\", \"int0 = 5\""));
+	assert_non_null(strstr(json, "\"swaps_with\": [1]"));
+	tnorm_free(json);
+}
+
+static void test_generalize__essential_order(void **state)
+{
+	char *text;
+	(void)state;
+	/* The look must come after the put: the two never swap, and no block holds both. */
+	need_look = 1;
+	text = annotate("int0 = 3\nt0 = mk()\nput(t0, int0)\nlook(t0)\n", NULL);
+	assert_non_null(strstr(text, "put(t0, int0) # STEP 2\nlook(t0) # STEP 3\n"));
+	assert_null(strstr(text, "swaps with step 3"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_generalize__ranges_swaps_blocks),
+		cmocka_unit_test(test_generalize__essential_order),
+	};
+	return cmocka_run_group_tests_name("generalize", tests, NULL, NULL);
+}
