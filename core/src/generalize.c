@@ -20,6 +20,8 @@ struct tnorm_generalization {
 	tnorm_test *t;
 	uint64_t **alt; /* per step */
 	size_t *nalt;
+	uint64_t **fresh; /* per step: assignments that can be inserted right before it (Algorithm 3) */
+	size_t *nfresh;
 	unsigned char *swap; /* n x n */
 	size_t n;
 };
@@ -29,13 +31,116 @@ void tnorm_generalization_free(tnorm_generalization *g)
 	size_t i;
 	if (!g)
 		return;
-	for (i = 0; i < g->n; i++)
+	for (i = 0; i < g->n; i++) {
 		free(g->alt ? g->alt[i] : NULL);
+		free(g->fresh ? g->fresh[i] : NULL);
+	}
 	free(g->alt);
 	free(g->nalt);
+	free(g->fresh);
+	free(g->nfresh);
 	free(g->swap);
 	tnorm_test_free(g->t);
 	free(g);
+}
+
+static int push(uint64_t **arr, size_t *n, uint64_t v)
+{
+	uint64_t *na = tnorm__reallocarray(*arr, *n + 1, sizeof(*na));
+	if (!na)
+		return TNORM_ENOMEM;
+	*arr = na;
+	(*arr)[(*n)++] = v;
+	return 0;
+}
+
+static int listed(const uint64_t *arr, size_t n, uint64_t v)
+{
+	size_t k;
+	for (k = 0; k < n; k++)
+		if (arr[k] == v)
+			return 1;
+	return 0;
+}
+
+/*
+ * Algorithm 3: for each step i and each pool instance p it uses (not on its left-hand side), try
+ * inserting right before step i each action that assigns p anew.  Pruned as section 2.2.2 says:
+ * for a const pool, re-assigning the value p already holds — or a value the replacement
+ * experiments already listed for the step that assigned it — says nothing new; a pool that calls
+ * modify gets a genuinely fresh object, so nothing is pruned there unless no call touched p since
+ * its assignment.
+ */
+static int fresh_values(tnorm_generalization *g, const tnorm_test *t,
+                        const tnorm_generalize_options *opts, tnorm_test_oracle oracle, void *ctx)
+{
+	const tnorm_harness *h = tnorm_test_harness(t);
+	uint32_t nt = tnorm_harness_template_count(h);
+	size_t i;
+	int err = 0;
+	for (i = 0; i < g->n && err == 0; i++) {
+		const tnorm_action *a = tnorm_test_step(t, i);
+		tnorm_template_info info;
+		uint32_t s;
+		tnorm_harness_template(h, a->tmpl, &info);
+		for (s = info.has_lhs ? 1 : 0; s < info.nslots && err == 0; s++) {
+			tnorm_pool_info pi;
+			uint32_t pool = info.slot[s].pool, inst = a->choice[s], ti;
+			size_t last = (size_t)-1, m;
+			int modified = 0;
+			if (info.slot[s].kind != TNORM_SLOT_POOL)
+				continue;
+			tnorm_harness_pool(h, pool, &pi);
+			/* The step that last assigned p before i, and whether a call touched p since. */
+			for (m = 0; m < i; m++) {
+				const tnorm_action *b = tnorm_test_step(t, m);
+				tnorm_template_info bi;
+				uint32_t bs;
+				tnorm_harness_template(h, b->tmpl, &bi);
+				if (bi.has_lhs && bi.slot[0].pool == pool && b->choice[0] == inst) {
+					last = m;
+					modified = 0;
+					continue;
+				}
+				for (bs = 0; bs < bi.nslots; bs++)
+					if (bi.slot[bs].kind == TNORM_SLOT_POOL && bi.slot[bs].pool == pool &&
+					    b->choice[bs] == inst && !pi.is_const && !bi.is_pure)
+						modified = 1;
+			}
+			for (ti = 0; ti < nt && err == 0; ti++) {
+				tnorm_template_info ai;
+				uint64_t k, tried = 0;
+				tnorm_harness_template(h, ti, &ai);
+				if (!ai.has_lhs || ai.slot[0].pool != pool)
+					continue;
+				for (k = ai.first; k < ai.first + ai.count && tried < opts->max_alternatives && err == 0;
+				     k++) {
+					tnorm_action na;
+					tnorm_test *c = NULL;
+					uint64_t lastidx = 0;
+					int yes = 0;
+					tnorm_harness_unrank(h, k, &na);
+					if (na.choice[0] != inst)
+						continue;
+					tried++;
+					if (last != (size_t)-1 && !modified) {
+						tnorm_harness_rank(h, tnorm_test_step(t, last), &lastidx);
+						if (k == lastidx || listed(g->alt[last], g->nalt[last], k))
+							continue; /* redundant: p holds that value already */
+					}
+					if ((err = tnorm_test_dup(&c, t)) < 0)
+						break;
+					tnorm_test_insert(c, i, &na);
+					if (tnorm_test_is_wellformed(c))
+						err = oracle(ctx, c, &yes);
+					tnorm_test_free(c);
+					if (err == 0 && yes && !listed(g->fresh[i], g->nfresh[i], k))
+						err = push(&g->fresh[i], &g->nfresh[i], k);
+				}
+			}
+		}
+	}
+	return err;
 }
 
 int tnorm_generalize(tnorm_generalization **out, const tnorm_test *t,
@@ -59,6 +164,8 @@ int tnorm_generalize(tnorm_generalization **out, const tnorm_test *t,
 	g->n = n;
 	if ((err = tnorm_test_dup(&g->t, t)) < 0 || !(g->alt = tnorm__calloc(n + 1, sizeof(*g->alt))) ||
 	    !(g->nalt = tnorm__calloc(n + 1, sizeof(*g->nalt))) ||
+	    !(g->fresh = tnorm__calloc(n + 1, sizeof(*g->fresh))) ||
+	    !(g->nfresh = tnorm__calloc(n + 1, sizeof(*g->nfresh))) ||
 	    !(g->swap = tnorm__calloc(n * n + 1, 1))) {
 		err = err ? err : TNORM_ENOMEM;
 		goto done;
@@ -116,6 +223,8 @@ int tnorm_generalize(tnorm_generalization **out, const tnorm_test *t,
 			g->swap[i * n + j] = g->swap[j * n + i] = (unsigned char)yes;
 		}
 	}
+	if (opts->fresh)
+		err = fresh_values(g, t, opts, oracle, ctx);
 done:
 	if (err < 0) {
 		tnorm_generalization_free(g);
@@ -206,6 +315,24 @@ int tnorm_generalization_format(const tnorm_generalization *g, char **out)
 			}
 			k = r + 1;
 		}
+		for (k = 0; k < g->nfresh[i] && err == 0;) {
+			size_t r = k;
+			char steptext[512];
+			tnorm_harness_format_action(h, tnorm_test_step(g->t, i), steptext, sizeof(steptext));
+			while (r + 1 < g->nfresh[i] && g->fresh[i][r + 1] == g->fresh[i][r] + 1)
+				r++;
+			err = tnorm__buf_puts(&b, "# or (\n# ");
+			if (err == 0)
+				err = put_action(&b, h, g->fresh[i][k]);
+			if (err == 0 && r > k) {
+				err = tnorm__buf_puts(&b, " ;\n# - ");
+				if (err == 0)
+					err = put_action(&b, h, g->fresh[i][r]);
+			}
+			if (err == 0)
+				err = tnorm__buf_printf(&b, " ;\n# %s\n# )\n", steptext);
+			k = r + 1;
+		}
 		for (j = 0; j < g->n; j++)
 			nsw += j != i && g->swap[i * g->n + j];
 		if (nsw && err == 0)
@@ -248,6 +375,14 @@ int tnorm_generalization_json(const tnorm_generalization *g, char **out)
 		for (k = 0; k < g->nalt[i] && err == 0; k++) {
 			tnorm_action a;
 			tnorm_harness_unrank(h, g->alt[i][k], &a);
+			tnorm_harness_format_action(h, &a, text, sizeof(text));
+			err = tnorm__buf_printf(&b, "%s\"%s\"", k ? ", " : "", text);
+		}
+		if (err == 0)
+			err = tnorm__buf_puts(&b, "], \"fresh\": [");
+		for (k = 0; k < g->nfresh[i] && err == 0; k++) {
+			tnorm_action a;
+			tnorm_harness_unrank(h, g->fresh[i][k], &a);
 			tnorm_harness_format_action(h, &a, text, sizeof(text));
 			err = tnorm__buf_printf(&b, "%s\"%s\"", k ? ", " : "", text);
 		}

@@ -5,7 +5,8 @@
  * Algorithm 2 of Groce et al.: for every step, which other actions could stand there with the
  * failure kept (replacements), and which later steps it can swap with.  The result renders as the
  * annotated test of the paper's Figure 2 — still a valid test, since annotations are comments.
- * Fresh values (Algorithm 3), rewiring and parallel experiments are not implemented yet.
+ * Algorithm 3 adds fresh values: an instance a step uses, assigned anew right before it.  Rewiring
+ * and parallel experiments are not implemented yet.
  */
 #ifndef TNORM_GENERALIZE_H
 #define TNORM_GENERALIZE_H
@@ -25,9 +26,12 @@ typedef struct tnorm_generalize_options {
 	/** Replacements tried per step: actions of the same template above the step's own (the test
 	 *  is normalized, so lower ones fail), at most this many, lowest first (default 4096). */
 	unsigned max_alternatives;
+	/** 1 (default): also Algorithm 3, fresh values: a used instance assigned anew right before
+	 *  a step, pruned of redundant ones (section 2.2.2). */
+	int fresh;
 } tnorm_generalize_options;
 
-#define TNORM_GENERALIZE_OPTIONS_INIT {TNORM_GENERALIZE_OPTIONS_VERSION, 4096}
+#define TNORM_GENERALIZE_OPTIONS_INIT {TNORM_GENERALIZE_OPTIONS_VERSION, 4096, 1}
 
 /**
  * Run the experiments on `t` (which the oracle must find interesting).  *out receives the result
@@ -51,8 +55,8 @@ TNORM_EXTERN int tnorm_generalization_swaps(const tnorm_generalization *g, size_
 /**
  * The annotated test in the style of the paper's Figure 2: each step followed by `# STEP k`, its
  * alternatives as `# or ...` (runs of consecutive values folded as `# or A` / `# - B`), `# swaps
- * with step(s) ...`, and `#[` ... `#] (steps in [] can be in any order)` around maximal runs of
- * mutually swappable steps.  It parses as the same test.  *out is freed with tnorm_free().
+ * with step(s) ...`, `#[` ... `#] (steps in [] can be in any order)` around maximal runs of
+ * mutually swappable steps, and fresh values as `# or (` / `# x = v ;` / `# STEP TEXT` / `# )`.  It parses as the same test.  *out is freed with tnorm_free().
  */
 TNORM_EXTERN int tnorm_generalization_format(const tnorm_generalization *g, char **out);
 
