@@ -44,6 +44,31 @@ void tnorm_generalization_free(tnorm_generalization *g)
 	free(g);
 }
 
+/*
+ * One experiment: `t` with step i replaced by *x (and, if y, step j by *y), or with *x inserted
+ * before step i (insert = 1).  Sets *yes when the variant is well-formed and still interesting.
+ */
+static int experiment(const tnorm_test *t, size_t i, const tnorm_action *x, size_t j,
+                      const tnorm_action *y, int insert, tnorm_test_oracle oracle, void *ctx,
+                      int *yes)
+{
+	tnorm_test *c = NULL;
+	int err;
+	*yes = 0;
+	if ((err = tnorm_test_dup(&c, t)) < 0)
+		return err;
+	if (insert)
+		tnorm_test_insert(c, i, x);
+	else
+		tnorm_test_set(c, i, x);
+	if (y)
+		tnorm_test_set(c, j, y);
+	if (tnorm_test_is_wellformed(c))
+		err = oracle(ctx, c, yes);
+	tnorm_test_free(c);
+	return err;
+}
+
 static int push(uint64_t **arr, size_t *n, uint64_t v)
 {
 	uint64_t *na = tnorm__reallocarray(*arr, *n + 1, sizeof(*na));
@@ -116,7 +141,6 @@ static int fresh_values(tnorm_generalization *g, const tnorm_test *t,
 				for (k = ai.first; k < ai.first + ai.count && tried < opts->max_alternatives && err == 0;
 				     k++) {
 					tnorm_action na;
-					tnorm_test *c = NULL;
 					uint64_t lastidx = 0;
 					int yes = 0;
 					tnorm_harness_unrank(h, k, &na);
@@ -128,12 +152,7 @@ static int fresh_values(tnorm_generalization *g, const tnorm_test *t,
 						if (k == lastidx || listed(g->alt[last], g->nalt[last], k))
 							continue; /* redundant: p holds that value already */
 					}
-					if ((err = tnorm_test_dup(&c, t)) < 0)
-						break;
-					tnorm_test_insert(c, i, &na);
-					if (tnorm_test_is_wellformed(c))
-						err = oracle(ctx, c, &yes);
-					tnorm_test_free(c);
+					err = experiment(t, i, &na, 0, NULL, 1, oracle, ctx, &yes);
 					if (err == 0 && yes && !listed(g->fresh[i], g->nfresh[i], k))
 						err = push(&g->fresh[i], &g->nfresh[i], k);
 				}
@@ -180,45 +199,22 @@ int tnorm_generalize(tnorm_generalization **out, const tnorm_test *t,
 		end = info.first + info.count;
 		/* Replacements: every action of the template above this one. */
 		for (k = idx + 1; k < end && tried < opts->max_alternatives; k++, tried++) {
-			tnorm_test *c = NULL;
 			tnorm_action b;
 			int yes = 0;
-			if ((err = tnorm_test_dup(&c, t)) < 0)
-				goto done;
 			tnorm_harness_unrank(h, k, &b);
-			tnorm_test_set(c, i, &b);
-			if (tnorm_test_is_wellformed(c))
-				err = oracle(ctx, c, &yes);
-			tnorm_test_free(c);
-			if (err < 0)
+			if ((err = experiment(t, i, &b, 0, NULL, 0, oracle, ctx, &yes)) < 0 ||
+			    (yes && (err = push(&g->alt[i], &g->nalt[i], k)) < 0))
 				goto done;
-			if (yes) {
-				uint64_t *na = tnorm__reallocarray(g->alt[i], g->nalt[i] + 1, sizeof(*na));
-				if (!na) {
-					err = TNORM_ENOMEM;
-					goto done;
-				}
-				g->alt[i] = na;
-				g->alt[i][g->nalt[i]++] = k;
-			}
 		}
 		/* Swaps with later steps holding a higher action. */
 		for (j = i + 1; j < n; j++) {
-			tnorm_test *c = NULL;
 			const tnorm_action b = *tnorm_test_step(t, j);
 			uint64_t jdx = 0;
 			int yes = 0;
 			tnorm_harness_rank(h, &b, &jdx);
 			if (jdx == idx)
 				continue;
-			if ((err = tnorm_test_dup(&c, t)) < 0)
-				goto done;
-			tnorm_test_set(c, i, &b);
-			tnorm_test_set(c, j, &a);
-			if (tnorm_test_is_wellformed(c))
-				err = oracle(ctx, c, &yes);
-			tnorm_test_free(c);
-			if (err < 0)
+			if ((err = experiment(t, i, &b, j, &a, 0, oracle, ctx, &yes)) < 0)
 				goto done;
 			g->swap[i * n + j] = g->swap[j * n + i] = (unsigned char)yes;
 		}
