@@ -21,6 +21,9 @@ enum {
 };
 
 /* Print "tnorm CMD: <last error message>" to stderr and return the exit code for `code`. */
+/* Default number of parallel jobs: the online cores (1..64). */
+unsigned cli_default_jobs(void);
+
 int cli_fail(const char *cmd, int code);
 /* Print "tnorm CMD: <formatted>" plus a hint to run --help, and return EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

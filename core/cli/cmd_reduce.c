@@ -25,83 +25,6 @@ static void on_signal(int sig)
 
 enum { MODE_REDUCE, MODE_NORMALIZE, MODE_MINIMIZE, MODE_GENERALIZE };
 
-/* The cross-test database's hooks for the normalizer: known normal forms, and the tests passed
- * through (recorded with the final normal form at the end). */
-typedef struct {
-	tnorm_db *db;
-	uint64_t ctx;
-	const tnorm_harness *h;
-	char **visited;
-	size_t nvisited;
-} db_hooks;
-
-static int hook_known(void *vctx, const tnorm_test *t, tnorm_test **normal)
-{
-	db_hooks *c = vctx;
-	char *text = NULL, *form = NULL;
-	size_t len = 0;
-	int err;
-	*normal = NULL;
-	if ((err = tnorm_test_format(t, &text, &len)) < 0)
-		return err;
-	err = tnorm_db_get_normal(c->db, c->ctx, text, len, &form);
-	tnorm_free(text);
-	if (err < 0 || !form)
-		return err;
-	/* A form that no longer parses (the harness changed) is simply not used. */
-	if (tnorm_test_parse(normal, c->h, "database", form, strlen(form)) < 0)
-		*normal = NULL;
-	tnorm_free(form);
-	return 0;
-}
-
-static int hook_visited(void *vctx, const tnorm_test *t)
-{
-	db_hooks *c = vctx;
-	char **n, *text = NULL;
-	int err;
-	if ((err = tnorm_test_format(t, &text, NULL)) < 0)
-		return err;
-	if (!(n = realloc(c->visited, (c->nvisited + 1) * sizeof(*n)))) {
-		tnorm_free(text);
-		return TNORM_ENOMEM;
-	}
-	c->visited = n;
-	c->visited[c->nvisited++] = text;
-	return 0;
-}
-
-static int open_db(const char *test, const char *dbpath, tnorm_db **db)
-{
-	char *path = NULL;
-	const char *env = getenv("TNORM_DB");
-	int err;
-	if (!dbpath && env && *env) {
-		if (!strcmp(env, "off")) {
-			*db = NULL;
-			return 0;
-		}
-		dbpath = env;
-	}
-	if (dbpath)
-		return tnorm_db_open(db, dbpath);
-	{
-		const char *slash = strrchr(test, '/');
-		size_t dl = slash ? (size_t)(slash - test) : 1;
-		if (!(path = malloc(dl + 32)))
-			return TNORM_ENOMEM;
-		snprintf(path, dl + 32, "%.*s/.tnorm", (int)dl, slash ? test : ".");
-		if (mkdir(path, 0755) < 0 && errno != EEXIST) {
-			free(path);
-			*db = NULL;
-			return 0; /* a read-only folder: work without the database */
-		}
-		strcat(path, "/cache.db");
-	}
-	err = tnorm_db_open(db, path);
-	free(path);
-	return err;
-}
 static const char *const mode_names[] = {"reduce", "normalize", "minimize", "generalize"};
 
 /* Where accepted rewrites go: stderr lines (--verbose) and/or a JSON array (--json). */
@@ -206,36 +129,34 @@ static char *dir_of(const char *path)
 	return d;
 }
 
+static void on_target(void *ctx, const char *sig, int stable)
+{
+	const int *show = ctx;
+	if (!*show)
+		return;
+	fprintf(stderr, "target: %s\n", sig);
+	if (!stable)
+		fprintf(stderr, "note: the stack differs between runs of the original; matching on the "
+		                "part they share\n");
+}
+
 static int pipeline(int argc, char **argv, int mode)
 {
-	tnorm_run_options ropts = TNORM_RUN_OPTIONS_INIT;
-	tnorm_session_options sopts = TNORM_SESSION_OPTIONS_INIT;
-	tnorm_reduce_options redo = TNORM_REDUCE_OPTIONS_INIT;
-	tnorm_reduce_stats rst;
-	tnorm_normalize_options nopts = TNORM_NORMALIZE_OPTIONS_INIT;
-	tnorm_normalize_stats nst;
-	int verbose = 0, no_db = 0, generalize = mode == MODE_GENERALIZE;
-	char *genjson = NULL;
+	tnorm_pipeline_options po = TNORM_PIPELINE_OPTIONS_INIT;
+	tnorm_pipeline_result res;
+	int verbose = 0, no_db = 0, show_target;
 	const char *cmd = mode_names[mode], *dbpath = NULL;
-	tnorm_db *db = NULL;
-	db_hooks hooks;
 	log_sink lsink = {0, NULL, 0};
 	cli_run_args ra;
-	const char *harness = NULL, *test = NULL, *outp = NULL, *match = "line";
-	char **rest = NULL, *outbuf = NULL, *slipdir = NULL, *data = NULL, *result = NULL;
-	char *sigtext = NULL, *dir = NULL;
-	size_t len = 0, rlen = 0, orig_units = 0, final_units = 0;
-	tnorm_harness *h = NULL;
-	tnorm_test *t = NULL, *rt = NULL;
-	tnorm_session *s = NULL;
-	tnorm_progress st;
+	const char *test = NULL, *outp = NULL, *match = "line";
+	char **rest = NULL, *outbuf = NULL, *slipdir = NULL, *dir = NULL, *dbfile = NULL;
 	int i, nrest = 0, json = 0, quiet = 0, err = 0, rc = EXIT_OK, tty;
 	unsigned long long v;
 	struct sigaction sa, old_int, old_term;
 
-	memset(&rst, 0, sizeof(rst));
-	memset(&nst, 0, sizeof(nst));
-	memset(&hooks, 0, sizeof(hooks));
+	memset(&res, 0, sizeof(res));
+	po.mode = (tnorm_mode)mode;
+	po.jobs = cli_default_jobs();
 	if (cli_run_args_init(&ra) < 0)
 		return EXIT_SYSTEM;
 	ra.timeout = 0; /* derived from the confirm runs unless given */
@@ -255,17 +176,26 @@ static int pipeline(int argc, char **argv, int mode)
 			goto done;
 		}
 		if (mode == MODE_MINIMIZE && !strcmp(a, "--generalize")) {
-			generalize = 1;
+			po.generalize = 1;
 		} else if (mode != MODE_REDUCE && !strcmp(a, "--verbose")) {
 			verbose = 1;
 		} else if (mode != MODE_REDUCE && !strcmp(a, "--wide")) {
-			nopts.wide = 1;
-		} else if (mode != MODE_REDUCE && !strcmp(a, "--max-edit")) {
+			po.normalize.wide = 1;
+		} else if (mode != MODE_REDUCE && (!strcmp(a, "--max-edit") || !strcmp(a, "-j") ||
+		                                   !strcmp(a, "--jobs"))) {
 			if (i + 1 >= argc || cli_parse_u64(cmd, a, argv[i + 1], &v) < 0) {
 				rc = i + 1 >= argc ? cli_usage_error(cmd, "%s needs a value", a) : EXIT_USAGE;
 				goto done;
 			}
-			nopts.max_edit = (unsigned)v;
+			if (a[1] == 'j' || a[2] == 'j') {
+				if (v < 1 || v > 256) {
+					rc = cli_usage_error(cmd, "%s takes 1 to 256 jobs", a);
+					goto done;
+				}
+				po.jobs = (unsigned)v;
+			} else {
+				po.normalize.max_edit = (unsigned)v;
+			}
 			i++;
 		} else if (!strcmp(a, "--no-db")) {
 			no_db = 1;
@@ -280,9 +210,9 @@ static int pipeline(int argc, char **argv, int mode)
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			quiet = 1;
 		} else if (!strcmp(a, "--no-slice")) {
-			redo.slice = 0;
+			po.reduce.slice = 0;
 		} else if (!strcmp(a, "--allow-flaky")) {
-			sopts.allow_flaky = 1;
+			po.session.allow_flaky = 1;
 		} else if (!strcmp(a, "--harness") || !strcmp(a, "-o") || !strcmp(a, "--match") ||
 		           !strcmp(a, "--algo") || !strcmp(a, "--confirm") || !strcmp(a, "--max-runs") ||
 		           !strcmp(a, "--max-time") || !strcmp(a, "--seed")) {
@@ -293,7 +223,7 @@ static int pipeline(int argc, char **argv, int mode)
 			}
 			val = argv[++i];
 			if (!strcmp(a, "--harness")) {
-				harness = val;
+				po.harness = val;
 			} else if (!strcmp(a, "-o")) {
 				outp = val;
 			} else if (!strcmp(a, "--match")) {
@@ -305,12 +235,12 @@ static int pipeline(int argc, char **argv, int mode)
 				tnorm_match_free(m);
 				match = val;
 			} else if (!strcmp(a, "--algo")) {
-				if (tnorm_reduce_algo_parse(val, &redo.algo) < 0) {
+				if (tnorm_reduce_algo_parse(val, &po.reduce.algo) < 0) {
 					rc = cli_usage_error(cmd, "%s", tnorm_error_last()->message);
 					goto done;
 				}
 			} else if (!strcmp(a, "--max-time")) {
-				if (cli_parse_seconds(cmd, a, val, &sopts.max_time) < 0) {
+				if (cli_parse_seconds(cmd, a, val, &po.session.max_time) < 0) {
 					rc = EXIT_USAGE;
 					goto done;
 				}
@@ -324,11 +254,11 @@ static int pipeline(int argc, char **argv, int mode)
 						rc = cli_usage_error(cmd, "--confirm takes 1 to 100 runs");
 						goto done;
 					}
-					sopts.confirm = (unsigned)v;
+					po.session.confirm = (unsigned)v;
 				} else if (!strcmp(a, "--max-runs")) {
-					sopts.max_runs = v;
+					po.session.max_runs = v;
 				} else {
-					redo.seed = v;
+					po.reduce.seed = v;
 				}
 			}
 		} else if ((used = cli_run_args_parse(&ra, cmd, argc, argv, i)) != 0) {
@@ -355,7 +285,7 @@ static int pipeline(int argc, char **argv, int mode)
 		rc = cli_usage_error(cmd, "missing the command: tnorm %s TEST -- CMD ARGS {}", cmd);
 		goto done;
 	}
-	if (mode != MODE_REDUCE && !harness) {
+	if (mode != MODE_REDUCE && !po.harness) {
 		rc = cli_usage_error(cmd, "%s needs --harness: normalization rewrites harness tests", cmd);
 		goto done;
 	}
@@ -378,182 +308,41 @@ static int pipeline(int argc, char **argv, int mode)
 		goto done;
 	}
 	sprintf(slipdir, "%s/slipped", dir);
-
-	/* The input: a harness test in canonical text, or any file. */
-	if (harness) {
-		size_t bad = 0;
-		if ((err = tnorm_harness_load(&h, harness)) < 0 || (err = tnorm_test_load(&t, h, test)) < 0) {
-			rc = cli_fail(cmd, err);
-			goto done;
-		}
-		if ((err = tnorm_test_check(t, &bad)) < 0) {
-			fprintf(stderr, "tnorm %s: %s:%u: not well-formed: %s\n", cmd, test,
-			        tnorm_test_step_line(t, bad), tnorm_error_last()->message);
-			rc = EXIT_BADINPUT;
-			goto done;
-		}
-		if ((err = tnorm_test_format(t, &data, &len)) < 0) {
-			rc = cli_fail(cmd, err);
-			goto done;
-		}
-		orig_units = tnorm_test_len(t);
-	} else {
-		if ((err = tnorm_file_read(test, &data, &len)) < 0) {
-			rc = cli_fail(cmd, err);
-			goto done;
-		}
-		orig_units = len;
+	if (!no_db && (err = tnorm_db_path(test, dbpath, &dbfile)) < 0) {
+		rc = cli_fail(cmd, err);
+		goto done;
 	}
 
-	cli_run_args_apply(&ra, &ropts);
-	ropts.suffix = harness ? ".t" : NULL;
-	sopts.match = match;
-	sopts.out_path = outp;
-	sopts.slipped_dir = slipdir;
-	sopts.cancel = &cancel_flag;
+	cli_run_args_apply(&ra, &po.run);
+	po.test = test;
+	po.out = outp;
+	po.slipped_dir = slipdir;
+	po.db = dbfile;
+	po.argv = (const char *const *)rest;
+	po.session.match = match;
+	po.session.cancel = &cancel_flag;
 	tty = isatty(2);
 	if (!quiet && tty)
-		sopts.progress = progress;
+		po.session.progress = progress;
+	show_target = !quiet && !json;
+	po.on_target = on_target;
+	po.target_ctx = &show_target;
+	lsink.print = verbose && !json;
+	if (verbose || json) {
+		po.log = log_rewrite;
+		po.log_ctx = &lsink;
+	}
+	if (verbose && !json && mode != MODE_REDUCE && mode != MODE_GENERALIZE)
+		fprintf(stderr, "rewrites:\n");
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 
-	if ((err = tnorm_session_new(&s, (const char *const *)rest, &ropts, &sopts)) < 0) {
-		rc = cli_fail(cmd, err);
-		goto restore;
-	}
-	tnorm_session_set_phase(s, "confirm");
-	if ((err = tnorm_session_confirm(s, data, len)) < 0) {
-		rc = cli_fail(cmd, err);
-		goto restore;
-	}
-	{
-		int stable = 1;
-		const tnorm_signature *target = tnorm_session_target(s, &stable);
-		if ((err = tnorm_signature_format(target, 0, &sigtext)) < 0) {
-			rc = cli_fail(cmd, err);
-			goto restore;
-		}
-		if (!quiet && !json) {
-			fprintf(stderr, "target: %s\n", sigtext);
-			if (!stable)
-				fprintf(stderr, "note: the stack differs between runs of the original; matching "
-				                "on the part they share\n");
-		}
-	}
-	if (!no_db) {
-		struct stat sb;
-		char stamp[64];
-		const char *parts[64];
-		int np = 0, k;
-		if ((err = open_db(test, dbpath, &db)) < 0) {
-			rc = cli_fail(cmd, err);
-			goto restore;
-		}
-		/* The context: the program (and when it was built), its arguments, the policy and the
-		 * target.  A rebuilt program gets a fresh context. */
-		snprintf(stamp, sizeof(stamp), "%lld:%lld",
-		         stat(rest[0], &sb) == 0 ? (long long)sb.st_mtime : 0LL,
-		         stat(rest[0], &sb) == 0 ? (long long)sb.st_size : 0LL);
-		for (k = 0; k < nrest && np < 60; k++)
-			parts[np++] = rest[k];
-		parts[np++] = stamp;
-		parts[np++] = match;
-		parts[np++] = sigtext;
-		parts[np] = NULL;
-		if (db) {
-			hooks.db = db;
-			hooks.ctx = tnorm_db_context(parts);
-			hooks.h = h;
-			tnorm_session_set_db(s, db, hooks.ctx);
-			if (mode != MODE_REDUCE) {
-				nopts.known = hook_known;
-				nopts.visited = hook_visited;
-				nopts.hook_ctx = &hooks;
-			}
-		}
-	}
-	/* The original is the first best-so-far: the output exists from now on. */
-	if ((err = tnorm_file_write_atomic(outp, data, len)) < 0) {
-		rc = cli_fail(cmd, err);
-		goto restore;
-	}
-	tnorm_session_set_phase(s, "reduce");
-	if (harness) {
-		tnorm_test *known = NULL;
-		if (hooks.db && mode != MODE_REDUCE && (err = hook_known(&hooks, t, &known)) == 0 && known) {
-			/* Seen before: its normal form is known. */
-			rt = known;
-			nst.jumped = 1;
-		} else if (mode == MODE_GENERALIZE) {
-			err = tnorm_test_dup(&rt, t);
-			nst.jumped = 1; /* no normalization */
-		} else if (mode != MODE_NORMALIZE) {
-			if (hooks.db && mode != MODE_REDUCE)
-				hook_visited(&hooks, t);
-			err = tnorm_reduce_test(&rt, t, &redo, tnorm_session_test_oracle, s, &rst);
-		} else {
-			err = tnorm_test_dup(&rt, t);
-		}
-		if (err == 0 && mode != MODE_REDUCE && !nst.jumped) {
-			tnorm_test *nt = NULL;
-			tnorm_session_set_phase(s, "normalize");
-			if (verbose && !json)
-				fprintf(stderr, "rewrites:\n");
-			lsink.print = verbose && !json;
-			err = tnorm_normalize(&nt, rt, &nopts, tnorm_session_test_oracle, s,
-			                      verbose || json ? log_rewrite : NULL, &lsink, &nst);
-			if (nt) {
-				tnorm_test_free(rt);
-				rt = nt;
-			}
-			if (err == 0 && hooks.db && nt) {
-				char *form = NULL;
-				size_t k;
-				int e2 = tnorm_test_format(nt, &form, NULL);
-				for (k = 0; e2 == 0 && k < hooks.nvisited; k++)
-					e2 = tnorm_db_put_normal(db, hooks.ctx, hooks.visited[k],
-					                         strlen(hooks.visited[k]), form);
-				tnorm_free(form);
-				if (e2 < 0)
-					err = e2;
-			}
-		}
-		if (rt) {
-			int e2 = tnorm_test_format(rt, &result, &rlen);
-			final_units = tnorm_test_len(rt);
-			if (e2 < 0 && err == 0)
-				err = e2;
-		}
-		if (rt && err == 0 && generalize) {
-			tnorm_generalization *g = NULL;
-			char *annotated = NULL;
-			tnorm_session_set_phase(s, "generalize");
-			if ((err = tnorm_generalize(&g, rt, NULL, tnorm_session_test_oracle, s)) == 0 &&
-			    (err = tnorm_generalization_format(g, &annotated)) == 0 &&
-			    (err = tnorm_generalization_json(g, &genjson)) == 0) {
-				tnorm_free(result);
-				result = annotated;
-				rlen = strlen(annotated);
-				annotated = NULL;
-			}
-			tnorm_free(annotated);
-			tnorm_generalization_free(g);
-		}
-	} else {
-		err = tnorm_session_reduce_bytes(s, data, len, redo.algo, redo.seed, TNORM_VIEW_ALL,
-		                                 &result, &rlen);
-		final_units = rlen;
-	}
-	if (tty && !quiet && sopts.progress)
+	err = tnorm_pipeline_run(&po, &res);
+	if (tty && !quiet && po.session.progress && res.signature)
 		fprintf(stderr, "\n");
-	if (result) {
-		int e2 = tnorm_file_write_atomic(outp, result, rlen);
-		if (e2 < 0 && err == 0)
-			err = e2;
-	}
 	if (err < 0 && err != TNORM_EINTERRUPTED && err != TNORM_ETIMEOUT) {
 		rc = cli_fail(cmd, err);
 		goto restore;
@@ -562,7 +351,6 @@ static int pipeline(int argc, char **argv, int mode)
 		fprintf(stderr, "tnorm %s: %s\n", cmd, tnorm_error_last()->message);
 		rc = err == TNORM_EINTERRUPTED ? EXIT_INTERRUPTED : EXIT_OK;
 	}
-	tnorm_session_stats(s, &st);
 	if (json) {
 		size_t k;
 		printf("{\"output\": \"%s\", \"original\": %zu, \"reduced\": %zu, \"unit\": \"%s\", "
@@ -570,61 +358,43 @@ static int pipeline(int argc, char **argv, int mode)
 		       "\"slice_level\": %d, \"rewrites\": %llu, \"known_normal_form\": %s, "
 		       "\"seconds\": %.3f, \"complete\": %s, "
 		       "\"signature\": \"%s\", \"slipped\": [",
-		       outp, orig_units, final_units, harness ? "steps" : "bytes",
-		       (unsigned long long)st.runs, (unsigned long long)st.accepted,
-		       (unsigned long long)st.cache_hits, (unsigned long long)rst.skipped,
-		       rst.slice_level, (unsigned long long)nst.rewrites, nst.jumped ? "true" : "false",
-		       st.elapsed,
-		       err == 0 ? "true" : "false", sigtext);
-		for (k = 0; k < tnorm_session_slipped_count(s); k++) {
-			const char *sg = NULL, *p = NULL;
-			size_t sz = 0;
-			tnorm_session_slipped(s, k, &sg, &p, &sz);
-			printf("%s{\"signature\": \"%s\", \"path\": \"%s\", \"size\": %zu}", k ? ", " : "", sg,
-			       p ? p : "", sz);
-		}
+		       outp, res.original, res.final, res.unit, (unsigned long long)res.stats.runs,
+		       (unsigned long long)res.stats.accepted, (unsigned long long)res.stats.cache_hits,
+		       (unsigned long long)res.reduce.skipped, res.reduce.slice_level,
+		       (unsigned long long)res.normalize.rewrites, res.known ? "true" : "false",
+		       res.stats.elapsed, res.complete ? "true" : "false", res.signature);
+		for (k = 0; k < res.nslipped; k++)
+			printf("%s{\"signature\": \"%s\", \"path\": \"%s\", \"size\": %zu}", k ? ", " : "",
+			       res.slipped[k].signature, res.slipped[k].path ? res.slipped[k].path : "",
+			       res.slipped[k].size);
 		printf("], \"log\": [%s], \"generalization\": %s}\n", lsink.json ? lsink.json : "",
-		       genjson ? genjson : "null");
+		       res.generalization ? res.generalization : "null");
 	} else {
 		size_t k;
-		printf("%s: %zu -> %zu %s in %llu runs (%llu cached), %.2f s\n", outp, orig_units,
-		       final_units, harness ? "steps" : "bytes", (unsigned long long)st.runs,
-		       (unsigned long long)st.cache_hits, st.elapsed);
-		printf("signature: %s\n", sigtext);
-		if (generalize && result)
+		int generalized = res.generalization != NULL;
+		printf("%s: %zu -> %zu %s in %llu runs (%llu cached), %.2f s\n", outp, res.original,
+		       res.final, res.unit, (unsigned long long)res.stats.runs,
+		       (unsigned long long)res.stats.cache_hits, res.stats.elapsed);
+		printf("signature: %s\n", res.signature);
+		if (generalized && res.text)
 			printf("%s:\n%s", mode == MODE_GENERALIZE ? "generalized" : "normal form, generalized",
-			       result);
-		else if (mode != MODE_REDUCE && result && nst.jumped)
-			printf("normal form (known from the database):\n%s", result);
-		else if (mode != MODE_REDUCE && result)
-			printf("normal form (%llu rewrites):\n%s", (unsigned long long)nst.rewrites, result);
-		for (k = 0; k < tnorm_session_slipped_count(s); k++) {
-			const char *sg = NULL, *p = NULL;
-			size_t sz = 0;
-			tnorm_session_slipped(s, k, &sg, &p, &sz);
-			printf("slipped: %s (smallest test, %zu bytes: %s)\n", sg, sz, p ? p : "-");
-		}
+			       res.text);
+		else if (mode != MODE_REDUCE && res.text && res.known)
+			printf("normal form (known from the database):\n%s", res.text);
+		else if (mode != MODE_REDUCE && res.text)
+			printf("normal form (%llu rewrites):\n%s", (unsigned long long)res.normalize.rewrites,
+			       res.text);
+		for (k = 0; k < res.nslipped; k++)
+			printf("slipped: %s (smallest test, %zu bytes: %s)\n", res.slipped[k].signature,
+			       res.slipped[k].size, res.slipped[k].path ? res.slipped[k].path : "-");
 	}
 restore:
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 done:
 	free(lsink.json);
-	tnorm_free(genjson);
-	tnorm_session_free(s);
-	tnorm_db_close(db);
-	{
-		size_t k;
-		for (k = 0; k < hooks.nvisited; k++)
-			tnorm_free(hooks.visited[k]);
-		free(hooks.visited);
-	}
-	tnorm_test_free(rt);
-	tnorm_test_free(t);
-	tnorm_harness_free(h);
-	tnorm_free(data);
-	tnorm_free(result);
-	tnorm_free(sigtext);
+	tnorm_pipeline_result_dispose(&res);
+	tnorm_free(dbfile);
 	free(outbuf);
 	free(slipdir);
 	free(dir);

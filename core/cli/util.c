@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "cli.h"
@@ -165,4 +166,10 @@ void cli_run_args_dispose(cli_run_args *ra)
 {
 	free(ra->env);
 	ra->env = NULL;
+}
+
+unsigned cli_default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
 }

@@ -44,17 +44,44 @@ void tnorm_generalization_free(tnorm_generalization *g)
 	free(g);
 }
 
-/*
- * One experiment: `t` with step i replaced by *x (and, if y, step j by *y), or with *x inserted
- * before step i (insert = 1).  Sets *yes when the variant is well-formed and still interesting.
- */
-static int experiment(const tnorm_test *t, size_t i, const tnorm_action *x, size_t j,
-                      const tnorm_action *y, int insert, tnorm_test_oracle oracle, void *ctx,
-                      int *yes)
+/* One experiment: the candidate, and what its answer would add to the result. */
+typedef enum { EXP_ALT, EXP_SWAP, EXP_FRESH } exp_kind;
+
+typedef struct {
+	exp_kind kind;
+	size_t i, j;   /* the step (and, for swaps, the later step) */
+	uint64_t k;    /* the action index (alternative or fresh assignment) */
+	tnorm_test *c; /* the candidate; NULL when it is not well-formed (answer: no) */
+} experiment;
+
+typedef struct {
+	experiment *e;
+	size_t n;
+} exp_list;
+
+static void exps_clear(exp_list *l)
 {
+	size_t i;
+	for (i = 0; i < l->n; i++)
+		tnorm_test_free(l->e[i].c);
+	free(l->e);
+	l->e = NULL;
+	l->n = 0;
+}
+
+/*
+ * Add an experiment: `t` with step i replaced by *x (and, if y, step j by *y), or with *x
+ * inserted before step i (insert = 1).
+ */
+static int exps_add(exp_list *l, exp_kind kind, size_t i, size_t j, uint64_t k, const tnorm_test *t,
+                    const tnorm_action *x, const tnorm_action *y, int insert)
+{
+	experiment *ne = tnorm__reallocarray(l->e, l->n + 1, sizeof(*ne));
 	tnorm_test *c = NULL;
 	int err;
-	*yes = 0;
+	if (!ne)
+		return TNORM_ENOMEM;
+	l->e = ne;
 	if ((err = tnorm_test_dup(&c, t)) < 0)
 		return err;
 	if (insert)
@@ -63,10 +90,17 @@ static int experiment(const tnorm_test *t, size_t i, const tnorm_action *x, size
 		tnorm_test_set(c, i, x);
 	if (y)
 		tnorm_test_set(c, j, y);
-	if (tnorm_test_is_wellformed(c))
-		err = oracle(ctx, c, yes);
-	tnorm_test_free(c);
-	return err;
+	if (!tnorm_test_is_wellformed(c)) {
+		tnorm_test_free(c);
+		c = NULL;
+	}
+	l->e[l->n].kind = kind;
+	l->e[l->n].i = i;
+	l->e[l->n].j = j;
+	l->e[l->n].k = k;
+	l->e[l->n].c = c;
+	l->n++;
+	return 0;
 }
 
 static int push(uint64_t **arr, size_t *n, uint64_t v)
@@ -89,15 +123,57 @@ static int listed(const uint64_t *arr, size_t n, uint64_t v)
 }
 
 /*
+ * Ask about every well-formed candidate of the list at once, then record the answers in list
+ * order (so the result never depends on how many candidates ran in parallel).
+ */
+static int exps_run(tnorm_generalization *g, exp_list *l, tnorm_test_batch_oracle batch, void *ctx)
+{
+	const tnorm_test **cands = NULL;
+	size_t *which = NULL, m = 0, i;
+	int *yes = NULL, err = 0;
+	if (!l->n)
+		return 0;
+	if (!(cands = tnorm__calloc(l->n, sizeof(*cands))) || !(which = tnorm__calloc(l->n, sizeof(*which))) ||
+	    !(yes = tnorm__calloc(l->n, sizeof(*yes)))) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	for (i = 0; i < l->n; i++)
+		if (l->e[i].c) {
+			which[m] = i;
+			cands[m++] = l->e[i].c;
+		}
+	if (m && (err = batch(ctx, (const tnorm_test *const *)cands, m, yes)) < 0)
+		goto done;
+	for (i = 0; i < m && err == 0; i++) {
+		const experiment *e = &l->e[which[i]];
+		size_t n = g->n;
+		if (e->kind == EXP_ALT) {
+			if (yes[i])
+				err = push(&g->alt[e->i], &g->nalt[e->i], e->k);
+		} else if (e->kind == EXP_SWAP) {
+			g->swap[e->i * n + e->j] = g->swap[e->j * n + e->i] = (unsigned char)yes[i];
+		} else if (yes[i] && !listed(g->fresh[e->i], g->nfresh[e->i], e->k)) {
+			err = push(&g->fresh[e->i], &g->nfresh[e->i], e->k);
+		}
+	}
+done:
+	free(cands);
+	free(which);
+	free(yes);
+	return err;
+}
+
+/*
  * Algorithm 3: for each step i and each pool instance p it uses (not on its left-hand side), try
  * inserting right before step i each action that assigns p anew.  Pruned as section 2.2.2 says:
  * for a const pool, re-assigning the value p already holds — or a value the replacement
  * experiments already listed for the step that assigned it — says nothing new; a pool that calls
  * modify gets a genuinely fresh object, so nothing is pruned there unless no call touched p since
- * its assignment.
+ * its assignment.  The experiments are only listed here; exps_run asks about them.
  */
 static int fresh_values(tnorm_generalization *g, const tnorm_test *t,
-                        const tnorm_generalize_options *opts, tnorm_test_oracle oracle, void *ctx)
+                        const tnorm_generalize_options *opts, exp_list *l)
 {
 	const tnorm_harness *h = tnorm_test_harness(t);
 	uint32_t nt = tnorm_harness_template_count(h);
@@ -142,7 +218,6 @@ static int fresh_values(tnorm_generalization *g, const tnorm_test *t,
 				     k++) {
 					tnorm_action na;
 					uint64_t lastidx = 0;
-					int yes = 0;
 					tnorm_harness_unrank(h, k, &na);
 					if (na.choice[0] != inst)
 						continue;
@@ -152,9 +227,7 @@ static int fresh_values(tnorm_generalization *g, const tnorm_test *t,
 						if (k == lastidx || listed(g->alt[last], g->nalt[last], k))
 							continue; /* redundant: p holds that value already */
 					}
-					err = experiment(t, i, &na, 0, NULL, 1, oracle, ctx, &yes);
-					if (err == 0 && yes && !listed(g->fresh[i], g->nfresh[i], k))
-						err = push(&g->fresh[i], &g->nfresh[i], k);
+					err = exps_add(l, EXP_FRESH, i, 0, k, t, &na, NULL, 1);
 				}
 			}
 		}
@@ -162,16 +235,45 @@ static int fresh_values(tnorm_generalization *g, const tnorm_test *t,
 	return err;
 }
 
+/* The single oracle as a batch oracle: one candidate after another. */
+typedef struct {
+	tnorm_test_oracle oracle;
+	void *ctx;
+} seq_ctx;
+
+static int seq_batch(void *vctx, const tnorm_test *const *cands, size_t n, int *yes)
+{
+	seq_ctx *c = vctx;
+	size_t i;
+	int err = 0;
+	for (i = 0; i < n && err == 0; i++)
+		err = c->oracle(c->ctx, cands[i], &yes[i]);
+	return err;
+}
+
 int tnorm_generalize(tnorm_generalization **out, const tnorm_test *t,
                      const tnorm_generalize_options *opts, tnorm_test_oracle oracle, void *ctx)
+{
+	seq_ctx c;
+	if (!oracle)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_generalize: NULL argument");
+	c.oracle = oracle;
+	c.ctx = ctx;
+	return tnorm_generalize_batch(out, t, opts, seq_batch, &c);
+}
+
+int tnorm_generalize_batch(tnorm_generalization **out, const tnorm_test *t,
+                           const tnorm_generalize_options *opts, tnorm_test_batch_oracle batch,
+                           void *ctx)
 {
 	tnorm_generalize_options defaults = TNORM_GENERALIZE_OPTIONS_INIT;
 	const tnorm_harness *h;
 	tnorm_generalization *g = NULL;
+	exp_list l = {NULL, 0};
 	size_t i, j, n;
 	int err = 0;
 
-	if (!out || !t || !oracle)
+	if (!out || !t || !batch)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_generalize: NULL argument");
 	*out = NULL;
 	if (!opts)
@@ -189,6 +291,7 @@ int tnorm_generalize(tnorm_generalization **out, const tnorm_test *t,
 		err = err ? err : TNORM_ENOMEM;
 		goto done;
 	}
+	/* Algorithm 2: all its experiments are independent of each other. */
 	for (i = 0; i < n; i++) {
 		const tnorm_action a = *tnorm_test_step(t, i);
 		tnorm_template_info info;
@@ -200,28 +303,29 @@ int tnorm_generalize(tnorm_generalization **out, const tnorm_test *t,
 		/* Replacements: every action of the template above this one. */
 		for (k = idx + 1; k < end && tried < opts->max_alternatives; k++, tried++) {
 			tnorm_action b;
-			int yes = 0;
 			tnorm_harness_unrank(h, k, &b);
-			if ((err = experiment(t, i, &b, 0, NULL, 0, oracle, ctx, &yes)) < 0 ||
-			    (yes && (err = push(&g->alt[i], &g->nalt[i], k)) < 0))
+			if ((err = exps_add(&l, EXP_ALT, i, 0, k, t, &b, NULL, 0)) < 0)
 				goto done;
 		}
-		/* Swaps with later steps holding a higher action. */
+		/* Swaps with later steps holding a different action. */
 		for (j = i + 1; j < n; j++) {
 			const tnorm_action b = *tnorm_test_step(t, j);
 			uint64_t jdx = 0;
-			int yes = 0;
 			tnorm_harness_rank(h, &b, &jdx);
 			if (jdx == idx)
 				continue;
-			if ((err = experiment(t, i, &b, j, &a, 0, oracle, ctx, &yes)) < 0)
+			if ((err = exps_add(&l, EXP_SWAP, i, j, 0, t, &b, &a, 0)) < 0)
 				goto done;
-			g->swap[i * n + j] = g->swap[j * n + i] = (unsigned char)yes;
 		}
 	}
-	if (opts->fresh)
-		err = fresh_values(g, t, opts, oracle, ctx);
+	if ((err = exps_run(g, &l, batch, ctx)) < 0)
+		goto done;
+	exps_clear(&l);
+	/* Algorithm 3 prunes with Algorithm 2's answers, so it comes second. */
+	if (opts->fresh && (err = fresh_values(g, t, opts, &l)) == 0)
+		err = exps_run(g, &l, batch, ctx);
 done:
+	exps_clear(&l);
 	if (err < 0) {
 		tnorm_generalization_free(g);
 		return err;

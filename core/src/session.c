@@ -9,6 +9,7 @@
  * before the next run starts, and the smallest test of every other failure is kept.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +51,20 @@ struct tnorm_session {
 	uint64_t db_ctx;
 	double start;
 	const char *phase;
+	/* Parallel checks (tnorm_session_check_many): the program's argv, the timeout in force, and
+	 * one runner per extra worker, created on first use. */
+	char **argv;
+	double timeout;
+	unsigned jobs;
+	tnorm_runner **workers;
+	unsigned nworkers;
 };
+
+static void set_timeout(tnorm_session *s, double t)
+{
+	s->timeout = t;
+	tnorm_runner_set_timeout(s->runner, t);
+}
 
 static int remember(tnorm_session *s, uint64_t h1, uint64_t h2, int interesting);
 
@@ -86,10 +100,26 @@ int tnorm_session_new(tnorm_session **out, const char *const *argv, const tnorm_
 		tnorm_session_free(s);
 		return TNORM_ENOMEM;
 	}
+	s->jobs = 1;
+	s->timeout = s->run.timeout;
 	if ((err = tnorm_match_parse(&s->match, s->o.match ? s->o.match : "line")) < 0 ||
 	    (err = tnorm_runner_new(&s->runner, argv, &s->run)) < 0) {
 		tnorm_session_free(s);
 		return err;
+	}
+	{
+		size_t n = 0, i;
+		while (argv[n])
+			n++;
+		if (!(s->argv = tnorm__calloc(n + 1, sizeof(*s->argv)))) {
+			tnorm_session_free(s);
+			return TNORM_ENOMEM;
+		}
+		for (i = 0; i < n; i++)
+			if (!(s->argv[i] = tnorm__strdup(argv[i]))) {
+				tnorm_session_free(s);
+				return TNORM_ENOMEM;
+			}
 	}
 	*out = s;
 	return 0;
@@ -101,6 +131,12 @@ void tnorm_session_free(tnorm_session *s)
 	if (!s)
 		return;
 	tnorm_runner_free(s->runner);
+	for (i = 0; i < s->nworkers; i++)
+		tnorm_runner_free(s->workers[i]);
+	free(s->workers);
+	for (i = 0; s->argv && s->argv[i]; i++)
+		free(s->argv[i]);
+	free(s->argv);
 	tnorm_match_free(s->match);
 	tnorm_signature_free(s->target);
 	free(s->cache);
@@ -147,7 +183,7 @@ int tnorm_session_confirm(tnorm_session *s, const void *data, size_t len)
 	memset(&res, 0, sizeof(res));
 	/* The original may be slow: the confirm runs get a generous limit unless one was set. */
 	if (s->run.timeout <= 0)
-		tnorm_runner_set_timeout(s->runner, 300);
+		set_timeout(s, 300);
 	for (i = 0; i < n; i++) {
 		if (s->o.cancel && *s->o.cancel) {
 			err = tnorm__error_set(TNORM_EINTERRUPTED, "interrupted while confirming the failure");
@@ -187,9 +223,9 @@ int tnorm_session_confirm(tnorm_session *s, const void *data, size_t len)
 		goto done;
 	if (s->run.timeout <= 0) {
 		double t = slowest * 10;
-		tnorm_runner_set_timeout(s->runner, t < 1 ? 1 : t);
+		set_timeout(s, t < 1 ? 1 : t);
 	} else {
-		tnorm_runner_set_timeout(s->runner, s->run.timeout);
+		set_timeout(s, s->run.timeout);
 	}
 	s->best_len = len;
 	if (!(s->best = tnorm__malloc(len + 1))) {
@@ -219,7 +255,7 @@ int tnorm_session_set_target(tnorm_session *s, const tnorm_signature *target)
 	s->target = NULL;
 	s->stable = 1;
 	if (s->run.timeout > 0)
-		tnorm_runner_set_timeout(s->runner, s->run.timeout);
+		set_timeout(s, s->run.timeout);
 	return tnorm_signature_dup(&s->target, target);
 }
 
@@ -346,24 +382,24 @@ static int report(tnorm_session *s)
 	return s->o.progress(s->o.progress_ctx, &p);
 }
 
-int tnorm_session_check(tnorm_session *s, const void *data, size_t len, int *interesting)
-{
-	uint64_t h1, h2;
-	slot *e;
-	tnorm_run_result res;
-	int err = 0, yes = 0;
+#define H1_SEED 0x7a6e6f726d000001ULL
+#define H2_SEED 0x5eed5eed5eed5eedULL
 
-	if (!s || !interesting || (!data && len))
-		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_check: NULL argument");
-	*interesting = 0;
-	if (!s->target)
-		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_check: no target (confirm first)");
-	h1 = tnorm__hash64(data, len, 0x7a6e6f726d000001ULL);
-	h2 = tnorm__hash64(data, len, 0x5eed5eed5eed5eedULL) ^ len;
-	e = lookup(s, h1, h2);
+/*
+ * Before a run: answer from the cache or the database (*answered = 1, *yes), or check that the
+ * budgets and the cancel flag allow one more run.
+ */
+static int pre_check(tnorm_session *s, const void *data, size_t len, uint64_t h1, uint64_t h2,
+                     int *answered, int *yes)
+{
+	slot *e = lookup(s, h1, h2);
+	int err;
+	*answered = 0;
+	*yes = 0;
 	if (e->used) {
 		s->hits++;
-		*interesting = e->interesting;
+		*answered = 1;
+		*yes = e->interesting;
 		return 0;
 	}
 	if (s->db) {
@@ -372,7 +408,8 @@ int tnorm_session_check(tnorm_session *s, const void *data, size_t len, int *int
 			return err;
 		if (found) {
 			s->hits++;
-			*interesting = was;
+			*answered = 1;
+			*yes = was;
 			return remember(s, h1, h2, was);
 		}
 	}
@@ -384,35 +421,36 @@ int tnorm_session_check(tnorm_session *s, const void *data, size_t len, int *int
 	if (s->o.max_time > 0 && now() - s->start > s->o.max_time)
 		return tnorm__error_set(TNORM_ETIMEOUT, "the time budget (%.0f s) is used up; the best "
 		                        "result so far is kept", s->o.max_time);
-	memset(&res, 0, sizeof(res));
-	if ((err = tnorm_runner_run(s->runner, data, len, &res)) < 0)
-		return err;
+	return 0;
+}
+
+/* After a run: classify it, remember it, keep the best and the slipped, report progress. */
+static int judge(tnorm_session *s, const void *data, size_t len, uint64_t h1, uint64_t h2,
+                 const tnorm_run_result *res, int *interesting)
+{
+	int err = 0, yes = 0;
 	s->runs++;
-	s->child_cpu += res.child_cpu;
-	s->run_wall += res.wall;
-	if (res.outcome == TNORM_OUTCOME_ERROR) {
-		err = tnorm__error_set(TNORM_ERROR, "%s", res.message);
-		goto done;
-	}
-	if (res.outcome == TNORM_OUTCOME_FAIL) {
-		yes = tnorm_match_test(s->match, s->target, res.sig, res.out, res.err);
-		if (!yes && res.sig && (err = note_slip(s, res.sig, data, len)) < 0)
-			goto done;
+	s->child_cpu += res->child_cpu;
+	s->run_wall += res->wall;
+	if (res->outcome == TNORM_OUTCOME_ERROR)
+		return tnorm__error_set(TNORM_ERROR, "%s", res->message);
+	if (res->outcome == TNORM_OUTCOME_FAIL) {
+		yes = tnorm_match_test(s->match, s->target, res->sig, res->out, res->err);
+		if (!yes && res->sig && (err = note_slip(s, res->sig, data, len)) < 0)
+			return err;
 	}
 	if ((err = remember(s, h1, h2, yes)) < 0)
-		goto done;
+		return err;
 	/* Timeouts and invalid runs may depend on the machine's load: only clear answers persist. */
-	if (s->db && (res.outcome == TNORM_OUTCOME_FAIL || res.outcome == TNORM_OUTCOME_PASS) &&
+	if (s->db && (res->outcome == TNORM_OUTCOME_FAIL || res->outcome == TNORM_OUTCOME_PASS) &&
 	    (err = tnorm_db_put_outcome(s->db, s->db_ctx, data, len, yes)) < 0)
-		goto done;
+		return err;
 	if (yes) {
 		s->accepted++;
 		if (!s->have_best || better(data, len, s->best, s->best_len)) {
 			char *copy = tnorm__malloc(len + 1);
-			if (!copy) {
-				err = TNORM_ENOMEM;
-				goto done;
-			}
+			if (!copy)
+				return TNORM_ENOMEM;
 			memcpy(copy, data, len);
 			copy[len] = '\0';
 			free(s->best);
@@ -420,13 +458,240 @@ int tnorm_session_check(tnorm_session *s, const void *data, size_t len, int *int
 			s->best_len = len;
 			s->have_best = 1;
 			if (s->o.out_path && (err = tnorm__write_file_atomic(s->o.out_path, data, len)) < 0)
-				goto done;
+				return err;
 		}
 	}
 	*interesting = yes;
-	err = report(s);
-done:
+	return report(s);
+}
+
+int tnorm_session_check(tnorm_session *s, const void *data, size_t len, int *interesting)
+{
+	uint64_t h1, h2;
+	tnorm_run_result res;
+	int err = 0, answered = 0, yes = 0;
+
+	if (!s || !interesting || (!data && len))
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_check: NULL argument");
+	*interesting = 0;
+	if (!s->target)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_check: no target (confirm first)");
+	h1 = tnorm__hash64(data, len, H1_SEED);
+	h2 = tnorm__hash64(data, len, H2_SEED) ^ len;
+	if ((err = pre_check(s, data, len, h1, h2, &answered, &yes)) < 0 || answered) {
+		*interesting = yes;
+		return err;
+	}
+	memset(&res, 0, sizeof(res));
+	if ((err = tnorm_runner_run(s->runner, data, len, &res)) == 0)
+		err = judge(s, data, len, h1, h2, &res, interesting);
 	tnorm_run_result_dispose(&res);
+	return err;
+}
+
+void tnorm_session_set_jobs(tnorm_session *s, unsigned jobs)
+{
+	if (s)
+		s->jobs = jobs ? jobs : 1;
+}
+
+unsigned tnorm_session_jobs(const tnorm_session *s)
+{
+	return s ? s->jobs : 1;
+}
+
+/* A batch in flight: the candidates to run, their results, and who is done. */
+typedef struct {
+	tnorm_session *s;
+	const char *const *data;
+	const size_t *len;
+	const size_t *todo; /* indices into data[] that need a run, in order */
+	size_t ntodo, next;
+	tnorm_run_result *res; /* per todo entry */
+	int *rc;               /* per todo entry: tnorm_runner_run's code; 1 = not run yet */
+	int stop;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+} batch;
+
+static void batch_work(batch *b, tnorm_runner *r)
+{
+	for (;;) {
+		size_t k;
+		int rc;
+		pthread_mutex_lock(&b->mu);
+		if (b->stop || b->next >= b->ntodo || (b->s->o.cancel && *b->s->o.cancel)) {
+			pthread_mutex_unlock(&b->mu);
+			return;
+		}
+		k = b->next++;
+		pthread_mutex_unlock(&b->mu);
+		rc = tnorm_runner_run(r, b->data[b->todo[k]], b->len[b->todo[k]], &b->res[k]);
+		pthread_mutex_lock(&b->mu);
+		b->rc[k] = rc < 0 ? rc : 0;
+		pthread_cond_broadcast(&b->cv);
+		pthread_mutex_unlock(&b->mu);
+	}
+}
+
+typedef struct {
+	batch *b;
+	tnorm_runner *r;
+} worker_arg;
+
+static void *batch_thread(void *p)
+{
+	worker_arg *w = p;
+	batch_work(w->b, w->r);
+	return NULL;
+}
+
+int tnorm_session_check_many(tnorm_session *s, const char *const *data, const size_t *len,
+                             size_t n, int *interesting)
+{
+	uint64_t *h1 = NULL, *h2 = NULL;
+	size_t *todo = NULL, *dup = NULL, i, k, ntodo = 0;
+	worker_arg *args = NULL;
+	pthread_t *tids = NULL;
+	unsigned nthreads = 0, t, want;
+	batch b;
+	int err = 0;
+
+	if (!s || (!data && n) || (!len && n) || (!interesting && n))
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_check_many: NULL argument");
+	for (i = 0; i < n; i++)
+		interesting[i] = 0;
+	if (s->jobs <= 1 || n < 2) {
+		for (i = 0; i < n && err == 0; i++)
+			err = tnorm_session_check(s, data[i], len[i], &interesting[i]);
+		return err;
+	}
+	if (!s->target)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_check_many: no target (confirm first)");
+	memset(&b, 0, sizeof(b));
+	if (!(h1 = tnorm__calloc(n, sizeof(*h1))) || !(h2 = tnorm__calloc(n, sizeof(*h2))) ||
+	    !(todo = tnorm__calloc(n, sizeof(*todo))) || !(dup = tnorm__calloc(n, sizeof(*dup))) ||
+	    !(b.res = tnorm__calloc(n, sizeof(*b.res))) || !(b.rc = tnorm__calloc(n, sizeof(*b.rc)))) {
+		err = TNORM_ENOMEM;
+		goto out;
+	}
+	/* Which candidates need a run: not in the cache or the database, and not the same bytes as
+	 * an earlier candidate of the batch (dup[i] = that one's index + 1). */
+	for (i = 0; i < n; i++) {
+		h1[i] = tnorm__hash64(data[i], len[i], H1_SEED);
+		h2[i] = tnorm__hash64(data[i], len[i], H2_SEED) ^ len[i];
+		for (k = 0; k < i; k++)
+			if (h1[k] == h1[i] && h2[k] == h2[i]) {
+				dup[i] = k + 1;
+				break;
+			}
+		if (dup[i] || lookup(s, h1[i], h2[i])->used)
+			continue;
+		if (s->db) {
+			int found = 0, was = 0;
+			if ((err = tnorm_db_get_outcome(s->db, s->db_ctx, data[i], len[i], &found, &was)) < 0)
+				goto out;
+			if (found)
+				continue;
+		}
+		b.rc[ntodo] = 1;
+		todo[ntodo++] = i;
+	}
+	b.s = s;
+	b.data = data;
+	b.len = len;
+	b.todo = todo;
+	b.ntodo = ntodo;
+	pthread_mutex_init(&b.mu, NULL);
+	pthread_cond_init(&b.cv, NULL);
+	/* Workers: the session's own runner works in the calling thread's stead only through the
+	 * threads; the caller judges the results in order, so the outcome is the same as -j 1. */
+	want = s->jobs;
+	if (want > ntodo)
+		want = (unsigned)ntodo;
+	if (want && (!(tids = tnorm__calloc(want, sizeof(*tids))) ||
+	             !(args = tnorm__calloc(want, sizeof(*args))))) {
+		err = TNORM_ENOMEM;
+		goto joined;
+	}
+	for (t = 0; t < want; t++) {
+		tnorm_runner *r = NULL;
+		if (t == 0) {
+			r = s->runner;
+		} else {
+			if (t - 1 >= s->nworkers) {
+				tnorm_runner **nw = tnorm__reallocarray(s->workers, t, sizeof(*nw));
+				if (!nw)
+					break;
+				s->workers = nw;
+				if (tnorm_runner_new(&nw[t - 1], (const char *const *)s->argv, &s->run) < 0)
+					break;
+				s->nworkers = t;
+			}
+			r = s->workers[t - 1];
+			tnorm_runner_set_timeout(r, s->timeout);
+		}
+		args[t].b = &b;
+		args[t].r = r;
+		if (pthread_create(&tids[t], NULL, batch_thread, &args[t]) != 0)
+			break;
+		nthreads++;
+	}
+	if (nthreads == 0 && ntodo) {
+		err = tnorm__error_set(TNORM_EIO, "cannot start worker threads");
+		goto joined;
+	}
+	/* Judge in order. */
+	for (i = 0, k = 0; i < n && err == 0; i++) {
+		int answered = 0, yes = 0;
+		if (dup[i]) {
+			s->hits++;
+			interesting[i] = interesting[dup[i] - 1];
+			continue;
+		}
+		if (k < ntodo && todo[k] == i) {
+			/* Budgets and the cancel flag are checked as if the runs were one by one. */
+			if ((err = pre_check(s, data[i], len[i], h1[i], h2[i], &answered, &yes)) < 0)
+				break;
+			pthread_mutex_lock(&b.mu);
+			while (b.rc[k] == 1 && !(s->o.cancel && *s->o.cancel))
+				pthread_cond_wait(&b.cv, &b.mu);
+			pthread_mutex_unlock(&b.mu);
+			if (b.rc[k] == 1) {
+				err = tnorm__error_set(TNORM_EINTERRUPTED,
+				                       "interrupted; the best result so far is kept");
+				break;
+			}
+			if ((err = b.rc[k]) < 0)
+				break;
+			err = judge(s, data[i], len[i], h1[i], h2[i], &b.res[k], &interesting[i]);
+			k++;
+			continue;
+		}
+		if ((err = pre_check(s, data[i], len[i], h1[i], h2[i], &answered, &yes)) < 0)
+			break;
+		interesting[i] = yes;
+	}
+joined:
+	pthread_mutex_lock(&b.mu);
+	b.stop = 1;
+	pthread_cond_broadcast(&b.cv);
+	pthread_mutex_unlock(&b.mu);
+	for (t = 0; t < nthreads; t++)
+		pthread_join(tids[t], NULL);
+	pthread_mutex_destroy(&b.mu);
+	pthread_cond_destroy(&b.cv);
+out:
+	for (k = 0; b.res && k < n; k++)
+		tnorm_run_result_dispose(&b.res[k]);
+	free(b.res);
+	free(b.rc);
+	free(h1);
+	free(h2);
+	free(todo);
+	free(dup);
+	free(tids);
+	free(args);
 	return err;
 }
 
@@ -439,6 +704,27 @@ int tnorm_session_test_oracle(void *ctx, const tnorm_test *cand, int *interestin
 		return err;
 	err = tnorm_session_check(ctx, text, len, interesting);
 	tnorm_free(text);
+	return err;
+}
+
+int tnorm_session_test_batch_oracle(void *ctx, const tnorm_test *const *cands, size_t n,
+                                    int *interesting)
+{
+	char **text;
+	size_t *len, i;
+	int err = 0;
+	if (!(text = tnorm__calloc(n + 1, sizeof(*text))) || !(len = tnorm__calloc(n + 1, sizeof(*len)))) {
+		free(text);
+		return TNORM_ENOMEM;
+	}
+	for (i = 0; i < n && err == 0; i++)
+		err = tnorm_test_format(cands[i], &text[i], &len[i]);
+	if (err == 0)
+		err = tnorm_session_check_many(ctx, (const char *const *)text, len, n, interesting);
+	for (i = 0; i < n; i++)
+		tnorm_free(text[i]);
+	free(text);
+	free(len);
 	return err;
 }
 

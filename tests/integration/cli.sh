@@ -161,6 +161,14 @@ expect "normalize without a harness exits 2" sh -c "[ $rc = 2 ] && grep -q 'need
 "$T" generalize --quiet --harness "$AVL/avl.tnh" -o "$W/m1.gen" "$W/m1.norm" -- "$AD/avl_driver" {} >/dev/null
 expect "generalize: Figure 2 annotations" sh -c "grep -q '# STEP 0\$' '$W/m1.gen' && grep -q '^# or ' '$W/m1.gen' && grep -q '^#\] (steps in \[\] can be in any order)' '$W/m1.gen'"
 expect "generalize: the annotated test parses and still fails the same way" sh -c "$T check '$AVL/avl.tnh' '$W/m1.gen' >/dev/null && [ \"\$($T run '$W/m1.gen' -- '$AD/avl_driver' {} | sed -n 's/^signature: //p')\" = \"\$($T run '$W/m1.norm' -- '$AD/avl_driver' {} | sed -n 's/^signature: //p')\" ]"
+# Parallel experiments: -j 1 and -j 2 give the same annotated test and the same report.
+"$T" generalize --harness "$AVL/avl.tnh" -j 1 --no-db -o "$W/j1.gen" "$W/m1.norm" -- "$AD/avl_driver" {} 2>/dev/null | sed 1d >"$W/j1.out"
+"$T" generalize --harness "$AVL/avl.tnh" -j 2 --no-db -o "$W/j2.gen" "$W/m1.norm" -- "$AD/avl_driver" {} 2>/dev/null | sed 1d >"$W/j2.out"
+expect "generalize: -j 1 and -j 2 write identical files" cmp -s "$W/j1.gen" "$W/j2.gen"
+expect "generalize: -j 1 and -j 2 print identical results" cmp -s "$W/j1.out" "$W/j2.out"
+expect "generalize: -j 2 output is the annotated test" grep -q '# STEP 0$' "$W/j2.gen"
+"$T" generalize --harness "$AVL/avl.tnh" -j 0 "$W/m1.norm" -- "$AD/avl_driver" {} 2>"$W/err"; rc=$?
+expect "generalize: -j 0 is a usage error" sh -c "[ $rc = 2 ] && grep -q 'takes 1 to 256 jobs' '$W/err'"
 
 # ---- Ctrl-C keeps the best test so far -------------------------------------------------------
 cat >"$W/slow.sh" <<SH

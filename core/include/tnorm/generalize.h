@@ -5,8 +5,10 @@
  * Algorithm 2 of Groce et al.: for every step, which other actions could stand there with the
  * failure kept (replacements), and which later steps it can swap with.  The result renders as the
  * annotated test of the paper's Figure 2 — still a valid test, since annotations are comments.
- * Algorithm 3 adds fresh values: an instance a step uses, assigned anew right before it.  Rewiring
- * and parallel experiments are not implemented yet.
+ * Algorithm 3 adds fresh values: an instance a step uses, assigned anew right before it.  The
+ * experiments of each algorithm are independent: tnorm_generalize_batch() asks about them in
+ * batches (run in parallel by tnorm_session_test_batch_oracle), and records the answers in a fixed
+ * order, so the result does not depend on the number of jobs.
  */
 #ifndef TNORM_GENERALIZE_H
 #define TNORM_GENERALIZE_H
@@ -40,6 +42,15 @@ typedef struct tnorm_generalize_options {
 TNORM_EXTERN int tnorm_generalize(tnorm_generalization **out, const tnorm_test *t,
                                   const tnorm_generalize_options *opts, tnorm_test_oracle oracle,
                                   void *ctx);
+
+/**
+ * The same with a batch oracle: each algorithm's experiments are asked about in one batch (the
+ * answers of Algorithm 2 prune those of Algorithm 3).  Same result as tnorm_generalize with the
+ * equivalent single oracle.
+ */
+TNORM_EXTERN int tnorm_generalize_batch(tnorm_generalization **out, const tnorm_test *t,
+                                        const tnorm_generalize_options *opts,
+                                        tnorm_test_batch_oracle batch, void *ctx);
 
 /** Free a result.  NULL is a no-op. */
 TNORM_EXTERN void tnorm_generalization_free(tnorm_generalization *g);

@@ -48,6 +48,14 @@ TNORM_EXTERN int tnorm_reduce_units(size_t n, tnorm_reduce_algo algo, uint64_t s
 /** Oracle over tests: is this (well-formed) candidate interesting?  As tnorm_unit_oracle. */
 typedef int (*tnorm_test_oracle)(void *ctx, const tnorm_test *cand, int *interesting);
 
+/**
+ * A batch oracle: the same question for `n` independent candidates at once (so that they can run
+ * in parallel); interesting[i] answers cands[i].  Answers must not depend on how many run at
+ * once.  Returns 0 or the first error, as the single oracle does.
+ */
+typedef int (*tnorm_test_batch_oracle)(void *ctx, const tnorm_test *const *cands, size_t n,
+                                       int *interesting);
+
 /** Slicing levels (001's ℓ0, ℓ1, ℓ2). */
 typedef enum tnorm_slice_level {
 	TNORM_SLICE_L0 = 0, /**< pure calls and calls whose result is stored modify nothing */

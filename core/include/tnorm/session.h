@@ -104,6 +104,29 @@ TNORM_EXTERN int tnorm_session_check(tnorm_session *s, const void *data, size_t 
  */
 TNORM_EXTERN int tnorm_session_test_oracle(void *ctx, const tnorm_test *cand, int *interesting);
 
+/**
+ * Run independent candidates on up to `jobs` worker processes at once (default 1): used by
+ * tnorm_session_check_many().  Each worker has its own runner (created on first use).
+ */
+TNORM_EXTERN void tnorm_session_set_jobs(tnorm_session *s, unsigned jobs);
+
+/** The number of jobs set. */
+TNORM_EXTERN unsigned tnorm_session_jobs(const tnorm_session *s);
+
+/**
+ * tnorm_session_check for `n` independent candidates: interesting[i] answers data[i].  The runs
+ * happen on the session's jobs in parallel, but the results are judged in order in the calling
+ * thread (cache, database, best-so-far, slippage, progress callback), so answers, counters and
+ * files are exactly those of checking them one by one.  Errors as for tnorm_session_check (the
+ * first one stops the batch; answers after it are 0).
+ */
+TNORM_EXTERN int tnorm_session_check_many(tnorm_session *s, const char *const *data,
+                                          const size_t *len, size_t n, int *interesting);
+
+/** tnorm_session_check_many as a tnorm_test_batch_oracle (`ctx` is the session). */
+TNORM_EXTERN int tnorm_session_test_batch_oracle(void *ctx, const tnorm_test *const *cands,
+                                                 size_t n, int *interesting);
+
 /** Set the phase name shown in progress reports (static string). */
 TNORM_EXTERN void tnorm_session_set_phase(tnorm_session *s, const char *phase);
 

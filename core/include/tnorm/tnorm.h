@@ -16,5 +16,6 @@
 #include "normalize.h"
 #include "db.h"
 #include "generalize.h"
+#include "pipeline.h"
 
 #endif

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pipeline.h - the whole job on one failing test file: confirm, reduce, normalize, generalize.
+ *
+ * This is what `tnorm reduce|normalize|minimize|generalize` and the debugger plugins run: one
+ * session (one cache, one best-so-far file, one slipped/ folder), the cross-test database when
+ * one is given, and the steps the mode asks for.  The caller keeps the user interface (options,
+ * printing); the pipeline returns facts.  The input file is never modified; the output file holds
+ * the best test so far from the start of the reduction on, and the final result at the end, even
+ * when Ctrl-C or a budget stopped the work early.
+ */
+#ifndef TNORM_PIPELINE_H
+#define TNORM_PIPELINE_H
+
+#include "generalize.h"
+#include "normalize.h"
+#include "session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What to do. */
+typedef enum tnorm_mode {
+	TNORM_MODE_REDUCE = 0,    /**< confirm, reduce (a harness test, or any file without one) */
+	TNORM_MODE_NORMALIZE = 1, /**< confirm, normalize (no first reduction) */
+	TNORM_MODE_MINIMIZE = 2,  /**< confirm, reduce, normalize */
+	TNORM_MODE_GENERALIZE = 3 /**< confirm, generalize the test as it is */
+} tnorm_mode;
+
+/** "reduce", "normalize", "minimize", "generalize".  Static. */
+TNORM_EXTERN const char *tnorm_mode_name(tnorm_mode m);
+
+#define TNORM_PIPELINE_OPTIONS_VERSION 1
+
+typedef struct tnorm_pipeline_options {
+	unsigned version;
+	tnorm_mode mode;
+	const char *harness;      /**< harness file; NULL = generic bytes (reduce only) */
+	const char *test;         /**< the failing test file (never modified) */
+	const char *out;          /**< the result file (required; must differ from test) */
+	const char *slipped_dir;  /**< where other failures' tests go (NULL = not kept on disk) */
+	const char *db;           /**< cross-test database file (NULL = none; see tnorm_db_path) */
+	int generalize;           /**< annotate the result (modes other than reduce) */
+	unsigned jobs;            /**< parallel runs for generalization (0 or 1 = one at a time) */
+	const char *const *argv;  /**< CMD ARGS..., NULL-terminated ({} = the candidate's path) */
+	tnorm_run_options run;    /**< a zero timeout = derived from the confirm runs */
+	tnorm_session_options session; /**< match, confirm, budgets, cancel, progress;
+	                                     out_path and slipped_dir are set from the fields above */
+	tnorm_reduce_options reduce;
+	tnorm_normalize_options normalize; /**< the database hooks are set by the pipeline */
+	tnorm_normalize_log log;  /**< accepted rewrites (may be NULL) */
+	void *log_ctx;
+	/** Called once the target is known (after the confirm runs): its text, and whether all runs
+	 *  agreed.  May be NULL. */
+	void (*on_target)(void *ctx, const char *signature, int stable);
+	void *target_ctx;
+	/** Optional: the failure as someone else saw it (a debugger's stop).  It is compared with
+	 *  the engine's own target under the match policy; the result says whether they agree. */
+	const tnorm_signature *expect;
+} tnorm_pipeline_options;
+
+#define TNORM_PIPELINE_OPTIONS_INIT                                                               \
+	{TNORM_PIPELINE_OPTIONS_VERSION, TNORM_MODE_MINIMIZE, NULL, NULL, NULL, NULL, NULL, 0, 1,    \
+	 NULL, TNORM_RUN_OPTIONS_INIT, TNORM_SESSION_OPTIONS_INIT, TNORM_REDUCE_OPTIONS_INIT,         \
+	 TNORM_NORMALIZE_OPTIONS_INIT, NULL, NULL, NULL, NULL, NULL}
+
+/** One other failure met on the way (strings owned by the result). */
+typedef struct tnorm_slip_info {
+	char *signature; /**< its kind and throwing frame */
+	char *path;      /**< its smallest test, or NULL when not kept on disk */
+	size_t size;     /**< that test's size in bytes */
+} tnorm_slip_info;
+
+/** What the pipeline found.  Dispose of it with tnorm_pipeline_result_dispose(). */
+typedef struct tnorm_pipeline_result {
+	char *text;             /**< the result (annotated when generalized); NULL if none yet */
+	size_t text_len;
+	char *plain;            /**< the result without annotations (NULL unless generalized) */
+	char *signature;        /**< the target's text; NULL when the confirm runs did not finish */
+	char *generalization;   /**< generalization as JSON, or NULL */
+	char *expect_signature; /**< the `expect` signature's text, or NULL */
+	int stable;             /**< 1 when all confirm runs agreed on the whole stack */
+	int expect_matches;     /**< -1 no `expect`; 1 it matches the target; 0 it does not */
+	int complete;           /**< 1 when the job ran to the end (no interrupt, no budget) */
+	int known;              /**< 1 when the normal form came from the database */
+	size_t original;        /**< size of the input (steps, or bytes without a harness) */
+	size_t final;           /**< size of the result */
+	const char *unit;       /**< "steps" or "bytes" (static) */
+	tnorm_progress stats;   /**< the session's counters at the end */
+	tnorm_reduce_stats reduce;
+	tnorm_normalize_stats normalize;
+	tnorm_slip_info *slipped;
+	size_t nslipped;
+} tnorm_pipeline_result;
+
+/**
+ * Run the job.  Fills *res (dispose it whatever the return).  0 when complete; when the work was
+ * stopped (TNORM_EINTERRUPTED: cancel flag or progress callback; TNORM_ETIMEOUT: a budget), the
+ * code is returned, and res->text holds the best result so far, which is also in the output file.
+ * Other errors: TNORM_EINVALID (bad options), TNORM_EPARSE (harness or test; the message has
+ * FILE:LINE), TNORM_ENOTFAIL, TNORM_EFLAKY, TNORM_ERROR (the program cannot be started),
+ * TNORM_EIO, TNORM_EDB, TNORM_ENOMEM.  The message is in tnorm_error_last().
+ */
+TNORM_EXTERN int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *res);
+
+/** Free what a result owns and zero it.  Safe on a zeroed or disposed result. */
+TNORM_EXTERN void tnorm_pipeline_result_dispose(tnorm_pipeline_result *res);
+
+/**
+ * The database a job on `test` uses by default: `$TNORM_DB` when set ("off": none), else
+ * `.tnorm/cache.db` in the test's folder (created; none when it cannot be).  `explicit_path`, when
+ * not NULL, wins.  *out (NULL for none) is freed with tnorm_free().  0 or TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_db_path(const char *test, const char *explicit_path, char **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

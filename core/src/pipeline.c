@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pipeline.c - one job on one failing test: confirm, reduce, normalize, generalize (pipeline.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common.h"
+#include "tnorm/pipeline.h"
+
+const char *tnorm_mode_name(tnorm_mode m)
+{
+	static const char *const names[] = {"reduce", "normalize", "minimize", "generalize"};
+	return (unsigned)m < 4 ? names[m] : "?";
+}
+
+int tnorm_db_path(const char *test, const char *explicit_path, char **out)
+{
+	const char *env = getenv("TNORM_DB");
+	const char *slash;
+	tnorm__buf p = TNORM__BUF_INIT;
+	int err;
+	*out = NULL;
+	if (explicit_path)
+		return (*out = tnorm__strdup(explicit_path)) ? 0 : TNORM_ENOMEM;
+	if (env && *env) {
+		if (!strcmp(env, "off"))
+			return 0;
+		return (*out = tnorm__strdup(env)) ? 0 : TNORM_ENOMEM;
+	}
+	if (!test)
+		return 0;
+	slash = strrchr(test, '/');
+	if ((err = tnorm__buf_printf(&p, "%.*s/.tnorm", slash ? (int)(slash - test) : 1,
+	                             slash ? test : ".")) < 0)
+		return err;
+	if (mkdir(p.ptr, 0755) < 0 && errno != EEXIST) {
+		tnorm__buf_dispose(&p);
+		return 0; /* a read-only folder: work without the database */
+	}
+	if ((err = tnorm__buf_puts(&p, "/cache.db")) < 0) {
+		tnorm__buf_dispose(&p);
+		return err;
+	}
+	*out = tnorm__buf_detach(&p);
+	return 0;
+}
+
+/* The database's hooks for the normalizer: known normal forms, and the tests passed through
+ * (recorded with the final normal form at the end). */
+typedef struct {
+	tnorm_db *db;
+	uint64_t ctx;
+	const tnorm_harness *h;
+	char **visited;
+	size_t nvisited;
+} db_hooks;
+
+static int hook_known(void *vctx, const tnorm_test *t, tnorm_test **normal)
+{
+	db_hooks *c = vctx;
+	char *text = NULL, *form = NULL;
+	size_t len = 0;
+	int err;
+	*normal = NULL;
+	if ((err = tnorm_test_format(t, &text, &len)) < 0)
+		return err;
+	err = tnorm_db_get_normal(c->db, c->ctx, text, len, &form);
+	tnorm_free(text);
+	if (err < 0 || !form)
+		return err;
+	/* A form that no longer parses (the harness changed) is simply not used. */
+	if (tnorm_test_parse(normal, c->h, "database", form, strlen(form)) < 0) {
+		*normal = NULL;
+		tnorm_error_clear();
+	}
+	tnorm_free(form);
+	return 0;
+}
+
+static int hook_visited(void *vctx, const tnorm_test *t)
+{
+	db_hooks *c = vctx;
+	char **n, *text = NULL;
+	int err;
+	if ((err = tnorm_test_format(t, &text, NULL)) < 0)
+		return err;
+	if (!(n = tnorm__reallocarray(c->visited, c->nvisited + 1, sizeof(*n)))) {
+		tnorm_free(text);
+		return TNORM_ENOMEM;
+	}
+	c->visited = n;
+	c->visited[c->nvisited++] = text;
+	return 0;
+}
+
+/* The context key: the program (and when it was built), its arguments, the policy, the target. */
+static uint64_t db_context(const char *const *argv, const char *match, const char *sigtext)
+{
+	const char *parts[68];
+	char stamp[64];
+	struct stat sb;
+	int np = 0, k, have = stat(argv[0], &sb) == 0;
+	snprintf(stamp, sizeof(stamp), "%lld:%lld", have ? (long long)sb.st_mtime : 0LL,
+	         have ? (long long)sb.st_size : 0LL);
+	for (k = 0; argv[k] && np < 60; k++)
+		parts[np++] = argv[k];
+	parts[np++] = stamp;
+	parts[np++] = match;
+	parts[np++] = sigtext;
+	parts[np] = NULL;
+	return tnorm_db_context(parts);
+}
+
+void tnorm_pipeline_result_dispose(tnorm_pipeline_result *r)
+{
+	size_t i;
+	if (!r)
+		return;
+	tnorm_free(r->text);
+	tnorm_free(r->plain);
+	tnorm_free(r->signature);
+	tnorm_free(r->generalization);
+	tnorm_free(r->expect_signature);
+	for (i = 0; i < r->nslipped; i++) {
+		free(r->slipped[i].signature);
+		free(r->slipped[i].path);
+	}
+	free(r->slipped);
+	memset(r, 0, sizeof(*r));
+}
+
+static int stopped(int err)
+{
+	return err == TNORM_EINTERRUPTED || err == TNORM_ETIMEOUT;
+}
+
+/* Reduce, normalize and generalize a harness test; *rt receives the best test reached. */
+static int harness_job(const tnorm_pipeline_options *o, tnorm_pipeline_result *r, tnorm_session *s,
+                       const tnorm_test *t, db_hooks *hooks, tnorm_test **rt)
+{
+	tnorm_normalize_options nopts = o->normalize;
+	tnorm_mode mode = o->mode;
+	tnorm_test *known = NULL;
+	int err = 0;
+
+	if (hooks->db && mode != TNORM_MODE_REDUCE) {
+		nopts.known = hook_known;
+		nopts.visited = hook_visited;
+		nopts.hook_ctx = hooks;
+	}
+	tnorm_session_set_phase(s, "reduce");
+	if (hooks->db && (mode == TNORM_MODE_MINIMIZE || mode == TNORM_MODE_NORMALIZE) &&
+	    (err = hook_known(hooks, t, &known)) == 0 && known) {
+		*rt = known; /* seen before: its normal form is known */
+		r->known = r->normalize.jumped = 1;
+	} else if (err < 0) {
+		return err;
+	} else if (mode == TNORM_MODE_REDUCE || mode == TNORM_MODE_MINIMIZE) {
+		if (hooks->db && mode == TNORM_MODE_MINIMIZE && (err = hook_visited(hooks, t)) < 0)
+			return err;
+		err = tnorm_reduce_test(rt, t, &o->reduce, tnorm_session_test_oracle, s, &r->reduce);
+	} else {
+		err = tnorm_test_dup(rt, t);
+	}
+	if (err == 0 && (mode == TNORM_MODE_MINIMIZE || mode == TNORM_MODE_NORMALIZE) && !r->known) {
+		tnorm_test *nt = NULL;
+		tnorm_session_set_phase(s, "normalize");
+		err = tnorm_normalize(&nt, *rt, &nopts, tnorm_session_test_oracle, s, o->log, o->log_ctx,
+		                      &r->normalize);
+		if (nt) {
+			tnorm_test_free(*rt);
+			*rt = nt;
+		}
+		r->known = r->normalize.jumped;
+		if (err == 0 && hooks->db && nt) {
+			char *form = NULL;
+			size_t k;
+			int e2 = tnorm_test_format(nt, &form, NULL);
+			for (k = 0; e2 == 0 && k < hooks->nvisited; k++)
+				e2 = tnorm_db_put_normal(hooks->db, hooks->ctx, hooks->visited[k],
+				                         strlen(hooks->visited[k]), form);
+			tnorm_free(form);
+			if (e2 < 0)
+				err = e2;
+		}
+	}
+	if (*rt) {
+		int e2 = tnorm_test_format(*rt, &r->text, &r->text_len);
+		r->final = tnorm_test_len(*rt);
+		if (e2 < 0 && err == 0)
+			err = e2;
+	}
+	if (*rt && err == 0 && (o->generalize || mode == TNORM_MODE_GENERALIZE)) {
+		tnorm_generalization *g = NULL;
+		char *annotated = NULL;
+		tnorm_session_set_phase(s, "generalize");
+		tnorm_session_set_jobs(s, o->jobs);
+		if ((err = tnorm_generalize_batch(&g, *rt, NULL, tnorm_session_test_batch_oracle, s)) == 0 &&
+		    (err = tnorm_generalization_format(g, &annotated)) == 0 &&
+		    (err = tnorm_generalization_json(g, &r->generalization)) == 0) {
+			r->plain = r->text;
+			r->text = annotated;
+			r->text_len = strlen(annotated);
+			annotated = NULL;
+		}
+		tnorm_free(annotated);
+		tnorm_generalization_free(g);
+	}
+	return err;
+}
+
+int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r)
+{
+	tnorm_session_options sopts;
+	tnorm_run_options ropts;
+	tnorm_harness *h = NULL;
+	tnorm_test *t = NULL, *rt = NULL;
+	tnorm_session *s = NULL;
+	tnorm_db *db = NULL;
+	db_hooks hooks;
+	char *data = NULL;
+	size_t len = 0, i;
+	int err = 0;
+
+	if (!r)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_pipeline_run: NULL argument");
+	memset(r, 0, sizeof(*r));
+	memset(&hooks, 0, sizeof(hooks));
+	r->expect_matches = -1;
+	if (!o || !o->test || !o->out || !o->argv || !o->argv[0])
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_pipeline_run: missing test, output or command");
+	if (o->version != TNORM_PIPELINE_OPTIONS_VERSION)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_pipeline_run: options version %u", o->version);
+	if ((unsigned)o->mode > TNORM_MODE_GENERALIZE)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_pipeline_run: unknown mode %d", (int)o->mode);
+	if (o->mode != TNORM_MODE_REDUCE && !o->harness)
+		return tnorm__error_set(TNORM_EINVALID, "%s needs a harness: normalization rewrites "
+		                        "harness tests", tnorm_mode_name(o->mode));
+	if (!strcmp(o->out, o->test))
+		return tnorm__error_set(TNORM_EINVALID, "the output must not be the input test (it is "
+		                        "never modified)");
+	r->unit = o->harness ? "steps" : "bytes";
+
+	/* The input: a harness test in canonical text, or any file. */
+	if (o->harness) {
+		size_t bad = 0;
+		if ((err = tnorm_harness_load(&h, o->harness)) < 0 ||
+		    (err = tnorm_test_load(&t, h, o->test)) < 0)
+			goto done;
+		if ((err = tnorm_test_check(t, &bad)) < 0) {
+			err = tnorm__error_set(TNORM_EINVALID, "%s:%u: not well-formed: %s", o->test,
+			                       tnorm_test_step_line(t, bad), tnorm_error_last()->message);
+			goto done;
+		}
+		if ((err = tnorm_test_format(t, &data, &len)) < 0)
+			goto done;
+		r->original = tnorm_test_len(t);
+	} else {
+		if ((err = tnorm_file_read(o->test, &data, &len)) < 0)
+			goto done;
+		r->original = len;
+	}
+
+	ropts = o->run;
+	if (!ropts.suffix && o->harness)
+		ropts.suffix = ".t";
+	sopts = o->session;
+	sopts.out_path = o->out;
+	sopts.slipped_dir = o->slipped_dir;
+	if ((err = tnorm_session_new(&s, o->argv, &ropts, &sopts)) < 0)
+		goto done;
+	tnorm_session_set_phase(s, "confirm");
+	if ((err = tnorm_session_confirm(s, data, len)) < 0)
+		goto done;
+	{
+		const tnorm_signature *target = tnorm_session_target(s, &r->stable);
+		if ((err = tnorm_signature_format(target, 0, &r->signature)) < 0)
+			goto done;
+		if (o->expect) {
+			tnorm_match *m = NULL;
+			if ((err = tnorm_match_parse(&m, sopts.match ? sopts.match : "line")) < 0 ||
+			    (err = tnorm_signature_format(o->expect, 0, &r->expect_signature)) < 0) {
+				tnorm_match_free(m);
+				goto done;
+			}
+			r->expect_matches = tnorm_match_test(m, target, o->expect, "", "");
+			tnorm_match_free(m);
+		}
+		if (o->on_target)
+			o->on_target(o->target_ctx, r->signature, r->stable);
+	}
+	if (o->db) {
+		if ((err = tnorm_db_open(&db, o->db)) < 0)
+			goto done;
+		hooks.db = db;
+		hooks.ctx = db_context(o->argv, sopts.match ? sopts.match : "line", r->signature);
+		hooks.h = h;
+		tnorm_session_set_db(s, db, hooks.ctx);
+	}
+	/* The original is the first best-so-far: the output exists from now on. */
+	if ((err = tnorm_file_write_atomic(o->out, data, len)) < 0)
+		goto done;
+	if (o->harness) {
+		err = harness_job(o, r, s, t, &hooks, &rt);
+	} else {
+		tnorm_session_set_phase(s, "reduce");
+		err = tnorm_session_reduce_bytes(s, data, len, o->reduce.algo, o->reduce.seed,
+		                                 TNORM_VIEW_ALL, &r->text, &r->text_len);
+		r->final = r->text_len;
+	}
+	if (r->text) {
+		int e2 = tnorm_file_write_atomic(o->out, r->text, r->text_len);
+		if (e2 < 0 && (err == 0 || stopped(err)))
+			err = e2;
+	}
+	r->complete = err == 0;
+	tnorm_session_stats(s, &r->stats);
+	if ((r->nslipped = tnorm_session_slipped_count(s)) > 0) {
+		if (!(r->slipped = tnorm__calloc(r->nslipped, sizeof(*r->slipped)))) {
+			r->nslipped = 0;
+			err = err ? err : TNORM_ENOMEM;
+			goto done;
+		}
+		for (i = 0; i < r->nslipped; i++) {
+			const char *sg = NULL, *p = NULL;
+			tnorm_session_slipped(s, i, &sg, &p, &r->slipped[i].size);
+			r->slipped[i].signature = tnorm__strdup(sg ? sg : "");
+			r->slipped[i].path = p ? tnorm__strdup(p) : NULL;
+		}
+	}
+done:
+	for (i = 0; i < hooks.nvisited; i++)
+		tnorm_free(hooks.visited[i]);
+	free(hooks.visited);
+	if (s && !r->stats.runs)
+		tnorm_session_stats(s, &r->stats);
+	tnorm_session_free(s);
+	tnorm_db_close(db);
+	tnorm_test_free(rt);
+	tnorm_test_free(t);
+	tnorm_harness_free(h);
+	tnorm_free(data);
+	return err;
+}
