@@ -178,7 +178,8 @@ static int read_all(FILE *f, char **out, size_t *len)
 
 static void usage(const char *prog)
 {
-	fprintf(stderr, "usage: %s [--harness PATH] [--trace] (TEST | - | --stdin)\n", prog);
+	fprintf(stderr, "usage: %s [--harness PATH] [--trace] (TEST | - | --stdin)\n"
+	                "       %s --print-harness\n", prog, prog);
 }
 
 int tnorm_drv_main(int argc, char **argv, const char *harness_text,
@@ -201,6 +202,12 @@ int tnorm_drv_main(int argc, char **argv, const char *harness_text,
 			d.trace = 1;
 		} else if (!strcmp(argv[k], "--stdin") || !strcmp(argv[k], "-")) {
 			tpath = "-";
+		} else if (!strcmp(argv[k], "--print-harness")) {
+			/* The debugger plugins ask the program which harness it was built with. */
+			if (!harness_text)
+				return invalid("no harness is compiled into this driver");
+			fputs(harness_text, stdout);
+			return fflush(stdout) == 0 ? 0 : 125;
 		} else if (!strcmp(argv[k], "--help")) {
 			usage(argv[0]);
 			return 0;

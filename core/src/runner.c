@@ -364,7 +364,18 @@ static pid_t __attribute__((noinline)) start_child(const tnorm_runner *r, const 
 		if (execw > 3)
 			close_range(3, (unsigned)execw - 1, 0);
 		close_range((unsigned)execw + 1, ~0U, 0);
-		signal(SIGPIPE, SIG_DFL);
+		{
+			/* A debugger (the plugins run inside gdb or lldb) may block or ignore signals;
+			 * the program starts with none blocked and the usual ones at their default. */
+			static const int dfl[] = {SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGCHLD, SIGTTIN, SIGTTOU,
+			                          SIGTSTP, SIGHUP};
+			sigset_t none;
+			size_t k;
+			for (k = 0; k < sizeof(dfl) / sizeof(dfl[0]); k++)
+				signal(dfl[k], SIG_DFL);
+			sigemptyset(&none);
+			sigprocmask(SIG_SETMASK, &none, NULL);
+		}
 		if (r->opts.unwind && ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0)
 			goto child_fail;
 		execvpe(argv[0], argv, r->envp);

@@ -376,10 +376,15 @@ static int note_slip(tnorm_session *s, const tnorm_signature *sig, const char *d
 static int report(tnorm_session *s)
 {
 	tnorm_progress p;
+	int rc;
 	if (!s->o.progress)
 		return 0;
 	tnorm_session_stats(s, &p);
-	return s->o.progress(s->o.progress_ctx, &p);
+	if ((rc = s->o.progress(s->o.progress_ctx, &p)) < 0)
+		return tnorm__error_set(rc, rc == TNORM_EINTERRUPTED
+		                                ? "interrupted; the best result so far is kept"
+		                                : "stopped by the progress callback");
+	return 0;
 }
 
 #define H1_SEED 0x7a6e6f726d000001ULL

@@ -4,8 +4,8 @@
 #   1. a long failing test: check it, run it, show its failure signature;
 #   2. reduce it to a 1-minimal test with the same signature;
 #   3. minimize (reduce + normalize) two different failing tests: one canonical test;
-#   4. generalize it: which values and orders in it are accidental.
-# (The gdb session joins this story when the debugger plugins land.)
+#   4. generalize it: which values and orders in it are accidental;
+#   5. the same in gdb: run -> crash -> tnorm minimize -> tnorm run -> tnorm step.
 # Results go to build/story/; the example's files are never modified.
 # usage: sh examples/avl/story.sh [TEST]   (from the source root)
 set -eu
@@ -48,3 +48,11 @@ fi
 echo
 echo "== 4. tnorm generalize: what in the normal form is accidental (still a runnable test)"
 $T generalize --quiet --harness "$H" -o "$OUT/fail-1.gen" "$OUT/fail-1.norm" -- "$D" {} | sed 1,2d
+
+echo
+echo "== 5. in gdb: run -> crash -> tnorm signature -> tnorm minimize -> tnorm run -> tnorm step"
+cp "$TEST" "$OUT/crash.t"
+gdb -batch -nx -ex "source build/gdb-plugin/tnorm-gdb.py" \
+	-ex run -ex 'tnorm signature' -ex 'tnorm minimize --quiet' -ex 'tnorm run' \
+	-ex 'tnorm step' -ex 'tnorm step' -ex 'tnorm steps' \
+	--args "$D" "$OUT/crash.t" 2>&1 | grep -v -e '^\[Thread debugging' -e '^Using host libthread_db'

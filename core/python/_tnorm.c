@@ -1,0 +1,585 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * _tnorm.c - the Python binding of libtnorm, shared by the GDB and LLDB plugins.
+ *
+ *   _tnorm.run(argv, test, timeout=10.0, stdin=False) -> dict
+ *   _tnorm.signature(kind, frames, depth=0) -> str
+ *   _tnorm.reduce / normalize / minimize / generalize(argv, test, **options) -> dict
+ *   _tnorm.Error: engine errors (.code, .name; str() is the engine's message)
+ *
+ * The engine runs with the GIL released.  After each run the engine calls back; the callback
+ * takes the GIL, checks for signals (Ctrl-C reaches Python as a pending KeyboardInterrupt) and
+ * calls the user's progress function (a true return value also stops).  A stop ends the job
+ * early and still returns the result: the best test so far, with "complete": False.
+ *
+ * Every Python object created here is checked and released on every path.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "tnorm/tnorm.h"
+
+static PyObject *TnormError; /* the module's exception class (a module constant) */
+
+/* Raise _tnorm.Error from the engine's last error. */
+static PyObject *raise_engine(int code)
+{
+	const tnorm_error *e = tnorm_error_last();
+	PyObject *args, *exc;
+	const char *msg = e && e->message[0] ? e->message : tnorm_error_name(code);
+	if (!(args = Py_BuildValue("(s)", msg)))
+		return NULL;
+	exc = PyObject_Call(TnormError, args, NULL);
+	Py_DECREF(args);
+	if (!exc)
+		return NULL;
+	{
+		PyObject *c = PyLong_FromLong(code), *n = PyUnicode_FromString(tnorm_error_name(code));
+		if (!c || !n || PyObject_SetAttrString(exc, "code", c) < 0 ||
+		    PyObject_SetAttrString(exc, "name", n) < 0) {
+			Py_XDECREF(c);
+			Py_XDECREF(n);
+			Py_DECREF(exc);
+			return NULL;
+		}
+		Py_DECREF(c);
+		Py_DECREF(n);
+	}
+	PyErr_SetObject(TnormError, exc);
+	Py_DECREF(exc);
+	return NULL;
+}
+
+/* ---- argument helpers ----------------------------------------------------------------------- */
+
+/* A list/tuple of str -> NULL-terminated char* array (strings borrowed from the objects, which
+ * the caller keeps alive through `keep`, a new tuple). */
+static const char **str_array(PyObject *seq, const char *what, PyObject **keep)
+{
+	PyObject *fast;
+	const char **arr;
+	Py_ssize_t n, i;
+	*keep = NULL;
+	if (PyUnicode_Check(seq) || !(fast = PySequence_Fast(seq, what)))
+		return PyErr_Format(PyExc_TypeError, "%s must be a list of str", what), NULL;
+	n = PySequence_Fast_GET_SIZE(fast);
+	if (n == 0) {
+		Py_DECREF(fast);
+		PyErr_Format(PyExc_ValueError, "%s must not be empty", what);
+		return NULL;
+	}
+	if (!(arr = PyMem_Calloc((size_t)n + 1, sizeof(*arr)))) {
+		Py_DECREF(fast);
+		PyErr_NoMemory();
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		PyObject *o = PySequence_Fast_GET_ITEM(fast, i);
+		if (!PyUnicode_Check(o) || !(arr[i] = PyUnicode_AsUTF8(o))) {
+			if (!PyErr_Occurred())
+				PyErr_Format(PyExc_TypeError, "%s must be a list of str", what);
+			PyMem_Free(arr);
+			Py_DECREF(fast);
+			return NULL;
+		}
+	}
+	*keep = fast;
+	return arr;
+}
+
+/* Build a signature from (kind, [(function, file, line, module), ...]). */
+static int make_signature(PyObject *kind, PyObject *frames, tnorm_signature **out)
+{
+	PyObject *fast = NULL;
+	tnorm_frame *fr = NULL;
+	const char *k;
+	Py_ssize_t n, i;
+	int err, rc = -1;
+	*out = NULL;
+	if (!PyUnicode_Check(kind) || !(k = PyUnicode_AsUTF8(kind))) {
+		if (!PyErr_Occurred())
+			PyErr_SetString(PyExc_TypeError, "kind must be a str such as 'SIGABRT'");
+		return -1;
+	}
+	if (!(fast = PySequence_Fast(frames, "frames must be a list of tuples")))
+		return -1;
+	n = PySequence_Fast_GET_SIZE(fast);
+	if (!(fr = PyMem_Calloc((size_t)n + 1, sizeof(*fr)))) {
+		PyErr_NoMemory();
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		PyObject *t = PySequence_Fast_GET_ITEM(fast, i);
+		const char *fn = NULL, *file = NULL, *mod = NULL;
+		unsigned int line = 0;
+		if (!PyTuple_Check(t) || !PyArg_ParseTuple(t, "zzI|z", &fn, &file, &line, &mod)) {
+			if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError)) {
+				PyErr_Clear();
+				PyErr_Format(PyExc_TypeError, "frame %zd must be (function, file, line[, module])",
+				             i);
+			}
+			goto out;
+		}
+		fr[i].function = fn ? fn : "??";
+		fr[i].file = file ? file : "??";
+		fr[i].line = line;
+		fr[i].module = mod ? mod : "";
+	}
+	if ((err = tnorm_signature_new(out, k, fr, (size_t)n)) < 0) {
+		raise_engine(err);
+		goto out;
+	}
+	rc = 0;
+out:
+	PyMem_Free(fr);
+	Py_XDECREF(fast);
+	return rc;
+}
+
+/* ---- run ------------------------------------------------------------------------------------ */
+
+static PyObject *py_run(PyObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {"argv", "test", "timeout", "stdin", NULL};
+	PyObject *argv_obj, *keep = NULL, *result = NULL;
+	const char *test, **argv = NULL;
+	double timeout = 10.0;
+	int use_stdin = 0, err;
+	char *data = NULL, *sig = NULL;
+	size_t len = 0;
+	tnorm_run_options ro = TNORM_RUN_OPTIONS_INIT;
+	tnorm_runner *r = NULL;
+	tnorm_run_result res;
+	(void)self;
+	memset(&res, 0, sizeof(res));
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|dp:run", kwlist, &argv_obj, &test, &timeout,
+	                                 &use_stdin))
+		return NULL;
+	if (!(argv = str_array(argv_obj, "argv", &keep)))
+		return NULL;
+	ro.timeout = timeout;
+	ro.use_stdin = use_stdin;
+	ro.suffix = ".t";
+	Py_BEGIN_ALLOW_THREADS
+	err = tnorm_file_read(test, &data, &len);
+	if (err == 0)
+		err = tnorm_runner_new(&r, argv, &ro);
+	if (err == 0)
+		err = tnorm_runner_run(r, data, len, &res);
+	if (err == 0 && res.sig)
+		err = tnorm_signature_format(res.sig, 0, &sig);
+	Py_END_ALLOW_THREADS
+	if (err < 0) {
+		raise_engine(err);
+		goto out;
+	}
+	result = Py_BuildValue("{s:s,s:i,s:i,s:z,s:s#,s:s#,s:d,s:s}", "outcome",
+	                       tnorm_outcome_name(res.outcome), "exit_code", res.exit_code, "signo",
+	                       res.signo, "signature", sig, "stdout", res.out ? res.out : "",
+	                       (Py_ssize_t)res.out_len, "stderr", res.err ? res.err : "",
+	                       (Py_ssize_t)res.err_len, "wall", res.wall, "message", res.message);
+out:
+	tnorm_run_result_dispose(&res);
+	tnorm_runner_free(r);
+	tnorm_free(data);
+	tnorm_free(sig);
+	PyMem_Free(argv);
+	Py_XDECREF(keep);
+	return result;
+}
+
+/* ---- signature ------------------------------------------------------------------------------ */
+
+static PyObject *py_signature(PyObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {"kind", "frames", "depth", NULL};
+	PyObject *kind, *frames, *result = NULL;
+	tnorm_signature *s = NULL;
+	unsigned int depth = 0;
+	char *text = NULL;
+	int err;
+	(void)self;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|I:signature", kwlist, &kind, &frames, &depth))
+		return NULL;
+	if (make_signature(kind, frames, &s) < 0)
+		return NULL;
+	if ((err = tnorm_signature_format(s, depth, &text)) < 0)
+		raise_engine(err);
+	else
+		result = PyUnicode_FromString(text);
+	tnorm_free(text);
+	tnorm_signature_free(s);
+	return result;
+}
+
+/* ---- the pipeline --------------------------------------------------------------------------- */
+
+typedef struct {
+	PyObject *progress;     /* the user's callable, or NULL */
+	PyThreadState **saved;  /* where Py_BEGIN_ALLOW_THREADS saved the thread state */
+	PyObject *exc_type, *exc_value, *exc_tb; /* an exception raised in the callback */
+	int interrupted;        /* Ctrl-C or a true return from progress */
+	double last;            /* when progress was last called */
+	const char *last_phase;
+	char **log;             /* accepted rewrites "Rule: what" */
+	size_t nlog;
+} job_ctx;
+
+static double mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Called by the engine (without the GIL) after each run. */
+static int on_progress(void *vctx, const tnorm_progress *p)
+{
+	job_ctx *c = vctx;
+	int stop = 0;
+	double t = mono();
+	PyEval_RestoreThread(*c->saved);
+	if (PyErr_CheckSignals() < 0) {
+		/* KeyboardInterrupt: stop, keep the best so far; the job returns normally. */
+		if (PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
+			PyErr_Clear();
+		} else {
+			PyErr_Fetch(&c->exc_type, &c->exc_value, &c->exc_tb);
+		}
+		c->interrupted = 1;
+		stop = 1;
+	} else if (c->progress && (t - c->last >= 0.1 || c->last_phase != p->phase)) {
+		PyObject *d, *r = NULL;
+		c->last = t;
+		c->last_phase = p->phase;
+		d = Py_BuildValue("{s:s,s:n,s:K,s:K,s:K,s:d}", "phase", p->phase, "best",
+		                  (Py_ssize_t)p->best_len, "runs", (unsigned long long)p->runs, "accepted",
+		                  (unsigned long long)p->accepted, "cached",
+		                  (unsigned long long)p->cache_hits, "elapsed", p->elapsed);
+		if (d)
+			r = PyObject_CallOneArg(c->progress, d);
+		Py_XDECREF(d);
+		if (!r) {
+			if (PyErr_ExceptionMatches(PyExc_KeyboardInterrupt))
+				PyErr_Clear();
+			else
+				PyErr_Fetch(&c->exc_type, &c->exc_value, &c->exc_tb);
+			c->interrupted = 1;
+			stop = 1;
+		} else {
+			int truth = PyObject_IsTrue(r);
+			Py_DECREF(r);
+			if (truth < 0)
+				PyErr_Fetch(&c->exc_type, &c->exc_value, &c->exc_tb);
+			if (truth != 0) {
+				c->interrupted = 1;
+				stop = 1;
+			}
+		}
+	}
+	*c->saved = PyEval_SaveThread();
+	return stop ? TNORM_EINTERRUPTED : 0;
+}
+
+static void on_log(void *vctx, tnorm_rule rule, const char *what)
+{
+	job_ctx *c = vctx;
+	size_t n = strlen(tnorm_rule_name(rule)) + strlen(what) + 3;
+	char **nl = realloc(c->log, (c->nlog + 1) * sizeof(*nl));
+	if (!nl)
+		return;
+	c->log = nl;
+	if ((c->log[c->nlog] = malloc(n)))
+		snprintf(c->log[c->nlog++], n, "%s: %s", tnorm_rule_name(rule), what);
+}
+
+static int set_item(PyObject *d, const char *key, PyObject *v)
+{
+	int rc;
+	if (!v)
+		return -1;
+	rc = PyDict_SetItemString(d, key, v);
+	Py_DECREF(v);
+	return rc;
+}
+
+static PyObject *str_or_none(const char *s)
+{
+	if (s)
+		return PyUnicode_FromString(s);
+	Py_RETURN_NONE;
+}
+
+static PyObject *result_dict(const tnorm_pipeline_options *po, const tnorm_pipeline_result *r,
+                             int err, const job_ctx *c)
+{
+	PyObject *d = PyDict_New(), *sl = NULL, *lg = NULL;
+	size_t i;
+	if (!d)
+		return NULL;
+	if (set_item(d, "mode", PyUnicode_FromString(tnorm_mode_name(po->mode))) < 0 ||
+	    set_item(d, "output", PyUnicode_FromString(po->out)) < 0 ||
+	    set_item(d, "text", r->text ? PyUnicode_FromStringAndSize(r->text, (Py_ssize_t)r->text_len)
+	                                : str_or_none(NULL)) < 0 ||
+	    set_item(d, "plain", str_or_none(r->plain)) < 0 ||
+	    set_item(d, "signature", str_or_none(r->signature)) < 0 ||
+	    set_item(d, "stable", PyBool_FromLong(r->stable)) < 0 ||
+	    set_item(d, "expect_signature", str_or_none(r->expect_signature)) < 0 ||
+	    set_item(d, "expect_matches", r->expect_matches < 0 ? str_or_none(NULL)
+	                                                        : PyBool_FromLong(r->expect_matches)) < 0 ||
+	    set_item(d, "complete", PyBool_FromLong(r->complete)) < 0 ||
+	    set_item(d, "interrupted", PyBool_FromLong(err == TNORM_EINTERRUPTED)) < 0 ||
+	    set_item(d, "stopped", err == 0 ? str_or_none(NULL)
+	                                    : PyUnicode_FromString(tnorm_error_last()->message)) < 0 ||
+	    set_item(d, "known", PyBool_FromLong(r->known)) < 0 ||
+	    set_item(d, "original", PyLong_FromSize_t(r->original)) < 0 ||
+	    set_item(d, "final", PyLong_FromSize_t(r->final)) < 0 ||
+	    set_item(d, "unit", PyUnicode_FromString(r->unit ? r->unit : "steps")) < 0 ||
+	    set_item(d, "runs", PyLong_FromUnsignedLongLong(r->stats.runs)) < 0 ||
+	    set_item(d, "accepted", PyLong_FromUnsignedLongLong(r->stats.accepted)) < 0 ||
+	    set_item(d, "cache_hits", PyLong_FromUnsignedLongLong(r->stats.cache_hits)) < 0 ||
+	    set_item(d, "seconds", PyFloat_FromDouble(r->stats.elapsed)) < 0 ||
+	    set_item(d, "rewrites", PyLong_FromUnsignedLongLong(r->normalize.rewrites)) < 0 ||
+	    set_item(d, "generalization", str_or_none(r->generalization)) < 0)
+		goto fail;
+	if (!(sl = PyList_New(0)))
+		goto fail;
+	for (i = 0; i < r->nslipped; i++) {
+		PyObject *e = Py_BuildValue("{s:s,s:z,s:n}", "signature", r->slipped[i].signature, "path",
+		                            r->slipped[i].path, "size", (Py_ssize_t)r->slipped[i].size);
+		if (!e || PyList_Append(sl, e) < 0) {
+			Py_XDECREF(e);
+			goto fail;
+		}
+		Py_DECREF(e);
+	}
+	if (PyDict_SetItemString(d, "slipped", sl) < 0)
+		goto fail;
+	Py_CLEAR(sl);
+	if (!(lg = PyList_New(0)))
+		goto fail;
+	for (i = 0; i < c->nlog; i++) {
+		PyObject *e = PyUnicode_FromString(c->log[i]);
+		if (!e || PyList_Append(lg, e) < 0) {
+			Py_XDECREF(e);
+			goto fail;
+		}
+		Py_DECREF(e);
+	}
+	if (PyDict_SetItemString(d, "log", lg) < 0)
+		goto fail;
+	Py_DECREF(lg);
+	return d;
+fail:
+	Py_XDECREF(sl);
+	Py_XDECREF(lg);
+	Py_DECREF(d);
+	return NULL;
+}
+
+static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {"argv",    "test",     "harness",  "out",      "match",
+	                         "generalize", "jobs",  "db",       "expect",   "progress",
+	                         "timeout", "confirm",  "max_runs", "max_time", "slipped_dir",
+	                         "wide",    NULL};
+	tnorm_pipeline_options po = TNORM_PIPELINE_OPTIONS_INIT;
+	tnorm_pipeline_result r;
+	PyObject *argv_obj, *keep = NULL, *expect = Py_None, *progress = Py_None, *result = NULL;
+	const char **argv = NULL, *test, *harness = NULL, *out = NULL, *match = "line", *db = NULL;
+	const char *slipped = NULL;
+	int generalize = 0, wide = 0, err;
+	unsigned int jobs = 1, confirm = 3;
+	unsigned long long max_runs = 0;
+	double timeout = 0, max_time = 0;
+	tnorm_signature *exp_sig = NULL;
+	PyThreadState *saved;
+	job_ctx c;
+	size_t i;
+
+	memset(&r, 0, sizeof(r));
+	memset(&c, 0, sizeof(c));
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|zzzpIzOOdIKdzp", kwlist, &argv_obj, &test,
+	                                 &harness, &out, &match, &generalize, &jobs, &db, &expect,
+	                                 &progress, &timeout, &confirm, &max_runs, &max_time, &slipped,
+	                                 &wide))
+		return NULL;
+	if (progress != Py_None && !PyCallable_Check(progress))
+		return PyErr_Format(PyExc_TypeError, "progress must be callable"), NULL;
+	if (!out)
+		return PyErr_Format(PyExc_ValueError, "out (the result file) is required"), NULL;
+	if (expect != Py_None) {
+		PyObject *k, *f;
+		if (!PyTuple_Check(expect) || PyTuple_GET_SIZE(expect) != 2)
+			return PyErr_Format(PyExc_TypeError, "expect must be (kind, frames)"), NULL;
+		k = PyTuple_GET_ITEM(expect, 0);
+		f = PyTuple_GET_ITEM(expect, 1);
+		if (make_signature(k, f, &exp_sig) < 0)
+			return NULL;
+	}
+	if (!(argv = str_array(argv_obj, "argv", &keep))) {
+		tnorm_signature_free(exp_sig);
+		return NULL;
+	}
+	{
+		tnorm_match *m = NULL;
+		if ((err = tnorm_match_parse(&m, match)) < 0) {
+			raise_engine(err);
+			goto out;
+		}
+		tnorm_match_free(m);
+	}
+	po.mode = mode;
+	po.harness = harness;
+	po.test = test;
+	po.out = out;
+	po.slipped_dir = slipped;
+	po.db = db;
+	po.generalize = generalize;
+	po.jobs = jobs ? jobs : 1;
+	po.argv = argv;
+	po.run.timeout = timeout;
+	po.session.match = match;
+	po.session.confirm = confirm ? confirm : 1;
+	po.session.max_runs = max_runs;
+	po.session.max_time = max_time;
+	po.session.progress = on_progress;
+	po.session.progress_ctx = &c;
+	po.normalize.wide = wide;
+	po.log = on_log;
+	po.log_ctx = &c;
+	po.expect = exp_sig;
+	c.progress = progress == Py_None ? NULL : progress;
+	c.saved = &saved;
+	c.last = mono();
+
+	saved = PyEval_SaveThread();
+	err = tnorm_pipeline_run(&po, &r);
+	PyEval_RestoreThread(saved);
+
+	if (c.exc_type) {
+		/* The progress function raised: re-raise that (the best test is on disk). */
+		PyErr_Restore(c.exc_type, c.exc_value, c.exc_tb);
+		c.exc_type = c.exc_value = c.exc_tb = NULL;
+		goto out;
+	}
+	if (err < 0 && err != TNORM_EINTERRUPTED && err != TNORM_ETIMEOUT) {
+		raise_engine(err);
+		goto out;
+	}
+	result = result_dict(&po, &r, err, &c);
+out:
+	for (i = 0; i < c.nlog; i++)
+		free(c.log[i]);
+	free(c.log);
+	tnorm_pipeline_result_dispose(&r);
+	tnorm_signature_free(exp_sig);
+	PyMem_Free(argv);
+	Py_XDECREF(keep);
+	return result;
+}
+
+static PyObject *py_reduce(PyObject *self, PyObject *args, PyObject *kw)
+{
+	(void)self;
+	return job(TNORM_MODE_REDUCE, args, kw);
+}
+
+static PyObject *py_normalize(PyObject *self, PyObject *args, PyObject *kw)
+{
+	(void)self;
+	return job(TNORM_MODE_NORMALIZE, args, kw);
+}
+
+static PyObject *py_minimize(PyObject *self, PyObject *args, PyObject *kw)
+{
+	(void)self;
+	return job(TNORM_MODE_MINIMIZE, args, kw);
+}
+
+static PyObject *py_generalize(PyObject *self, PyObject *args, PyObject *kw)
+{
+	(void)self;
+	return job(TNORM_MODE_GENERALIZE, args, kw);
+}
+
+static PyObject *py_db_path(PyObject *self, PyObject *args)
+{
+	const char *test, *explicit_path = NULL;
+	char *path = NULL;
+	PyObject *result;
+	int err;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "s|z:db_path", &test, &explicit_path))
+		return NULL;
+	if ((err = tnorm_db_path(test, explicit_path, &path)) < 0)
+		return raise_engine(err);
+	result = str_or_none(path);
+	tnorm_free(path);
+	return result;
+}
+
+#define JOB_DOC(name, what)                                                                       \
+	name "(argv, test, harness=None, out=None, match='line', generalize=False, jobs=1, db=None,\n" \
+	     "     expect=None, progress=None, timeout=0.0, confirm=3, max_runs=0, max_time=0.0,\n"     \
+	     "     slipped_dir=None, wide=False) -> dict\n\n" what                                     \
+	     "\n\nargv: the command, '{}' standing for the test file; out: the result file (required; "\
+	     "the\nbest test so far is written there from the start); expect: (kind, frames) as seen "\
+	     "by a\ndebugger, compared with the engine's own target; progress(dict): called about 10 "   \
+	     "times a\nsecond, a true return stops.  Ctrl-C (or a stop) returns the best test so far "   \
+	     "with\n'complete': False.  Raises _tnorm.Error with the engine's message."
+
+static PyMethodDef methods[] = {
+	{"run", (PyCFunction)(void (*)(void))py_run, METH_VARARGS | METH_KEYWORDS,
+	 "run(argv, test, timeout=10.0, stdin=False) -> dict\n\nRun the program once on the test "
+	 "file: outcome, exit_code, signo, signature (the engine's text, or None), stdout, stderr, "
+	 "wall."},
+	{"signature", (PyCFunction)(void (*)(void))py_signature, METH_VARARGS | METH_KEYWORDS,
+	 "signature(kind, frames, depth=0) -> str\n\nThe engine's text for a failure: kind such as "
+	 "'SIGSEGV', frames innermost first as (function, file, line[, module]).  Runtime frames "
+	 "(libc, the tnorm driver runtime) are skipped as the engine skips them."},
+	{"reduce", (PyCFunction)(void (*)(void))py_reduce, METH_VARARGS | METH_KEYWORDS,
+	 JOB_DOC("reduce", "Confirm and reduce the failing test.")},
+	{"normalize", (PyCFunction)(void (*)(void))py_normalize, METH_VARARGS | METH_KEYWORDS,
+	 JOB_DOC("normalize", "Confirm and normalize the failing test (needs harness).")},
+	{"minimize", (PyCFunction)(void (*)(void))py_minimize, METH_VARARGS | METH_KEYWORDS,
+	 JOB_DOC("minimize", "Confirm, reduce, then normalize the failing test (needs harness).")},
+	{"generalize", (PyCFunction)(void (*)(void))py_generalize, METH_VARARGS | METH_KEYWORDS,
+	 JOB_DOC("generalize", "Confirm, then annotate the test with what in it is accidental.")},
+	{"db_path", py_db_path, METH_VARARGS,
+	 "db_path(test, explicit=None) -> str or None\n\nThe cross-test database a job on test uses "
+	 "by default ($TNORM_DB, else .tnorm/cache.db beside the test)."},
+	{NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_tnorm",
+                                    "libtnorm for Python: the engine behind the gdb and lldb plugins.",
+                                    -1, methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__tnorm(void);
+
+PyMODINIT_FUNC PyInit__tnorm(void)
+{
+	PyObject *m = PyModule_Create(&module);
+	if (!m)
+		return NULL;
+	if (!TnormError &&
+	    !(TnormError = PyErr_NewExceptionWithDoc("_tnorm.Error",
+	                                             "An engine error: str() is the engine's message; "
+	                                             ".code and .name say which kind.",
+	                                             NULL, NULL))) {
+		Py_DECREF(m);
+		return NULL;
+	}
+	Py_INCREF(TnormError);
+	if (PyModule_AddObject(m, "Error", TnormError) < 0 ||
+	    PyModule_AddStringConstant(m, "__version__", "0.1.0") < 0) {
+		Py_DECREF(TnormError);
+		Py_DECREF(m);
+		return NULL;
+	}
+	return m;
+}

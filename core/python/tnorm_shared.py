@@ -1,0 +1,371 @@
+# SPDX-License-Identifier: MIT
+"""What the gdb and lldb plugins share: argument parsing, finding the test among the program's
+arguments, finding the harness, running jobs through the _tnorm binding, printing results, and
+the state of `tnorm run` / `tnorm step`.
+
+A debugger layer supplies a small `Host` object (how to write, what the inferior is, how it
+stopped, how to start it and stop at the next test step); everything else lives here, so the two
+plugins stay thin and cannot drift apart.  This module imports nothing from gdb or lldb.
+"""
+
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+
+# The debuggers load libraries whose C symbols clash with ours: gdb links elfutils' libdw, which
+# also defines dwarf_tag, dwarf_child, ... with other signatures.  RTLD_DEEPBIND makes the
+# binding and its libraries (libdwarf) resolve their own symbols first.
+_flags = sys.getdlopenflags()
+sys.setdlopenflags(_flags | os.RTLD_DEEPBIND)
+try:
+    import _tnorm
+finally:
+    sys.setdlopenflags(_flags)
+
+Error = _tnorm.Error
+
+SUBCOMMANDS = ("minimize", "reduce", "normalize", "generalize", "signature", "run", "step",
+               "steps")
+
+HELP = {
+    "minimize": "tnorm minimize [TEST] [--harness H] [--match P] [--generalize] [-o OUT] [-j N]\n"
+                "  Reduce, then normalize the failing test of the current program: the one\n"
+                "  short canonical test.  TEST defaults to the program argument that names an\n"
+                "  existing file.  When the program stopped on a signal, that stop is compared\n"
+                "  with the engine's own run of the test.  Ctrl-C keeps the best test so far.",
+    "reduce": "tnorm reduce [TEST] [--harness H] [--match P] [-o OUT]\n"
+              "  Reduce the failing test to a 1-minimal one with the same signature.",
+    "normalize": "tnorm normalize [TEST] [--harness H] [--match P] [--generalize] [-o OUT]\n"
+                 "  Rewrite the failing test into its normal form.",
+    "generalize": "tnorm generalize [TEST] [--harness H] [--match P] [-o OUT] [-j N]\n"
+                  "  Annotate the failing test with what in it is accidental.",
+    "signature": "tnorm signature\n"
+                 "  Print the failure signature of the current stop, in the engine's format.",
+    "run": "tnorm run [TEST]\n"
+           "  Start the program on the last result (or TEST) and stop before step 0.",
+    "step": "tnorm step [N]\n"
+            "  Continue to the next test step (N steps) and print it with its notes.",
+    "steps": "tnorm steps\n"
+             "  List the steps of the test being run; '=>' marks the current one.",
+}
+
+
+class UsageError(Exception):
+    """A bad command line: the message says what and how to use the command."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError("%s\nusage: %s" % (message, HELP[self.prog.split()[-1]].splitlines()[0]))
+
+
+def _parser(sub):
+    p = _Parser(prog="tnorm " + sub, add_help=False)
+    if sub in ("minimize", "reduce", "normalize", "generalize"):
+        p.add_argument("test", nargs="?")
+        p.add_argument("--harness")
+        p.add_argument("--match", default="line")
+        p.add_argument("-o", "--output", dest="out")
+        p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+        p.add_argument("--timeout", type=float, default=0.0)
+        p.add_argument("--max-runs", type=int, default=0)
+        p.add_argument("--max-time", type=float, default=0.0)
+        p.add_argument("--db")
+        p.add_argument("--no-db", action="store_true")
+        p.add_argument("--quiet", action="store_true")
+        if sub in ("minimize", "normalize"):
+            p.add_argument("--generalize", action="store_true")
+            p.add_argument("--verbose", action="store_true")
+    elif sub == "run":
+        p.add_argument("test", nargs="?")
+    elif sub == "step":
+        p.add_argument("count", nargs="?", type=int, default=1)
+    return p
+
+
+def parse(sub, argstring):
+    """Parse the arguments of `tnorm SUB`; raises UsageError."""
+    if sub not in SUBCOMMANDS:
+        raise UsageError("unknown subcommand '%s'; one of: %s" % (sub, ", ".join(SUBCOMMANDS)))
+    try:
+        words = shlex.split(argstring or "")
+    except ValueError as e:
+        raise UsageError("%s\nusage: %s" % (e, HELP[sub].splitlines()[0]))
+    a = _parser(sub).parse_args(words)
+    if sub == "step" and a.count < 1:
+        raise UsageError("tnorm step takes a positive count")
+    if getattr(a, "jobs", 1) < 1:
+        raise UsageError("-j takes a positive number of jobs")
+    return a
+
+
+def complete(text, words_before):
+    """Completion candidates: subcommands for the first word, else None (file names)."""
+    if not words_before:
+        return [s for s in SUBCOMMANDS if s.startswith(text)]
+    return None
+
+
+def find_test(args, explicit=None):
+    """The test file and the argv template: the program argument that names an existing file
+    becomes '{}'.  `explicit` (a path) wins; it replaces that argument, or is appended."""
+    idx = None
+    for i, a in enumerate(args):
+        if os.path.isfile(a):
+            idx = i
+            break
+    if explicit is not None:
+        if not os.path.isfile(explicit):
+            raise UsageError("%s: no such test file" % explicit)
+        tmpl = list(args)
+        if idx is None:
+            tmpl.append("{}")
+        else:
+            tmpl[idx] = "{}"
+        return os.path.abspath(explicit), tmpl
+    if idx is None:
+        raise UsageError("no test file among the program's arguments (%s); name one: tnorm "
+                         "minimize TEST" % (" ".join(args) if args else "none"))
+    tmpl = list(args)
+    tmpl[idx] = "{}"
+    return os.path.abspath(args[idx]), tmpl
+
+
+def program_harness(program, workdir):
+    """The harness compiled into a tnorm driver (DRIVER --print-harness), written to a file in
+    workdir; None when the program is not a tnorm driver.  Only a program that links the tnorm
+    driver runtime is asked: any other program could take the option for a file name."""
+    try:
+        with open(program, "rb") as f:
+            if b"tnorm_drv_main" not in f.read():
+                return None
+    except OSError:
+        return None
+    try:
+        p = subprocess.run([program, "--print-harness"], capture_output=True, timeout=10,
+                           stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if p.returncode != 0 or not p.stdout.strip():
+        return None
+    path = os.path.join(workdir, "harness.tnh")
+    with open(path, "wb") as f:
+        f.write(p.stdout)
+    return path
+
+
+def default_output(test, mode):
+    return test + {"reduce": ".min", "generalize": ".gen"}.get(mode, ".norm")
+
+
+def frames_signature(kind, frames):
+    """The engine's text for a stop: kind and frames (function, file, line, module)."""
+    return _tnorm.signature(kind, frames)
+
+
+def parse_steps(text):
+    """Steps of a test text: [(action, [notes])]; notes are the comment lines after a step
+    (generalization annotations), without the '# STEP k' markers."""
+    steps = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("#"):
+            if steps and not line.startswith("#[") and not line.startswith("# generated"):
+                note = line[1:].strip()
+                notes = steps[-1][1]
+                if note.startswith("]"):
+                    note = "ends a block of steps that can be in any order"
+                elif note.startswith("- ") and notes and notes[-1].startswith("or "):
+                    notes[-1] += " ... " + note[2:]  # a run of values: "or A ... B"
+                    continue
+                notes.append(note)
+            continue
+        action = line.split(" #", 1)[0].strip()
+        steps.append((action, []))
+    return steps
+
+
+class Session:
+    """The plugin's state across commands: the last result, and the test being stepped."""
+
+    def __init__(self, host):
+        self.host = host
+        self.last_result = None   # path of the last result file
+        self.stepping = None      # [(action, notes)] of the test `tnorm run` started
+        self.current = -1         # index of the current step, -1 before step 0
+        self.workdir = tempfile.mkdtemp(prefix="tnorm-plugin-")
+
+    # ---- jobs ------------------------------------------------------------------------------
+    def job(self, mode, a):
+        h = self.host
+        program, args = h.program()
+        test, tmpl = find_test(args, a.test)
+        harness = a.harness
+        if harness is None:
+            harness = program_harness(program, self.workdir)
+        if harness is None and mode != "reduce":
+            raise UsageError("%s needs a harness: the program is not a tnorm driver "
+                             "(--print-harness); give --harness H" % mode)
+        if harness is not None and not os.path.isfile(harness):
+            raise UsageError("%s: no such harness file" % harness)
+        out = a.out or default_output(test, mode)
+        if os.path.abspath(out) == test:
+            raise UsageError("-o must not name the test (it is never modified)")
+        expect = h.stop_signature_parts()
+        db = None if a.no_db else _tnorm.db_path(test, a.db)
+        quiet = a.quiet
+        state = {"t": 0.0, "shown": False}
+
+        def progress(p):
+            if h.interrupted():
+                return True
+            now = time.monotonic()
+            # On a terminal one line updated in place; in a log a line per second.
+            if not quiet and now - state["t"] >= (0.2 if h.tty else 1.0):
+                state["t"] = now
+                state["shown"] = h.tty
+                h.write("%s%s: best %d bytes, %d runs, %d accepted, %d cached, %.1fs%s" % (
+                    "\r" if h.tty else "", p["phase"], p["best"], p["runs"], p["accepted"],
+                    p["cached"], p["elapsed"], "   " if h.tty else "\n"))
+                h.flush()
+            return False
+
+        argv = [program] + tmpl
+        fn = getattr(_tnorm, mode)
+        h.write("tnorm %s: %s -- %s\n" % (mode, test, " ".join(shlex.quote(x) for x in argv)))
+        h.flush()
+        res = fn(argv, test, harness=harness, out=out, match=a.match,
+                 generalize=getattr(a, "generalize", False), jobs=a.jobs, db=db, expect=expect,
+                 progress=progress, timeout=a.timeout, max_runs=a.max_runs, max_time=a.max_time,
+                 slipped_dir=os.path.join(os.path.dirname(os.path.abspath(out)), "slipped"))
+        if state["shown"]:
+            h.write("\n")
+        self.report(res, getattr(a, "verbose", False))
+        if res["text"] is not None:
+            self.last_result = os.path.abspath(out)
+        return res
+
+    def report(self, res, verbose=False):
+        w = self.host.write
+        if res["expect_matches"] is False:
+            w("warning: the debugger's stop (%s) differs from the engine's run of the test (%s); "
+              "working on the engine's\n" % (res["expect_signature"], res["signature"]))
+        w("signature: %s\n" % res["signature"])
+        if verbose:
+            for line in res["log"]:
+                w("  %s\n" % line)
+        label = {"reduce": "reduced", "generalize": "generalized"}.get(res["mode"], "normal form")
+        if res["generalization"] and res["mode"] != "generalize":
+            label += ", generalized"
+        if res["known"]:
+            label += " (known from the database)"
+        w("%s: %d -> %d %s in %d runs (%d cached), %.2f s\n" % (
+            label, res["original"], res["final"], res["unit"], res["runs"], res["cache_hits"],
+            res["seconds"]))
+        if res["text"] is not None:
+            w(res["text"] if res["text"].endswith("\n") else res["text"] + "\n")
+        for s in res["slipped"]:
+            w("slipped: %s (smallest test: %s)\n" % (s["signature"], s["path"] or "-"))
+        if res["interrupted"]:
+            w("interrupted: the best test so far is in %s\n" % res["output"])
+        elif not res["complete"]:
+            w("stopped (%s): the best test so far is in %s\n" % (res["stopped"], res["output"]))
+        else:
+            w("written to %s\n" % res["output"])
+        self.host.flush()
+
+    # ---- signature -------------------------------------------------------------------------
+    def signature(self):
+        parts = self.host.stop_signature_parts()
+        if parts is None:
+            raise UsageError("the program is not stopped on a signal (run it until it crashes)")
+        return frames_signature(*parts)
+
+    # ---- stepping --------------------------------------------------------------------------
+    def run(self, a):
+        h = self.host
+        program, args = h.program()
+        test = a.test or self.last_result
+        if test is None:
+            raise UsageError("no test to run: give one (tnorm run TEST) or run tnorm minimize")
+        if not os.path.isfile(test):
+            raise UsageError("%s: no such test file" % test)
+        test = os.path.abspath(test)
+        with open(test, encoding="utf-8", errors="replace") as f:
+            self.stepping = parse_steps(f.read())
+        if not self.stepping:
+            raise UsageError("%s has no steps" % test)
+        try:
+            _, tmpl = find_test(args, test)
+        except UsageError:
+            tmpl = [test]
+        new_args = [test if x == "{}" else x for x in tmpl]
+        self.current = -1
+        stopped = h.start(new_args)
+        if stopped is None:
+            self.current = -1
+            raise UsageError("the program did not reach step 0 (is it a tnorm driver?)")
+        self.current = stopped
+        h.write("tnorm run: %s %s\n" % (program, " ".join(shlex.quote(x) for x in new_args)))
+        self.print_step(self.current)
+
+    def step(self, a):
+        h = self.host
+        if self.stepping is None:
+            raise UsageError("no test is being stepped: start one with tnorm run")
+        for _ in range(a.count):
+            k = h.next_step()
+            if k is None:
+                self.current = len(self.stepping)
+                h.write("the test ended without reaching another step (%s)\n" % h.stop_description())
+                return
+            self.current = k
+        self.print_step(self.current)
+
+    def print_step(self, k):
+        w = self.host.write
+        if 0 <= k < len(self.stepping):
+            action, notes = self.stepping[k]
+            w("STEP %d: %s\n" % (k, action))
+            for n in notes:
+                w("    # %s\n" % n)
+        else:
+            w("STEP %d\n" % k)
+        self.host.flush()
+
+    def steps(self):
+        if self.stepping is None:
+            raise UsageError("no test is being stepped: start one with tnorm run")
+        for i, (action, notes) in enumerate(self.stepping):
+            mark = "=>" if i == self.current else "  "
+            self.host.write("%s %2d  %s%s\n" % (mark, i, action,
+                                                 "    # " + "; ".join(notes) if notes else ""))
+        self.host.flush()
+
+    # ---- dispatch --------------------------------------------------------------------------
+    def command(self, argstring):
+        """Run `tnorm ARGS`.  Raises UsageError or Error with a one-line message."""
+        words = (argstring or "").strip().split(None, 1)
+        if not words or words[0] in ("help", "--help", "-h"):
+            self.host.write("tnorm: minimize, reduce, normalize and step through failing tests\n\n" +
+                            "\n".join(HELP[s] for s in SUBCOMMANDS) + "\n")
+            return None
+        sub, rest = words[0], words[1] if len(words) > 1 else ""
+        a = parse(sub, rest)
+        if sub in ("minimize", "reduce", "normalize", "generalize"):
+            return self.job(sub, a)
+        if sub == "signature":
+            self.host.write(self.signature() + "\n")
+            return None
+        if sub == "run":
+            return self.run(a)
+        if sub == "step":
+            return self.step(a)
+        return self.steps()
+

@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The gdb plugin, in real gdb (gdb -batch -nx) on the AVL example: crash -> tnorm minimize ->
+# tnorm run -> tnorm step; the signature of the stop; Ctrl-C during minimize; bad input.
+. "$(dirname "$0")/lib.sh"
+PLUGIN=$B/gdb-plugin/tnorm-gdb.py
+AVL=$SRC/examples/avl
+D=$B/examples/avl/avl_driver
+H=$AVL/avl.tnh
+cp "$AVL/tests/fail-1.t" "$AVL/tests/fail-6.t" "$AVL/tests/pass-1.t" "$W/"
+cd "$W" || exit 1
+
+g() { # OUTFILE gdb-args...: gdb in batch mode with the plugin loaded
+	local out=$1; shift
+	timeout 300 gdb -batch -nx -ex "source $PLUGIN" "$@" >"$out" 2>&1
+}
+
+# ---- the story: crash, minimize, run, step -----------------------------------------------------
+g story.log -ex run -ex 'tnorm signature' -ex 'tnorm minimize' -ex 'tnorm run' -ex 'tnorm step' \
+	-ex 'tnorm step' -ex 'tnorm step' -ex 'tnorm steps' -ex 'echo ALIVE\n' --args "$D" fail-1.t
+"$T" minimize --quiet --harness "$H" -o cli.norm fail-1.t -- "$D" {} >/dev/null
+expect "minimize: the normal form is written beside the test" test -s fail-1.t.norm
+expect "minimize: gdb's result is the CLI's normal form" cmp -s fail-1.t.norm cli.norm
+expect "minimize: the normal form is printed" sh -c "grep -qx 'avl_delete(avl0, int0)' story.log && grep -q '^written to $W/fail-1.t.norm' story.log"
+expect "minimize: the input test is untouched" cmp -s fail-1.t "$AVL/tests/fail-1.t"
+cli_sig=$("$T" run fail-1.t -- "$D" {} | sed -n 's/^signature: //p')
+gdb_sig=$(grep '^SIGABRT at ' story.log | head -1)
+expect "signature: tnorm signature equals the signature tnorm run prints" [ -n "$cli_sig" -a "$cli_sig" = "$gdb_sig" ]
+for k in 0 1 2 3; do
+	want=$(grep -v '^#' fail-1.t.norm | sed -n "$((k + 1))p")
+	expect "step: stops at step $k with its text ($want)" grep -qxF "STEP $k: $want" story.log
+done
+expect "steps: lists the test and marks step 3" grep -qE '^=>  3  avl_insert\(avl0, int0\)$' story.log
+expect "gdb keeps working after the story" grep -qx ALIVE story.log
+
+# ---- generalization notes while stepping -------------------------------------------------------
+g gen.log -ex run -ex 'tnorm minimize --generalize -o fail-1.gen' -ex 'tnorm run' -ex 'tnorm step' \
+	--args "$D" fail-1.t
+expect "minimize --generalize: annotated and written" grep -q '# STEP 0$' fail-1.gen
+expect "step: prints the step's generalization notes" sh -c "grep -qx 'STEP 1: int1 = 3' gen.log && grep -qE '^    # (or|swaps)' gen.log"
+
+# ---- reduce from gdb; a stop that differs from the engine's run of the test: a warning ----------
+g red.log -ex run -ex 'tnorm reduce --match stack:2 -o fail-1.min' --args "$D" fail-1.t
+expect "reduce: works from gdb" sh -c "grep -q '^reduced: 100 -> ' red.log && test -s fail-1.min"
+printf 'x\nA\ny\na\nz\n' >bugA.txt
+printf 'x\nB\ny\n' >bugB.txt
+g warn.log -ex run -ex 'tnorm reduce bugB.txt -o bugB.min' -ex 'echo ALIVE\n' --args "$B/tests/suts/sut_twobug" bugA.txt
+expect "reduce: a generic (no harness) program works from gdb" sh -c "grep -qx B bugB.min && grep -qx ALIVE warn.log"
+expect "a stop that differs from the engine's target: a warning naming both" grep -q "^warning: the debugger's stop (SIGSEGV at bug_a (twobug.c:[0-9]*)\(.*\)) differs from the engine's run of the test (SIGABRT at bug_b" warn.log
+
+# ---- Ctrl-C during minimize: a valid best-so-far and a working gdb ------------------------------
+rm -f fail-6.t.norm
+timeout 300 gdb -batch -nx -ex "source $PLUGIN" -ex run -ex 'tnorm minimize --no-db' \
+	-ex 'echo ALIVE\n' -ex 'tnorm signature' --args "$D" fail-6.t >int.log 2>&1 &
+gpid=$!
+for _ in $(seq 1 300); do [ -s fail-6.t.norm ] && break; sleep 0.05; done
+sleep 0.5
+kill -INT "$gpid"
+wait "$gpid"
+expect "Ctrl-C: minimize says it was interrupted" grep -q '^interrupted: the best test so far is in' int.log
+expect "Ctrl-C: gdb goes on with the next command" grep -qx ALIVE int.log
+expect "Ctrl-C: gdb still reads the stop afterwards" grep -q '^SIGABRT at check_node' int.log
+"$T" check "$H" fail-6.t.norm >/dev/null 2>&1 && best_ok=1 || best_ok=0
+expect "Ctrl-C: the best-so-far file is a valid test" [ $best_ok = 1 ]
+expect "Ctrl-C: the best-so-far still fails the same way" sh -c "[ \"\$($T run fail-6.t.norm -- '$D' {} | sed -n 's/^signature: //p')\" = \"\$($T run fail-6.t -- '$D' {} | sed -n 's/^signature: //p')\" ]"
+
+# ---- bad input: one clear error each, and gdb keeps working ------------------------------------
+g bad1.log -ex 'tnorm minimize' -ex 'echo ALIVE\n'
+expect "no program: one clear error" sh -c "grep -q '^tnorm: no program: load one first' bad1.log && grep -qx ALIVE bad1.log"
+g bad2.log -ex 'tnorm minimize' -ex 'echo ALIVE\n' --args "$D"
+expect "no test file: one clear error" sh -c "grep -q '^tnorm: no test file among the program' bad2.log && grep -qx ALIVE bad2.log"
+printf 'pool int 2\nfoo(<int>\n' >bad.tnh
+g bad3.log -ex 'tnorm minimize --harness bad.tnh' -ex 'echo ALIVE\n' --args "$D" fail-1.t
+expect "harness error: file:line in one error" sh -c "grep -qE '^tnorm: bad.tnh:2:[0-9]+: ' bad3.log && grep -qx ALIVE bad3.log"
+g bad4.log -ex 'tnorm minimize' -ex 'echo ALIVE\n' --args "$D" pass-1.t
+expect "a passing test: one clear error" sh -c "grep -q '^tnorm: the original test does not fail: it passes' bad4.log && grep -qx ALIVE bad4.log"
+g bad5.log -ex 'tnorm signature' -ex 'tnorm step' -ex 'tnorm frobnicate' -ex 'tnorm step 0' -ex 'echo ALIVE\n' --args "$D" fail-1.t
+expect "signature without a stop: one clear error" grep -q '^tnorm: the program is not stopped on a signal' bad5.log
+expect "step before run: one clear error" grep -q '^tnorm: no test is being stepped' bad5.log
+expect "unknown subcommand: one clear error" grep -q "^tnorm: unknown subcommand 'frobnicate'" bad5.log
+expect "bad step count: one clear error" grep -q '^tnorm: tnorm step takes a positive count' bad5.log
+expect "gdb keeps working after bad input" grep -qx ALIVE bad5.log
+g help.log -ex 'help tnorm' -ex 'help tnorm minimize' -ex 'complete tnorm mi' -ex 'complete tnorm run fail-'
+expect "help: the prefix command lists its subcommands" sh -c "grep -q 'tnorm minimize' help.log && grep -q 'tnorm step' help.log"
+expect "completion: subcommands and file names" sh -c "grep -qx 'tnorm minimize' help.log && grep -qx 'tnorm run fail-1.t' help.log"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
