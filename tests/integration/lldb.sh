@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The lldb plugin, in real lldb (lldb -b) on the AVL example, mirroring gdb.sh: crash -> tnorm
+# minimize -> tnorm run -> tnorm step; the signature of the stop; Ctrl-C; bad input.
+# lldb -b skips the -o commands after a crash (they go in -k) and after a failing command
+# (bad-input checks run from a file with `command source -e false`, so lldb goes on).
+. "$(dirname "$0")/lib.sh"
+# Debian 12's lldb 14 finds its Python module only here (its `lldb -P` is wrong).
+export PYTHONPATH=/usr/lib/llvm-14/lib/python3.11/dist-packages${PYTHONPATH:+:$PYTHONPATH}
+PLUGIN=$B/lldb-plugin/tnorm_lldb.py
+AVL=$SRC/examples/avl
+D=$B/examples/avl/avl_driver
+H=$AVL/avl.tnh
+cp "$AVL/tests/fail-1.t" "$AVL/tests/fail-6.t" "$AVL/tests/pass-1.t" "$W/"
+cd "$W" || exit 1
+
+l() { # OUTFILE lldb-args...: lldb in batch mode with the plugin loaded
+	local out=$1; shift
+	timeout 300 lldb -b -o "command script import $PLUGIN" "$@" >"$out" 2>&1
+}
+cmds() { # FILE COMMAND...: a command file for `command source -e false`
+	local f=$1; shift
+	printf '%s\n' "$@" >"$f"
+}
+
+# ---- the story: crash, minimize, run, step -----------------------------------------------------
+l story.log -o run -k 'tnorm signature' -k 'tnorm minimize' -k 'tnorm run' -k 'tnorm step' \
+	-k 'tnorm step' -k 'tnorm step' -k 'tnorm steps' -k 'script print("ALIVE")' -- "$D" fail-1.t
+"$T" minimize --quiet --harness "$H" -o cli.norm fail-1.t -- "$D" {} >/dev/null
+expect "minimize: the normal form is written beside the test" test -s fail-1.t.norm
+expect "minimize: lldb's result is the CLI's normal form" cmp -s fail-1.t.norm cli.norm
+expect "minimize: the normal form is printed" sh -c "grep -qx 'avl_delete(avl0, int0)' story.log && grep -q '^written to $W/fail-1.t.norm' story.log"
+expect "minimize: the input test is untouched" cmp -s fail-1.t "$AVL/tests/fail-1.t"
+cli_sig=$("$T" run fail-1.t -- "$D" {} | sed -n 's/^signature: //p')
+lldb_sig=$(grep '^SIGABRT at ' story.log | head -1)
+expect "signature: from the SBThread's frames, equal to the signature tnorm run prints" [ -n "$cli_sig" -a "$cli_sig" = "$lldb_sig" ]
+for k in 0 1 2 3; do
+	want=$(grep -v '^#' fail-1.t.norm | sed -n "$((k + 1))p")
+	expect "step: stops at step $k with its text ($want)" grep -qxF "STEP $k: $want" story.log
+done
+expect "steps: lists the test and marks step 3" grep -qE '^=>  3  avl_insert\(avl0, int0\)$' story.log
+expect "lldb keeps working after the story" grep -qx ALIVE story.log
+
+# ---- generalization notes while stepping -------------------------------------------------------
+l gen.log -o run -k 'tnorm minimize --generalize -o fail-1.gen' -k 'tnorm run' -k 'tnorm step' \
+	-- "$D" fail-1.t
+expect "minimize --generalize: annotated and written" grep -q '# STEP 0$' fail-1.gen
+expect "step: prints the step's generalization notes" sh -c "grep -qx 'STEP 1: int1 = 3' gen.log && grep -qE '^    # (or|swaps)' gen.log"
+
+# ---- reduce; a stop that differs from the engine's run of the test: a warning ------------------
+l red.log -o run -k 'tnorm reduce --match stack:2 -o fail-1.min' -- "$D" fail-1.t
+expect "reduce: works from lldb" sh -c "grep -q '^reduced: 100 -> ' red.log && test -s fail-1.min"
+printf 'x\nA\ny\na\nz\n' >bugA.txt
+printf 'x\nB\ny\n' >bugB.txt
+l warn.log -o run -k 'tnorm reduce bugB.txt -o bugB.min' -k 'script print("ALIVE")' -- "$B/tests/suts/sut_twobug" bugA.txt
+expect "reduce: a generic (no harness) program works from lldb" sh -c "grep -qx B bugB.min && grep -qx ALIVE warn.log"
+expect "a stop that differs from the engine's target: a warning naming both" grep -q "^warning: the debugger's stop (SIGSEGV at bug_a (twobug.c:[0-9]*).*) differs from the engine's run of the test (SIGABRT at bug_b" warn.log
+
+# ---- Ctrl-C during minimize: a valid best-so-far and a working lldb -----------------------------
+rm -f fail-6.t.norm
+timeout 300 lldb -b -o "command script import $PLUGIN" -o run -k 'tnorm minimize --no-db' \
+	-k 'script print("ALIVE")' -k 'tnorm signature' -- "$D" fail-6.t >int.log 2>&1 &
+lpid=$!
+for _ in $(seq 1 300); do [ -s fail-6.t.norm ] && break; sleep 0.05; done
+sleep 0.5
+kill -INT "$lpid"
+wait "$lpid"
+expect "Ctrl-C: minimize says it was interrupted" grep -q '^interrupted: the best test so far is in' int.log
+expect "Ctrl-C: lldb goes on with the next command" grep -qx ALIVE int.log
+expect "Ctrl-C: lldb still reads the stop afterwards" grep -q '^SIGABRT at check_node' int.log
+"$T" check "$H" fail-6.t.norm >/dev/null 2>&1 && best_ok=1 || best_ok=0
+expect "Ctrl-C: the best-so-far file is a valid test" [ $best_ok = 1 ]
+expect "Ctrl-C: the best-so-far still fails the same way" sh -c "[ \"\$($T run fail-6.t.norm -- '$D' {} | sed -n 's/^signature: //p')\" = \"\$($T run fail-6.t -- '$D' {} | sed -n 's/^signature: //p')\" ]"
+
+# ---- bad input: one clear error each, and lldb keeps working -----------------------------------
+cmds c1 'tnorm minimize' 'script print("ALIVE")'
+l bad1.log -o 'command source -e false c1'
+expect "no program: one clear error" sh -c "grep -q '^error: tnorm: no program: load one first' bad1.log && grep -qx ALIVE bad1.log"
+l bad2.log -o 'command source -e false c1' -- "$D"
+expect "no test file: one clear error" sh -c "grep -q '^error: tnorm: no test file among the program' bad2.log && grep -qx ALIVE bad2.log"
+printf 'pool int 2\nfoo(<int>\n' >bad.tnh
+cmds c3 'tnorm minimize --harness bad.tnh' 'script print("ALIVE")'
+l bad3.log -o 'command source -e false c3' -- "$D" fail-1.t
+expect "harness error: file:line in one error" sh -c "grep -qE '^error: tnorm: bad.tnh:2:[0-9]+: ' bad3.log && grep -qx ALIVE bad3.log"
+l bad4.log -o 'command source -e false c1' -- "$D" pass-1.t
+expect "a passing test: one clear error" sh -c "grep -q '^error: tnorm: the original test does not fail: it passes' bad4.log && grep -qx ALIVE bad4.log"
+cmds c5 'tnorm signature' 'tnorm step' 'tnorm frobnicate' 'tnorm step 0' 'script print("ALIVE")'
+l bad5.log -o 'command source -e false c5' -- "$D" fail-1.t
+expect "signature without a stop: one clear error" grep -q '^error: tnorm: the program is not stopped on a signal' bad5.log
+expect "step before run: one clear error" grep -q '^error: tnorm: no test is being stepped' bad5.log
+expect "unknown subcommand: one clear error" grep -q "^error: tnorm: unknown subcommand 'frobnicate'" bad5.log
+expect "bad step count: one clear error" grep -q '^error: tnorm: tnorm step takes a positive count' bad5.log
+expect "lldb keeps working after bad input" grep -qx ALIVE bad5.log
+l help.log -o 'help tnorm' -o 'tnorm help'
+expect "help: lists the subcommands and their options" sh -c "grep -q 'Subcommands: minimize, reduce' help.log && grep -q 'tnorm minimize \[TEST\]' help.log"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
