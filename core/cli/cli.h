@@ -20,10 +20,10 @@ enum {
 	EXIT_INTERRUPTED = 130 /* stopped by Ctrl-C/SIGTERM; the best result so far was written */
 };
 
-/* Print "tnorm CMD: <last error message>" to stderr and return the exit code for `code`. */
 /* Default number of parallel jobs: the online cores (1..64). */
 unsigned cli_default_jobs(void);
 
+/* Print "tnorm CMD: <last error message>" to stderr and return the exit code for `code`. */
 int cli_fail(const char *cmd, int code);
 /* Print "tnorm CMD: <formatted>" plus a hint to run --help, and return EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -67,5 +67,7 @@ int cmd_reduce(int argc, char **argv);
 int cmd_normalize(int argc, char **argv);
 int cmd_minimize(int argc, char **argv);
 int cmd_generalize(int argc, char **argv);
+int cmd_fuzz(int argc, char **argv);
+int cmd_triage(int argc, char **argv);
 
 #endif

@@ -15,6 +15,8 @@ static const cli_command commands[] = {
 	{"normalize", "rewrite a failing test into its canonical form", cmd_normalize},
 	{"minimize", "confirm, reduce and normalize a failing test (start here)", cmd_minimize},
 	{"generalize", "annotate a failing test with what in it is accidental", cmd_generalize},
+	{"fuzz", "random testing from a harness: a corpus of failing tests", cmd_fuzz},
+	{"triage", "minimize a folder of failing tests into one test per fault", cmd_triage},
 };
 
 static void usage(FILE *f)

@@ -122,6 +122,7 @@ void tnorm_pipeline_result_dispose(tnorm_pipeline_result *r)
 		return;
 	tnorm_free(r->text);
 	tnorm_free(r->plain);
+	tnorm_free(r->reduced);
 	tnorm_free(r->signature);
 	tnorm_free(r->generalization);
 	tnorm_free(r->expect_signature);
@@ -163,6 +164,11 @@ static int harness_job(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 		if (hooks->db && mode == TNORM_MODE_MINIMIZE && (err = hook_visited(hooks, t)) < 0)
 			return err;
 		err = tnorm_reduce_test(rt, t, &o->reduce, tnorm_session_test_oracle, s, &r->reduce);
+		if (*rt) {
+			int e2 = tnorm_test_format(*rt, &r->reduced, NULL);
+			if (e2 < 0 && err == 0)
+				err = e2;
+		}
 	} else {
 		err = tnorm_test_dup(rt, t);
 	}

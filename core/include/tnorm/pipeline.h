@@ -77,6 +77,8 @@ typedef struct tnorm_pipeline_result {
 	char *text;             /**< the result (annotated when generalized); NULL if none yet */
 	size_t text_len;
 	char *plain;            /**< the result without annotations (NULL unless generalized) */
+	char *reduced;          /**< the test after the reduction, before normalization (minimize
+	                             and reduce with a harness; NULL otherwise) */
 	char *signature;        /**< the target's text; NULL when the confirm runs did not finish */
 	char *generalization;   /**< generalization as JSON, or NULL */
 	char *expect_signature; /**< the `expect` signature's text, or NULL */

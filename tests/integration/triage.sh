@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# tnorm fuzz and tnorm triage on the AVL example: a corpus, known buckets, resume after kill -9,
+# two triage processes on one database, and report.html in headless Chromium.
+. "$(dirname "$0")/lib.sh"
+AVL=$SRC/examples/avl
+D=$B/examples/avl/avl_driver
+H=$AVL/avl.tnh
+cd "$W" || exit 1
+
+# ---- fuzz ---------------------------------------------------------------------------------------
+"$T" fuzz "$H" --runs 300 -o fz -- "$D" {} >fuzz.out 2>fuzz.err; rc=$?
+expect "fuzz: exit 0 and a summary" sh -c "[ $rc = 0 ] && grep -q '^fz: 300 runs (seeds 1..300, 100 steps), 3 failing' fuzz.out"
+expect "fuzz: the failing seeds are kept (30, 51, 131)" sh -c "ls fz | tr '\n' ' ' | grep -qx 'fail-131.sig fail-131.t fail-30.sig fail-30.t fail-51.sig fail-51.t '"
+"$T" gen "$H" --steps 100 --seed 30 >seed30.t
+expect "fuzz: a kept test is the seed's random test" cmp -s seed30.t fz/fail-30.t
+expect "fuzz: its signature is kept beside it" grep -qx 'SIGABRT at check_node (avl.c:191) <- avl_check (avl.c:197) <- h_check (driver.c:41) <- main (driver.c:53)' fz/fail-30.sig
+"$T" fuzz "$H" --runs 0 -o fz2 -- "$D" {} 2>err; rc=$?
+expect "fuzz: no budget is a usage error" sh -c "[ $rc = 2 ] && grep -q 'needs --max-time' err"
+printf 'pool int 2\nfoo(<int>\n' >bad.tnh
+"$T" fuzz bad.tnh -- "$D" {} 2>err; rc=$?
+expect "fuzz: a bad harness gives file:line and exit 1" sh -c "[ $rc = 1 ] && grep -q '^tnorm fuzz: bad.tnh:2:' err"
+
+# ---- triage: a small corpus with known buckets ------------------------------------------------
+mkdir c
+for k in 1 2 3 5; do cp "$AVL/tests/fail-$k.t" c/; done
+cp "$AVL/tests/pass-1.t" c/
+"$T" triage c --harness "$H" -j 2 -- "$D" {} >tri.out 2>tri.err; rc=$?
+expect "triage: exit 0" [ $rc = 0 ]
+expect "triage: the summary" grep -q '^c: 5 tests, 4 failing, 1 distinct signatures, 4 distinct reduced, 2 distinct normalized: 2 buckets$' tri.out
+bucket_of() { python3 -c "import json,sys; r=json.load(open('$1')); print([x['bucket'] for x in r['results'] if x['test']==sys.argv[1]][0])" "$2"; }
+expect "triage: fail-1 and fail-2 share a bucket" [ "$(bucket_of c/triage/report.json fail-1.t)" = "$(bucket_of c/triage/report.json fail-2.t)" ]
+expect "triage: fail-3 and fail-5 share the other" sh -c "[ \"$(bucket_of c/triage/report.json fail-3.t)\" = \"$(bucket_of c/triage/report.json fail-5.t)\" ] && [ \"$(bucket_of c/triage/report.json fail-3.t)\" != \"$(bucket_of c/triage/report.json fail-1.t)\" ]"
+expect "triage: the passing test is reported, not bucketed" sh -c "grep -q '^not triaged: pass-1.t: notfail: the original test does not fail' tri.out && [ \"$(bucket_of c/triage/report.json pass-1.t)\" = 0 ]"
+expect "triage: each bucket's representative is annotated (Figure 2 style)" sh -c "[ \$(grep -c '^   representative ' tri.out) = 2 ] && grep -q '# STEP 0\$' tri.out"
+expect "triage: the corpus is untouched" sh -c "for k in 1 2 3 5; do cmp -s c/fail-\$k.t '$AVL/tests/fail-'\$k.t || exit 1; done"
+expect "triage: report.json is valid JSON with the counts" python3 -c "import json; r=json.load(open('c/triage/report.json')); assert r['tests']==5 and r['failing']==4 and r['distinct_normalized']==2 and len(r['buckets'])==2"
+
+# ---- report.html in headless Chromium -----------------------------------------------------------
+if command -v chromium >/dev/null; then
+	timeout 120 chromium --headless=new --no-sandbox --disable-gpu --enable-logging=stderr --v=0 \
+		--dump-dom "file://$W/c/triage/report.html" >dom.html 2>chrome.err
+	expect "report.html: no console messages in Chromium" sh -c "! grep -q 'CONSOLE' chrome.err"
+	expect "report.html: the bucket table is in the DOM" sh -c "grep -q '<table id=\"buckets\">' dom.html && [ \$(grep -c '<tr><td><a href=\"#bucket-' dom.html) = 2 ]"
+	expect "report.html: the length chart is in the DOM" grep -q '<svg' dom.html
+else
+	bad "report.html: chromium is not installed (the README's commands install it)"
+fi
+
+# ---- resume after kill -9 ----------------------------------------------------------------------
+mkdir r
+for k in 1 2 3 4 5 6; do cp "$AVL/tests/fail-$k.t" r/; done
+setsid "$T" triage r --harness "$H" -j 1 --no-db -- "$D" {} >res1.out 2>&1 &
+tpid=$!
+for _ in $(seq 1 600); do [ -n "$(ls r/triage/results 2>/dev/null)" ] && break; sleep 0.05; done
+kill -9 -- -"$tpid" 2>/dev/null
+wait "$tpid" 2>/dev/null
+first=$(ls r/triage/results | head -1)
+expect "resume: a result was written before the kill" [ -n "$first" ]
+before=$(ls r/triage/results | wc -l)
+cp "r/triage/results/$first" first.json
+"$T" triage r --harness "$H" -j 2 --no-db -- "$D" {} >res2.out 2>&1; rc=$?
+expect "resume: the second run finishes" sh -c "[ $rc = 0 ] && grep -q '^r: 6 tests, 6 failing' res2.out"
+expect "resume: finished tests are not redone" sh -c "! grep -q '^${first%.json}: ' res2.out && cmp -s first.json 'r/triage/results/$first'"
+expect "resume: the rest were done ($before of 6 before the kill)" sh -c "[ \$(grep -c ': 100 -> ' res2.out) = \$((6 - $before)) ]"
+
+# ---- two triage processes on one database -------------------------------------------------------
+mkdir p q
+cp "$AVL/tests/fail-1.t" "$AVL/tests/fail-3.t" p/
+cp "$AVL/tests/fail-2.t" "$AVL/tests/fail-5.t" q/
+"$T" triage p --harness "$H" -j 1 --db shared.db -- "$D" {} >p.out 2>&1 &
+ppid=$!
+"$T" triage q --harness "$H" -j 1 --db shared.db -- "$D" {} >q.out 2>&1
+qrc=$?
+wait "$ppid"
+prc=$?
+expect "shared database: both triage processes succeed" [ $prc = 0 -a $qrc = 0 ]
+expect "shared database: both see 2 buckets" sh -c "grep -q 'distinct normalized: 2 buckets' p.out && grep -q 'distinct normalized: 2 buckets' q.out"
+expect "shared database: it is consistent" sh -c "[ \"\$(sqlite3 shared.db 'PRAGMA integrity_check')\" = ok ]"
+
+# ---- bad input -----------------------------------------------------------------------------------
+mkdir empty
+"$T" triage empty --harness "$H" -- "$D" {} 2>err; rc=$?
+expect "triage: an empty folder is one clear error" sh -c "[ $rc = 1 ] && grep -q 'no tests' err"
+"$T" triage c -- "$D" {} 2>err; rc=$?
+expect "triage: --harness is required" sh -c "[ $rc = 2 ] && grep -q 'needs --harness' err"
+"$T" triage nosuch --harness "$H" -- "$D" {} 2>err; rc=$?
+expect "triage: a missing folder is one clear error" sh -c "[ $rc = 1 ] && grep -q 'nosuch: cannot read the folder' err"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
