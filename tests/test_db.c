@@ -77,6 +77,40 @@ static void test_db__record_and_lookup(void **state)
 	tnorm_db_close(NULL);
 }
 
+/* The replay path: keyed by content only, any bytes in the forms, replaced on a second put. */
+static void test_db__paths(void **state)
+{
+	const char *forms[] = {"a = 1\nf(a)\n", "", "x:12:y\n\n", "last\n"};
+	char **got = NULL;
+	size_t n = 99, k;
+	tnorm_db *db = NULL;
+	(void)state;
+	assert_int_equal(tnorm_db_open(&db, path), 0);
+	assert_int_equal(tnorm_db_get_path(db, "t\n", 2, &got, &n), 0);
+	assert_int_equal(n, 0);
+	assert_null(got);
+	assert_int_equal(tnorm_db_put_path(db, "t\n", 2, forms, 4), 0);
+	tnorm_db_close(db);
+	assert_int_equal(tnorm_db_open(&db, path), 0);
+	assert_int_equal(tnorm_db_get_path(db, "t\n", 2, &got, &n), 0);
+	assert_int_equal(n, 4);
+	for (k = 0; k < n; k++) {
+		assert_string_equal(got[k], forms[k]);
+		tnorm_free(got[k]);
+	}
+	tnorm_free(got);
+	assert_int_equal(tnorm_db_put_path(db, "t\n", 2, forms + 3, 1), 0);
+	assert_int_equal(tnorm_db_get_path(db, "t\n", 2, &got, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(got[0], "last\n");
+	tnorm_free(got[0]);
+	tnorm_free(got);
+	assert_int_equal(tnorm_db_get_path(db, "u\n", 2, &got, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(tnorm_db_get_path(NULL, "u\n", 2, &got, &n), TNORM_EINVALID);
+	tnorm_db_close(db);
+}
+
 static void test_db__bad_paths(void **state)
 {
 	tnorm_db *db = NULL;
@@ -162,6 +196,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_db__record_and_lookup),
+		cmocka_unit_test(test_db__paths),
 		cmocka_unit_test(test_db__bad_paths),
 		cmocka_unit_test(test_db__two_writers_and_kill9),
 	};

@@ -79,6 +79,8 @@ static void help_norm(FILE *f, int mode)
 	           "  --max-edit N   only replacements within edit distance N of the action text\n"
 	           "  --db PATH      the cross-test cache (default .tnorm/cache.db beside TEST);\n"
 	           "                 a test seen before jumps to its known normal form; --no-db\n"
+	           "  --no-replay    (minimize) do not replay the path a minimization of this\n"
+	           "                 test took before (with another program build, say)\n"
 	           "  (other options as for tnorm reduce)\n\n"
 	           "exit status: 0 done, 1 bad harness or test, 2 usage, 3 system error,\n"
 	           "4 the test does not fail (or is flaky), 130 interrupted (best so far written)\n");
@@ -199,6 +201,8 @@ static int pipeline(int argc, char **argv, int mode)
 			i++;
 		} else if (!strcmp(a, "--no-db")) {
 			no_db = 1;
+		} else if (mode == MODE_MINIMIZE && !strcmp(a, "--no-replay")) {
+			po.replay = 0;
 		} else if (!strcmp(a, "--db")) {
 			if (i + 1 >= argc) {
 				rc = cli_usage_error(cmd, "--db needs a path");
@@ -356,13 +360,14 @@ static int pipeline(int argc, char **argv, int mode)
 		printf("{\"output\": \"%s\", \"original\": %zu, \"reduced\": %zu, \"unit\": \"%s\", "
 		       "\"runs\": %llu, \"accepted\": %llu, \"cache_hits\": %llu, \"skipped\": %llu, "
 		       "\"slice_level\": %d, \"rewrites\": %llu, \"known_normal_form\": %s, "
-		       "\"seconds\": %.3f, \"complete\": %s, "
-		       "\"signature\": \"%s\", \"slipped\": [",
+		       "\"seconds\": %.3f, \"complete\": %s, \"replay\": {\"recorded\": %zu, "
+		       "\"replayed\": %zu}, \"signature\": \"%s\", \"slipped\": [",
 		       outp, res.original, res.final, res.unit, (unsigned long long)res.stats.runs,
 		       (unsigned long long)res.stats.accepted, (unsigned long long)res.stats.cache_hits,
 		       (unsigned long long)res.reduce.skipped, res.reduce.slice_level,
 		       (unsigned long long)res.normalize.rewrites, res.known ? "true" : "false",
-		       res.stats.elapsed, res.complete ? "true" : "false", res.signature);
+		       res.stats.elapsed, res.complete ? "true" : "false", res.replay_len, res.replayed,
+		       res.signature);
 		for (k = 0; k < res.nslipped; k++)
 			printf("%s{\"signature\": \"%s\", \"path\": \"%s\", \"size\": %zu}", k ? ", " : "",
 			       res.slipped[k].signature, res.slipped[k].path ? res.slipped[k].path : "",
@@ -376,6 +381,9 @@ static int pipeline(int argc, char **argv, int mode)
 		       res.final, res.unit, (unsigned long long)res.stats.runs,
 		       (unsigned long long)res.stats.cache_hits, res.stats.elapsed);
 		printf("signature: %s\n", res.signature);
+		if (res.replayed)
+			printf("replayed: started from test %zu of the %zu this test's last minimization "
+			       "passed through\n", res.replayed, res.replay_len);
 		if (generalized && res.text)
 			printf("%s:\n%s", mode == MODE_GENERALIZE ? "generalized" : "normal form, generalized",
 			       res.text);

@@ -3,7 +3,8 @@
  * db.c - the cross-test cache in SQLite.
  *
  * Two tables keyed by (context, content hash of the test): outcomes (was this candidate
- * interesting?) and normal forms (what does this test normalize to?).  The content hash is two
+ * interesting?) and normal forms (what does this test normalize to?).  A third, keyed by the
+ * content alone, keeps the path each test's minimization took, for replay under a new context.  The content hash is two
  * independent 64-bit hashes stored as one 128-bit key, so distinct tests practically never
  * collide.  WAL journaling and one implicit transaction per statement make every write atomic,
  * which is what "survives kill -9" needs; a busy timeout lets several triage processes share the
@@ -18,7 +19,7 @@
 
 struct tnorm_db {
 	sqlite3 *db;
-	sqlite3_stmt *get_out, *put_out, *get_norm, *put_norm;
+	sqlite3_stmt *get_out, *put_out, *get_norm, *put_norm, *get_path, *put_path;
 	uint64_t hits, misses;
 };
 
@@ -36,6 +37,8 @@ void tnorm_db_close(tnorm_db *d)
 	sqlite3_finalize(d->put_out);
 	sqlite3_finalize(d->get_norm);
 	sqlite3_finalize(d->put_norm);
+	sqlite3_finalize(d->get_path);
+	sqlite3_finalize(d->put_path);
 	sqlite3_close(d->db);
 	free(d);
 }
@@ -48,7 +51,9 @@ int tnorm_db_open(tnorm_db **out, const char *path)
 		"CREATE TABLE IF NOT EXISTS outcome(ctx INTEGER, h1 INTEGER, h2 INTEGER, len INTEGER,"
 		" interesting INTEGER, PRIMARY KEY(ctx, h1, h2, len));"
 		"CREATE TABLE IF NOT EXISTS normal(ctx INTEGER, h1 INTEGER, h2 INTEGER, len INTEGER,"
-		" form TEXT, PRIMARY KEY(ctx, h1, h2, len));";
+		" form TEXT, PRIMARY KEY(ctx, h1, h2, len));"
+		"CREATE TABLE IF NOT EXISTS path(h1 INTEGER, h2 INTEGER, len INTEGER, forms BLOB,"
+		" PRIMARY KEY(h1, h2, len));";
 	tnorm_db *d;
 	char *msg = NULL;
 	if (!out || !path)
@@ -78,6 +83,10 @@ int tnorm_db_open(tnorm_db **out, const char *path)
 	    sqlite3_prepare_v2(d->db, "SELECT form FROM normal WHERE ctx=? AND h1=? AND h2=? AND len=?", -1,
 	                       &d->get_norm, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(d->db, "INSERT OR REPLACE INTO normal VALUES(?,?,?,?,?)", -1, &d->put_norm,
+	                       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(d->db, "SELECT forms FROM path WHERE h1=? AND h2=? AND len=?", -1,
+	                       &d->get_path, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(d->db, "INSERT OR REPLACE INTO path VALUES(?,?,?,?)", -1, &d->put_path,
 	                       NULL) != SQLITE_OK) {
 		int err = dberr(d, path);
 		tnorm_db_close(d);
@@ -175,6 +184,93 @@ int tnorm_db_put_normal(tnorm_db *d, uint64_t ctx, const void *test, size_t len,
 	if (sqlite3_step(d->put_norm) != SQLITE_DONE)
 		return dberr(d, "write");
 	sqlite3_reset(d->put_norm);
+	return 0;
+}
+
+/* The path key: the content hash alone (columns 1..3). */
+static void bind_content(sqlite3_stmt *st, const void *test, size_t len)
+{
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)tnorm__hash64(test, len, 0x7a6e6f726d000001ULL));
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)tnorm__hash64(test, len, 0x5eed5eed5eed5eedULL));
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)len);
+}
+
+/* A path is stored as one blob: for each form, its length in decimal, ':', its bytes. */
+int tnorm_db_put_path(tnorm_db *d, const void *test, size_t len, const char *const *forms,
+                      size_t n)
+{
+	tnorm__buf b = TNORM__BUF_INIT;
+	size_t i;
+	int err = 0;
+	if (!d || (!forms && n))
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_db_put_path: NULL argument");
+	for (i = 0; i < n && err == 0; i++)
+		if ((err = tnorm__buf_printf(&b, "%zu:", strlen(forms[i]))) == 0)
+			err = tnorm__buf_puts(&b, forms[i]);
+	if (err < 0) {
+		tnorm__buf_dispose(&b);
+		return err;
+	}
+	sqlite3_reset(d->put_path);
+	bind_content(d->put_path, test, len);
+	sqlite3_bind_blob(d->put_path, 4, b.ptr ? b.ptr : "", (int)b.len, SQLITE_TRANSIENT);
+	tnorm__buf_dispose(&b);
+	if (sqlite3_step(d->put_path) != SQLITE_DONE)
+		return dberr(d, "write");
+	sqlite3_reset(d->put_path);
+	return 0;
+}
+
+int tnorm_db_get_path(tnorm_db *d, const void *test, size_t len, char ***forms, size_t *n)
+{
+	const char *p, *end;
+	char **arr = NULL;
+	size_t cnt = 0;
+	int rc, err = 0;
+	if (!d || !forms || !n)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_db_get_path: NULL argument");
+	*forms = NULL;
+	*n = 0;
+	sqlite3_reset(d->get_path);
+	bind_content(d->get_path, test, len);
+	rc = sqlite3_step(d->get_path);
+	if (rc == SQLITE_DONE) {
+		d->misses++;
+		sqlite3_reset(d->get_path);
+		return 0;
+	}
+	if (rc != SQLITE_ROW)
+		return dberr(d, "lookup");
+	d->hits++;
+	p = sqlite3_column_blob(d->get_path, 0);
+	end = p ? p + sqlite3_column_bytes(d->get_path, 0) : p;
+	while (p && p < end && err == 0) {
+		char *colon = memchr(p, ':', (size_t)(end - p)), **na;
+		size_t l = (size_t)strtoull(p, NULL, 10);
+		if (!colon || l > (size_t)(end - colon - 1))
+			break; /* a damaged record: keep what parsed */
+		if (!(na = tnorm__reallocarray(arr, cnt + 1, sizeof(*na))) ||
+		    !((na[cnt] = tnorm__malloc(l + 1)))) {
+			if (na)
+				arr = na;
+			err = TNORM_ENOMEM;
+			break;
+		}
+		arr = na;
+		memcpy(arr[cnt], colon + 1, l);
+		arr[cnt][l] = '\0';
+		cnt++;
+		p = colon + 1 + l;
+	}
+	sqlite3_reset(d->get_path);
+	if (err < 0) {
+		while (cnt)
+			free(arr[--cnt]);
+		free(arr);
+		return err;
+	}
+	*forms = arr;
+	*n = cnt;
 	return 0;
 }
 

@@ -139,9 +139,67 @@ static int stopped(int err)
 	return err == TNORM_EINTERRUPTED || err == TNORM_ETIMEOUT;
 }
 
+/*
+ * Replay: the path a minimization of this same test took before (under any context), tried from
+ * its end: the first recorded test that is interesting here becomes the starting point.
+ */
+static int replay(tnorm_pipeline_result *r, tnorm_session *s, const db_hooks *hooks,
+                  const char *data, size_t len, tnorm_test **start)
+{
+	char **forms = NULL;
+	size_t n = 0, k;
+	int err;
+	*start = NULL;
+	if ((err = tnorm_db_get_path(hooks->db, data, len, &forms, &n)) < 0)
+		return err;
+	r->replay_len = n;
+	tnorm_session_set_phase(s, "replay");
+	for (k = n; k-- > 0 && err == 0;) {
+		tnorm_test *c = NULL;
+		int yes = 0;
+		if (tnorm_test_parse(&c, hooks->h, "database", forms[k], strlen(forms[k])) < 0) {
+			tnorm_error_clear(); /* the harness changed: that entry is of no use */
+			continue;
+		}
+		if (tnorm_test_is_wellformed(c) && (err = tnorm_session_test_oracle(s, c, &yes)) == 0 &&
+		    yes) {
+			*start = c;
+			r->replayed = k + 1;
+			break;
+		}
+		tnorm_test_free(c);
+	}
+	for (k = 0; k < n; k++)
+		tnorm_free(forms[k]);
+	tnorm_free(forms);
+	return err;
+}
+
+/* Record the path of this minimization: reduced test, the rewrites, the normal form. */
+static int record_path(const tnorm_pipeline_result *r, const db_hooks *hooks, const char *data,
+                       size_t len, const char *final)
+{
+	const char **forms;
+	size_t n = 0, k;
+	int err;
+	if (!(forms = tnorm__calloc(hooks->nvisited + 2, sizeof(*forms))))
+		return TNORM_ENOMEM;
+	if (r->reduced)
+		forms[n++] = r->reduced;
+	for (k = 0; k < hooks->nvisited; k++)
+		if (strcmp(hooks->visited[k], data) && (!n || strcmp(forms[n - 1], hooks->visited[k])))
+			forms[n++] = hooks->visited[k];
+	if (final && (!n || strcmp(forms[n - 1], final)))
+		forms[n++] = final;
+	err = tnorm_db_put_path(hooks->db, data, len, forms, n);
+	tnorm_free(forms);
+	return err;
+}
+
 /* Reduce, normalize and generalize a harness test; *rt receives the best test reached. */
 static int harness_job(const tnorm_pipeline_options *o, tnorm_pipeline_result *r, tnorm_session *s,
-                       const tnorm_test *t, db_hooks *hooks, tnorm_test **rt)
+                       const tnorm_test *t, const char *data, size_t len, db_hooks *hooks,
+                       tnorm_test **rt)
 {
 	tnorm_normalize_options nopts = o->normalize;
 	tnorm_mode mode = o->mode;
@@ -161,9 +219,15 @@ static int harness_job(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 	} else if (err < 0) {
 		return err;
 	} else if (mode == TNORM_MODE_REDUCE || mode == TNORM_MODE_MINIMIZE) {
-		if (hooks->db && mode == TNORM_MODE_MINIMIZE && (err = hook_visited(hooks, t)) < 0)
+		tnorm_test *start = NULL;
+		if (hooks->db && mode == TNORM_MODE_MINIMIZE &&
+		    ((err = hook_visited(hooks, t)) < 0 ||
+		     (o->replay && (err = replay(r, s, hooks, data, len, &start)) < 0)))
 			return err;
-		err = tnorm_reduce_test(rt, t, &o->reduce, tnorm_session_test_oracle, s, &r->reduce);
+		tnorm_session_set_phase(s, "reduce");
+		err = tnorm_reduce_test(rt, start ? start : t, &o->reduce, tnorm_session_test_oracle, s,
+		                        &r->reduce);
+		tnorm_test_free(start);
 		if (*rt) {
 			int e2 = tnorm_test_format(*rt, &r->reduced, NULL);
 			if (e2 < 0 && err == 0)
@@ -189,6 +253,8 @@ static int harness_job(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 			for (k = 0; e2 == 0 && k < hooks->nvisited; k++)
 				e2 = tnorm_db_put_normal(hooks->db, hooks->ctx, hooks->visited[k],
 				                         strlen(hooks->visited[k]), form);
+			if (e2 == 0 && mode == TNORM_MODE_MINIMIZE)
+				e2 = record_path(r, hooks, data, len, form);
 			tnorm_free(form);
 			if (e2 < 0)
 				err = e2;
@@ -237,6 +303,7 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 	memset(r, 0, sizeof(*r));
 	memset(&hooks, 0, sizeof(hooks));
 	r->expect_matches = -1;
+	r->replayed = 0;
 	if (!o || !o->test || !o->out || !o->argv || !o->argv[0])
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_pipeline_run: missing test, output or command");
 	if (o->version != TNORM_PIPELINE_OPTIONS_VERSION)
@@ -311,7 +378,7 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 	if ((err = tnorm_file_write_atomic(o->out, data, len)) < 0)
 		goto done;
 	if (o->harness) {
-		err = harness_job(o, r, s, t, &hooks, &rt);
+		err = harness_job(o, r, s, t, data, len, &hooks, &rt);
 	} else {
 		tnorm_session_set_phase(s, "reduce");
 		err = tnorm_session_reduce_bytes(s, data, len, o->reduce.algo, o->reduce.seed,

@@ -161,6 +161,17 @@ expect "normalize without a harness exits 2" sh -c "[ $rc = 2 ] && grep -q 'need
 "$T" generalize --quiet --harness "$AVL/avl.tnh" -o "$W/m1.gen" "$W/m1.norm" -- "$AD/avl_driver" {} >/dev/null
 expect "generalize: Figure 2 annotations" sh -c "grep -q '# STEP 0\$' '$W/m1.gen' && grep -q '^# or ' '$W/m1.gen' && grep -q '^#\] (steps in \[\] can be in any order)' '$W/m1.gen'"
 expect "generalize: the annotated test parses and still fails the same way" sh -c "$T check '$AVL/avl.tnh' '$W/m1.gen' >/dev/null && [ \"\$($T run '$W/m1.gen' -- '$AD/avl_driver' {} | sed -n 's/^signature: //p')\" = \"\$($T run '$W/m1.norm' -- '$AD/avl_driver' {} | sed -n 's/^signature: //p')\" ]"
+# Replay: a rebuilt program (here: a copy, which is another context) replays the recorded path.
+cp "$AD/avl_driver" "$W/avl_copy1"
+cp "$AD/avl_driver" "$W/avl_copy2"
+cp "$AVL/tests/fail-4.t" "$W/rp.t"
+"$T" minimize --quiet --harness "$AVL/avl.tnh" --db "$W/rp.db" -o "$W/rp1.norm" "$W/rp.t" -- "$AD/avl_driver" {} >"$W/rp1.out"
+"$T" minimize --quiet --harness "$AVL/avl.tnh" --db "$W/rp.db" -o "$W/rp2.norm" "$W/rp.t" -- "$W/avl_copy1" {} >"$W/rp2.out"
+"$T" minimize --quiet --no-replay --harness "$AVL/avl.tnh" --db "$W/rp.db" -o "$W/rp3.norm" "$W/rp.t" -- "$W/avl_copy2" {} >"$W/rp3.out"
+runs_of() { sed -n 's/.* in \([0-9]*\) runs.*/\1/p' "$1" | head -1; }
+expect "replay: the recorded path is replayed under a new context" grep -q '^replayed: started from test [0-9]* of the [0-9]* this test' "$W/rp2.out"
+expect "replay: same normal form, fewer runs ($(runs_of "$W/rp2.out") against $(runs_of "$W/rp3.out") with --no-replay)" sh -c "cmp -s '$W/rp1.norm' '$W/rp2.norm' && cmp -s '$W/rp1.norm' '$W/rp3.norm' && [ $(runs_of "$W/rp2.out") -lt $(runs_of "$W/rp3.out") ]"
+expect "replay: --no-replay does not replay" sh -c "! grep -q '^replayed:' '$W/rp3.out'"
 # Parallel experiments: -j 1 and -j 2 give the same annotated test and the same report.
 "$T" generalize --harness "$AVL/avl.tnh" -j 1 --no-db -o "$W/j1.gen" "$W/m1.norm" -- "$AD/avl_driver" {} 2>/dev/null | sed 1d >"$W/j1.out"
 "$T" generalize --harness "$AVL/avl.tnh" -j 2 --no-db -o "$W/j2.gen" "$W/m1.norm" -- "$AD/avl_driver" {} 2>/dev/null | sed 1d >"$W/j2.out"

@@ -51,6 +51,22 @@ TNORM_EXTERN int tnorm_db_get_normal(tnorm_db *db, uint64_t context, const void 
 TNORM_EXTERN int tnorm_db_put_normal(tnorm_db *db, uint64_t context, const void *test, size_t len,
                                      const char *normal);
 
+/**
+ * Record the path a test's minimization took: the tests it passed through, first to last (the
+ * reduced test, each accepted rewrite, the normal form).  Keyed by the test's content alone, not
+ * by context, so that a run under another context (a rebuilt program) can replay it: try the
+ * recorded tests, smallest first, before searching (the example database of Hypothesis).
+ */
+TNORM_EXTERN int tnorm_db_put_path(tnorm_db *db, const void *test, size_t len,
+                                   const char *const *forms, size_t n);
+
+/**
+ * The recorded path of a test: *forms receives *n strings (0 when none is recorded); free each
+ * string and the array with tnorm_free().
+ */
+TNORM_EXTERN int tnorm_db_get_path(tnorm_db *db, const void *test, size_t len, char ***forms,
+                                   size_t *n);
+
 /** Counters of this handle's lookups: hits and misses (outcomes and normal forms together). */
 TNORM_EXTERN void tnorm_db_stats(const tnorm_db *db, uint64_t *hits, uint64_t *misses);
 

@@ -58,12 +58,15 @@ typedef struct tnorm_pipeline_options {
 	/** Optional: the failure as someone else saw it (a debugger's stop).  It is compared with
 	 *  the engine's own target under the match policy; the result says whether they agree. */
 	const tnorm_signature *expect;
+	/** 1 (default): with a database, minimize first replays the path a minimization of the same
+	 *  test took before (under any context: a rebuilt program too), smallest test first. */
+	int replay;
 } tnorm_pipeline_options;
 
 #define TNORM_PIPELINE_OPTIONS_INIT                                                               \
 	{TNORM_PIPELINE_OPTIONS_VERSION, TNORM_MODE_MINIMIZE, NULL, NULL, NULL, NULL, NULL, 0, 1,    \
 	 NULL, TNORM_RUN_OPTIONS_INIT, TNORM_SESSION_OPTIONS_INIT, TNORM_REDUCE_OPTIONS_INIT,         \
-	 TNORM_NORMALIZE_OPTIONS_INIT, NULL, NULL, NULL, NULL, NULL}
+	 TNORM_NORMALIZE_OPTIONS_INIT, NULL, NULL, NULL, NULL, NULL, 1}
 
 /** One other failure met on the way (strings owned by the result). */
 typedef struct tnorm_slip_info {
@@ -86,6 +89,9 @@ typedef struct tnorm_pipeline_result {
 	int expect_matches;     /**< -1 no `expect`; 1 it matches the target; 0 it does not */
 	int complete;           /**< 1 when the job ran to the end (no interrupt, no budget) */
 	int known;              /**< 1 when the normal form came from the database */
+	size_t replay_len;      /**< tests in the recorded path of this test (0: none recorded) */
+	size_t replayed;        /**< k when the k-th recorded test (1-based) still failed and the
+	                             job started from it; 0 when none did */
 	size_t original;        /**< size of the input (steps, or bytes without a harness) */
 	size_t final;           /**< size of the result */
 	const char *unit;       /**< "steps" or "bytes" (static) */
