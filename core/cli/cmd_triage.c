@@ -178,9 +178,34 @@ typedef struct {
 	char *name;    /* file name in DIR */
 	char *status;  /* "ok", "notfail", "flaky", "error" */
 	char *sig, *reduced, *normal, *message;
+	char *key;     /* the signature as the match policy sees it: what buckets compare */
 	long original, nreduced, nnormal, runs;
 	int bucket;
 } item;
+
+/*
+ * The part of a signature the match policy compares: `line` the kind and the throwing frame,
+ * `stack:N` N frames, `kind` the kind, `any`/`output:` nothing.  Two tests whose failures the
+ * policy calls the same belong to one fault even when their full stacks differ (a recursion one
+ * level deeper, say).
+ */
+static char *sig_key(const char *sig, const char *match)
+{
+	long frames = 1;
+	const char *p = sig;
+	if (!strncmp(match, "stack:", 6))
+		frames = strtol(match + 6, NULL, 10);
+	else if (!strcmp(match, "kind"))
+		return strndup(sig, strcspn(sig, " "));
+	else if (strcmp(match, "line"))
+		return strdup("");
+	while (frames-- > 0 && p) {
+		p = strstr(p, " <- ");
+		if (p && frames > 0)
+			p += 4;
+	}
+	return p ? strndup(sig, (size_t)(p - sig)) : strdup(sig);
+}
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -445,7 +470,7 @@ static void clear_claims(const char *out)
 /* ---- buckets and the report ------------------------------------------------------------------ */
 
 typedef struct {
-	const char *sig, *normal;
+	const char *sig, *key, *normal;
 	size_t count, rep; /* rep: index of the first test */
 	char *annotated;
 } bucket;
@@ -871,7 +896,8 @@ int cmd_triage(int argc, char **argv)
 			it[i].nnormal = json_num(json, "normal_steps");
 			it[i].runs = json_num(json, "runs");
 			tnorm_free(json);
-			if (!it[i].status || !it[i].sig || !it[i].reduced || !it[i].normal) {
+			it[i].key = it[i].sig ? sig_key(it[i].sig, o.match) : NULL;
+			if (!it[i].status || !it[i].sig || !it[i].reduced || !it[i].normal || !it[i].key) {
 				rc = EXIT_SYSTEM;
 				goto restore;
 			}
@@ -894,15 +920,16 @@ int cmd_triage(int argc, char **argv)
 			continue;
 		nfail++;
 		for (j = 0; j < i; j++)
-			if (!strcmp(it[j].status, "ok") && !strcmp(it[j].sig, it[i].sig))
+			if (!strcmp(it[j].status, "ok") && !strcmp(it[j].key, it[i].key))
 				break;
 		if (j == i)
 			nsigs++;
 		for (b = 0; b < nb; b++)
-			if (!strcmp(bk[b].sig, it[i].sig) && !strcmp(bk[b].normal, it[i].normal))
+			if (!strcmp(bk[b].key, it[i].key) && !strcmp(bk[b].normal, it[i].normal))
 				break;
 		if (b == nb) {
 			bk[nb].sig = it[i].sig;
+			bk[nb].key = it[i].key;
 			bk[nb].normal = it[i].normal;
 			bk[nb].rep = i;
 			nb++;
@@ -947,6 +974,7 @@ done:
 			free(it[i].reduced);
 			free(it[i].normal);
 			free(it[i].message);
+			free(it[i].key);
 		}
 	if (bk)
 		for (b = 0; b < nb; b++)
