@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: MIT
+"""The _tnorm binding outside any debugger (/usr/bin/python3): results, errors, bad arguments,
+progress callbacks that stop or raise, and no reference leaks over repeated calls."""
+import gc
+import os
+import shutil
+import sys
+import tempfile
+
+sys.path[:0] = [sys.argv[1], sys.argv[2]]  # build/core/python, core/python
+import tnorm_shared  # noqa: E402
+from tnorm_shared import _tnorm  # noqa: E402
+
+SRC, BUILD = sys.argv[3], sys.argv[4]
+D = os.path.join(BUILD, "examples/avl/avl_driver")
+H = os.path.join(SRC, "examples/avl/avl.tnh")
+W = tempfile.mkdtemp()
+passed = failed = 0
+
+
+def check(what, cond):
+    global passed, failed
+    if cond:
+        passed += 1
+        print("ok - " + what)
+    else:
+        failed += 1
+        print("FAIL - " + what)
+
+
+def raises(exc, fn, *a, **k):
+    try:
+        fn(*a, **k)
+    except exc as e:
+        return e
+    return None
+
+
+for name in ("fail-1.t", "pass-1.t"):
+    shutil.copy(os.path.join(SRC, "examples/avl/tests", name), W)
+t1, p1 = os.path.join(W, "fail-1.t"), os.path.join(W, "pass-1.t")
+
+r = _tnorm.run([D, "{}"], t1)
+check("run: a failing test", r["outcome"] == "fail" and r["signature"].startswith("SIGABRT at check_node"))
+r = _tnorm.run([D, "{}"], p1)
+check("run: a passing test", r["outcome"] == "pass" and r["signature"] is None and r["exit_code"] == 0)
+e = raises(_tnorm.Error, _tnorm.run, [D, "{}"], os.path.join(W, "nope.t"))
+check("run: a missing file is _tnorm.Error with the engine's message",
+      e is not None and "nope.t" in str(e) and e.name.startswith("E") and e.code < 0)
+check("run: argv must be a list of str", isinstance(raises(TypeError, _tnorm.run, "prog {}", t1), TypeError))
+check("run: argv must not be empty", isinstance(raises(ValueError, _tnorm.run, [], t1), ValueError))
+check("run: argv items must be str", isinstance(raises(TypeError, _tnorm.run, [D, 3], t1), TypeError))
+
+s = _tnorm.signature("SIGSEGV", [("raise", "raise.c", 5, "/lib/x86_64-linux-gnu/libc.so.6"),
+                                 ("f", "a.c", 10), ("main", "a.c", 20)])
+check("signature: runtime frames skipped", s == "SIGSEGV at f (a.c:10) <- main (a.c:20)")
+check("signature: a bad frame is TypeError", isinstance(raises(TypeError, _tnorm.signature, "SIGSEGV", [("f",)]), TypeError))
+check("signature: frames must be a sequence", isinstance(raises(TypeError, _tnorm.signature, "SIGSEGV", 5), TypeError))
+
+out = os.path.join(W, "fail-1.norm")
+seen = []
+r = _tnorm.minimize([D, "{}"], t1, harness=H, out=out, progress=lambda p: seen.append(p["phase"]))
+check("minimize: complete, 10 steps, written", r["complete"] and r["final"] == 10 and open(out).read() == r["text"])
+check("minimize: progress was reported with phases", "normalize" in seen)
+check("minimize: the log of rewrites", any(x.startswith("SimplifyAll: ") for x in r["log"]))
+e = raises(_tnorm.Error, _tnorm.minimize, [D, "{}"], p1, harness=H, out=os.path.join(W, "p.norm"))
+check("minimize: a passing test is ENOTFAIL", e is not None and e.name == "ENOTFAIL" and "does not fail" in str(e))
+e = raises(_tnorm.Error, _tnorm.minimize, [D, "{}"], t1, out=os.path.join(W, "x.norm"))
+check("minimize: no harness is an engine error", e is not None and "needs a harness" in str(e))
+e = raises(_tnorm.Error, _tnorm.minimize, [D, "{}"], t1, harness=H, out=os.path.join(W, "x.norm"), match="nope")
+check("minimize: a bad policy is an engine error", e is not None and "nope" in str(e))
+check("minimize: out is required", isinstance(raises(ValueError, _tnorm.minimize, [D, "{}"], t1, harness=H), ValueError))
+check("minimize: progress must be callable", isinstance(raises(TypeError, _tnorm.minimize, [D, "{}"], t1, harness=H, out=out, progress=3), TypeError))
+
+out2 = os.path.join(W, "stop.norm")
+r = _tnorm.minimize([D, "{}"], t1, harness=H, out=out2, db=None, progress=lambda p: p["runs"] > 20)
+check("minimize: a true progress return stops with the best so far",
+      not r["complete"] and r["interrupted"] and os.path.getsize(out2) > 0 and "interrupted" in r["stopped"])
+
+
+class Boom(Exception):
+    pass
+
+
+def boom(p):
+    raise Boom("from progress")
+
+
+e = raises(Boom, _tnorm.minimize, [D, "{}"], t1, harness=H, out=os.path.join(W, "boom.norm"), progress=boom)
+check("minimize: an exception in progress propagates", e is not None and str(e) == "from progress")
+r = _tnorm.generalize([D, "{}"], out, harness=H, out=os.path.join(W, "g.gen"), jobs=2)
+check("generalize: annotated, JSON facts", "# STEP 0" in r["text"] and r["generalization"].startswith("{"))
+
+# Reference counts: the same calls again and again must not grow the heap of live objects.
+gc.collect()
+before = len(gc.get_objects())
+for _ in range(30):
+    _tnorm.run([D, "{}"], p1)
+    _tnorm.signature("SIGABRT", [("f", "a.c", 1)])
+    raises(_tnorm.Error, _tnorm.run, [D, "{}"], os.path.join(W, "nope.t"))
+    raises(TypeError, _tnorm.signature, "SIGSEGV", [("f",)])
+gc.collect()
+check("no leaked Python objects over 120 calls (%d -> %d)" % (before, len(gc.get_objects())),
+      len(gc.get_objects()) - before < 20)
+rc_before = sys.getrefcount(None)
+for _ in range(50):
+    _tnorm.run([D, "{}"], t1)
+check("no reference leak on None over 50 results", abs(sys.getrefcount(None) - rc_before) < 10)
+
+check("tnorm_shared: find_test picks the file argument", tnorm_shared.find_test(["-v", t1])[1] == ["-v", "{}"])
+check("tnorm_shared: parse_steps keeps notes", tnorm_shared.parse_steps("a = 1 # STEP 0\n# or a = 2\n# - a = 5\nf(a)\n")
+      == [("a = 1", ["or a = 2 ... a = 5"]), ("f(a)", [])])
+shutil.rmtree(W)
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
