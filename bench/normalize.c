@@ -62,9 +62,14 @@ int main(int argc, char **argv)
 	double sum_red = 0, sum_norm = 0, sum_runs = 0, sum_hits = 0, sum_time = 0;
 	double asked[TNORM_RULE_COUNT] = {0}, reduce_runs = 0;
 	size_t i;
+	int rewire = 1;
 
+	if (argc > 1 && !strcmp(argv[argc - 1], "--no-rewire")) {
+		rewire = 0;
+		argc--;
+	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: bench_normalize SOURCE_ROOT BUILD_ROOT [N]\n");
+		fprintf(stderr, "usage: bench_normalize SOURCE_ROOT BUILD_ROOT [N] [--no-rewire]\n");
 		return 2;
 	}
 	if (argc > 3)
@@ -84,6 +89,7 @@ int main(int argc, char **argv)
 		tnorm_reduce_options ro = TNORM_REDUCE_OPTIONS_INIT;
 		tnorm_normalize_options no = TNORM_NORMALIZE_OPTIONS_INIT;
 		tnorm_normalize_stats nst;
+		no.rewire = rewire;
 		tnorm_session *s = NULL;
 		tnorm_run_result res;
 		tnorm_progress p;

@@ -77,6 +77,8 @@ static void help_norm(FILE *f, int mode)
 	           "  --wide         try every lower action as a replacement, not just those of\n"
 	           "                 the same template (slower, sometimes lower)\n"
 	           "  --max-edit N   only replacements within edit distance N of the action text\n"
+	           "  --no-rewire    without the Rewire rule (rewiring one argument to another\n"
+	           "                 instance assigned earlier)\n"
 	           "  --db PATH      the cross-test cache (default .tnorm/cache.db beside TEST);\n"
 	           "                 a test seen before jumps to its known normal form; --no-db\n"
 	           "  --no-replay    (minimize) do not replay the path a minimization of this\n"
@@ -183,6 +185,8 @@ static int pipeline(int argc, char **argv, int mode)
 			verbose = 1;
 		} else if (mode != MODE_REDUCE && !strcmp(a, "--wide")) {
 			po.normalize.wide = 1;
+		} else if (mode != MODE_REDUCE && !strcmp(a, "--no-rewire")) {
+			po.normalize.rewire = 0;
 		} else if (mode != MODE_REDUCE && (!strcmp(a, "--max-edit") || !strcmp(a, "-j") ||
 		                                   !strcmp(a, "--jobs"))) {
 			if (i + 1 >= argc || cli_parse_u64(cmd, a, argv[i + 1], &v) < 0) {

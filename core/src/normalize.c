@@ -28,7 +28,14 @@
 
 static const char *const rule_names[TNORM_RULE_COUNT] = {
 	"SimplifyAll", "ReplacePool", "SimplifySingle", "SwapPool", "SwapAction", "ReduceAction",
-	"MoveAction",
+	"MoveAction", "Rewire",
+};
+
+/* The default order: Rewire is cheaper than ReduceAction and often makes it unnecessary. */
+static const tnorm_rule default_order[TNORM_RULE_COUNT] = {
+	TNORM_RULE_SIMPLIFY_ALL, TNORM_RULE_REPLACE_POOL, TNORM_RULE_SIMPLIFY_SINGLE,
+	TNORM_RULE_SWAP_POOL,    TNORM_RULE_SWAP_ACTION,  TNORM_RULE_REWIRE,
+	TNORM_RULE_REDUCE_ACTION, TNORM_RULE_MOVE_ACTION,
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -187,6 +194,10 @@ static int try_cand(nz *z, tnorm_test *cand, tnorm_rule rule, const char *what)
 	int is_reduce_action = rule == TNORM_RULE_REDUCE_ACTION;
 	if (!tnorm_test_is_wellformed(cand))
 		return 0;
+	/* A rewiring to a higher instance is not lower by itself: like ReduceAction, it is kept only
+	 * when the reduction after it makes the test shorter. */
+	if (rule == TNORM_RULE_REWIRE && norm_compare(cand, z->cur) >= 0)
+		is_reduce_action = 1;
 	if (!is_reduce_action && norm_compare(cand, z->cur) >= 0)
 		return 0;
 	if ((dup = seen_before(z, cand)) != 0)
@@ -484,6 +495,60 @@ static int reduce_action(nz *z)
 	return r;
 }
 
+/*
+ * Rewire (SimpleTest, seed 002): for each step, last first, and each pool argument of it (not its
+ * left-hand side), use instead each other instance of the same pool that some earlier step
+ * assigned, lowest first.  The data flow changes, not the action's template: a step that used a
+ * value built by a long chain may work as well on one built early, and then reduction drops the
+ * chain.
+ */
+static int rewire(nz *z)
+{
+	const tnorm_test *t = z->cur;
+	size_t n = tnorm_test_len(t), i;
+	char what[1200], ta[512], tb[512];
+	int r = 0;
+	for (i = n; i-- > 0 && r == 0;) {
+		tnorm_action a = *tnorm_test_step(t, i);
+		tnorm_template_info info;
+		uint32_t s;
+		tnorm_harness_template(z->h, a.tmpl, &info);
+		for (s = info.has_lhs ? 1 : 0; s < info.nslots && r == 0; s++) {
+			tnorm_pool_info pi;
+			uint32_t pool = info.slot[s].pool, q;
+			if (info.slot[s].kind != TNORM_SLOT_POOL)
+				continue;
+			tnorm_harness_pool(z->h, pool, &pi);
+			for (q = 0; q < pi.instances && r == 0; q++) {
+				tnorm_action b = a;
+				tnorm_test *c = NULL;
+				size_t m;
+				int assigned = 0;
+				if (q == a.choice[s])
+					continue;
+				for (m = 0; m < i && !assigned; m++) {
+					const tnorm_action *d = tnorm_test_step(t, m);
+					tnorm_template_info di;
+					tnorm_harness_template(z->h, d->tmpl, &di);
+					assigned = di.has_lhs && di.slot[0].pool == pool && d->choice[0] == q;
+				}
+				if (!assigned)
+					continue;
+				b.choice[s] = q;
+				if ((r = copy(&c, t)) < 0)
+					break;
+				tnorm_test_set(c, i, &b);
+				action_text(z->h, &a, ta, sizeof(ta));
+				action_text(z->h, &b, tb, sizeof(tb));
+				snprintf(what, sizeof(what), "(%zu: %s) -> (%zu: %s)", i, ta, i, tb);
+				r = try_cand(z, c, TNORM_RULE_REWIRE, what);
+				tnorm_test_free(c);
+			}
+		}
+	}
+	return r;
+}
+
 static int apply(nz *z, tnorm_rule rule)
 {
 	z->nseen = 0;
@@ -495,6 +560,7 @@ static int apply(nz *z, tnorm_rule rule)
 	case TNORM_RULE_SWAP_ACTION: return swap_action(z);
 	case TNORM_RULE_REDUCE_ACTION: return reduce_action(z);
 	case TNORM_RULE_MOVE_ACTION: return move_action(z);
+	case TNORM_RULE_REWIRE: return z->o->rewire ? rewire(z) : 0;
 	default: return 0;
 	}
 }
@@ -522,7 +588,7 @@ int tnorm_normalize(tnorm_test **out, const tnorm_test *t, const tnorm_normalize
 	z.lctx = log_ctx;
 	z.st = &st;
 	for (k = 0; k < TNORM_RULE_COUNT; k++)
-		order[k] = (tnorm_rule)k;
+		order[k] = default_order[k];
 	if ((err = tnorm_test_dup(&z.cur, t)) < 0)
 		return err;
 	while (modified && err == 0) {

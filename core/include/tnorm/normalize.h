@@ -18,7 +18,8 @@
 extern "C" {
 #endif
 
-/** The rewrite rules, in their default order. */
+/** The rewrite rules.  The default order is this one, except that Rewire comes before
+ *  ReduceAction (see docs/normalization.md). */
 typedef enum tnorm_rule {
 	TNORM_RULE_SIMPLIFY_ALL = 0,  /**< t[a -> a'], a' < a: every occurrence of an action */
 	TNORM_RULE_REPLACE_POOL = 1,  /**< t(i,j)[q -> p], p < q: an instance by a lower one in a range;
@@ -29,7 +30,10 @@ typedef enum tnorm_rule {
 	TNORM_RULE_REDUCE_ACTION = 5, /**< replace one step by another action if reduction then
 	                                   makes the test shorter */
 	TNORM_RULE_MOVE_ACTION = 6,   /**< (extension) move a step earlier, before a higher action */
-	TNORM_RULE_COUNT = 7
+	TNORM_RULE_REWIRE = 7,        /**< (extension, SimpleTest) one use of an instance rewired to
+	                                   another instance of its pool assigned earlier, kept when
+	                                   the test gets lower (or, then reduced, shorter) */
+	TNORM_RULE_COUNT = 8
 } tnorm_rule;
 
 /** The rule's name as in the paper ("SimplifyAll", ...).  Static; never free it. */
@@ -58,11 +62,13 @@ typedef struct tnorm_normalize_options {
 	/** Optional: called with the input and every test the normalization passes through. */
 	int (*visited)(void *hook_ctx, const tnorm_test *t);
 	void *hook_ctx;
+	/** 1 (default): use the Rewire rule (002's SimpleTest as a rewrite rule). */
+	int rewire;
 } tnorm_normalize_options;
 
 #define TNORM_NORMALIZE_OPTIONS_INIT                                                              \
 	{TNORM_NORMALIZE_OPTIONS_VERSION, 0, 256, 0, 16,                                              \
-	 {TNORM_REDUCE_OPTIONS_VERSION, TNORM_ALGO_DDMIN, 1, 1, 1}, NULL, NULL, NULL}
+	 {TNORM_REDUCE_OPTIONS_VERSION, TNORM_ALGO_DDMIN, 1, 1, 1}, NULL, NULL, NULL, 1}
 
 /**
  * Called for every accepted rewrite: the rule and a one-line description
