@@ -27,12 +27,13 @@ static void on_fuzz_signal(int sig)
 static void help(FILE *f)
 {
 	fprintf(f, "usage: tnorm fuzz HARNESS [--steps N] [--seed S] [--runs N] [--max-time T]\n"
-	           "                  [-o DIR] [--timeout T] [--mem SIZE] [--stdin] [--env N=V]...\n"
+	           "                  [--max-failures N] [-o DIR] [--timeout T] [--mem SIZE] [--stdin] [--env N=V]...\n"
 	           "                  [--quiet] -- CMD ARGS...\n\n"
 	           "Random testing: run well-formed random tests of HARNESS (seeds S, S+1, ...; N steps\n"
 	           "each, default 100) and keep every failing test in DIR (default: corpus) as\n"
 	           "fail-SEED.t with its signature in fail-SEED.sig.  Stops after --runs tests\n"
-	           "(default 1000; 0 = no limit), after --max-time, or on Ctrl-C.  Then:\n"
+	           "(default 1000; 0 = no limit), after --max-time, after --max-failures failing\n"
+	           "tests, or on Ctrl-C.  Then:\n"
 	           "tnorm triage DIR --harness HARNESS -- CMD ARGS {}\n\n"
 	           "exit status: 0 done (failures found or not), 1 bad harness, 2 usage, 3 system\n"
 	           "error, 130 interrupted (the corpus so far is kept)\n");
@@ -54,6 +55,7 @@ int cmd_fuzz(int argc, char **argv)
 {
 	const char *harness = NULL, *dir = "corpus";
 	unsigned long long steps = 100, seed = 1, runs = 1000, v, i, nfail = 0, ninvalid = 0;
+	unsigned long long max_failures = 0;
 	unsigned long long ntimeout = 0, done = 0;
 	double max_time = 0, start;
 	int quiet = 0, rc = EXIT_OK, err = 0, k, nrest = 0, tty;
@@ -83,7 +85,7 @@ int cmd_fuzz(int argc, char **argv)
 		if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			quiet = 1;
 		} else if (!strcmp(a, "--steps") || !strcmp(a, "--seed") || !strcmp(a, "--runs") ||
-		           !strcmp(a, "-o") || !strcmp(a, "--max-time")) {
+		           !strcmp(a, "-o") || !strcmp(a, "--max-time") || !strcmp(a, "--max-failures")) {
 			if (k + 1 >= argc) {
 				rc = cli_usage_error("fuzz", "%s needs a value", a);
 				goto done;
@@ -108,6 +110,8 @@ int cmd_fuzz(int argc, char **argv)
 					steps = v;
 				} else if (!strcmp(a, "--seed")) {
 					seed = v;
+				} else if (!strcmp(a, "--max-failures")) {
+					max_failures = v;
 				} else {
 					runs = v;
 				}
@@ -162,7 +166,9 @@ int cmd_fuzz(int argc, char **argv)
 	sigaction(SIGTERM, &sa, &old_term);
 	tty = isatty(2) && !quiet;
 	start = mono();
-	for (i = 0; (runs == 0 || i < runs) && !fuzz_cancel; i++) {
+	for (i = 0; (runs == 0 || i < runs) && !fuzz_cancel &&
+	            (max_failures == 0 || nfail < max_failures);
+	     i++) {
 		tnorm_test *t = NULL;
 		tnorm_run_result res;
 		char *text = NULL;

@@ -38,8 +38,8 @@ static void on_triage_signal(int sig)
 static void help(FILE *f)
 {
 	fprintf(f, "usage: tnorm triage DIR --harness H [-j N] [-o OUT] [--match P] [--db PATH |\n"
-	           "                   --no-db] [--max-time-per-test T] [--timeout T] [--mem SIZE]\n"
-	           "                   [--env N=V]... [--quiet] -- CMD ARGS...\n\n"
+	           "                   --no-db] [--max-time-per-test T] [--no-generalize] [--timeout T]\n"
+	           "                   [--mem SIZE] [--env N=V]... [--quiet] -- CMD ARGS...\n\n"
 	           "Confirm, reduce and normalize every test (*.t) in DIR on N worker processes\n"
 	           "(default: the number of cores) sharing one database (default DIR/.tnorm/cache.db),\n"
 	           "then group them into buckets of (signature, normal form): one test per fault.\n"
@@ -694,7 +694,7 @@ int cmd_triage(int argc, char **argv)
 	const char *dbpath = NULL;
 	unsigned long long v;
 	unsigned jobs = cli_default_jobs(), w;
-	int k, nrest = 0, no_db = 0, rc = EXIT_OK, err;
+	int k, nrest = 0, no_db = 0, rc = EXIT_OK, err, no_gen = 0;
 	size_t n = 0, i, b, nb = 0, nfail = 0, nsigs = 0, nred = 0, nnorm = 0;
 	item *it = NULL;
 	bucket *bk = NULL;
@@ -724,6 +724,8 @@ int cmd_triage(int argc, char **argv)
 			o.quiet = 1;
 		} else if (!strcmp(a, "--no-db")) {
 			no_db = 1;
+		} else if (!strcmp(a, "--no-generalize")) {
+			no_gen = 1;
 		} else if (!strcmp(a, "--harness") || !strcmp(a, "-o") || !strcmp(a, "--match") ||
 		           !strcmp(a, "--db") || !strcmp(a, "-j") || !strcmp(a, "--jobs") ||
 		           !strcmp(a, "--max-time-per-test")) {
@@ -939,7 +941,7 @@ int cmd_triage(int argc, char **argv)
 	}
 	nred = count_distinct(it, n, 0);
 	nnorm = count_distinct(it, n, 1);
-	for (b = 0; b < nb && !triage_cancel; b++)
+	for (b = 0; b < nb && !triage_cancel && !no_gen; b++)
 		bk[b].annotated = generalize_rep(&o, &it[bk[b].rep], jobs);
 	if (triage_cancel) {
 		fprintf(stderr, "tnorm triage: interrupted while generalizing; run again to finish\n");
