@@ -21,6 +21,9 @@ printf 'pool int 2\nfoo(<int>\n' >bad.tnh
 "$T" fuzz bad.tnh -- "$D" {} 2>err; rc=$?
 expect "fuzz: a bad harness gives file:line and exit 1" sh -c "[ $rc = 1 ] && grep -q '^tnorm fuzz: bad.tnh:2:' err"
 
+"$T" fuzz "$H" --runs 5 -o fz3 -- "$W/no-such-program" {} 2>err; rc=$?
+expect "fuzz: a program that cannot start is one clear error (exit 3)" sh -c "[ $rc = 3 ] && grep -q 'no-such-program' err && [ \$(wc -l <err) = 1 ]"
+
 # ---- triage: a small corpus with known buckets ------------------------------------------------
 mkdir c
 for k in 1 2 3 5; do cp "$AVL/tests/fail-$k.t" c/; done
@@ -63,6 +66,24 @@ cp "r/triage/results/$first" first.json
 expect "resume: the second run finishes" sh -c "[ $rc = 0 ] && grep -q '^r: 6 tests, 6 failing' res2.out"
 expect "resume: finished tests are not redone" sh -c "! grep -q '^${first%.json}: ' res2.out && cmp -s first.json 'r/triage/results/$first'"
 expect "resume: the rest were done ($before of 6 before the kill)" sh -c "[ \$(grep -c ': 100 -> ' res2.out) = \$((6 - $before)) ]"
+
+# ---- Ctrl-C: triage says how far it got and resumes; fuzz keeps its corpus ------------------------
+mkdir i
+for k in 1 2 3 4; do cp "$AVL/tests/fail-$k.t" i/; done
+setsid "$T" triage i --harness "$H" -j 1 --no-db -- "$D" {} >int.out 2>int.err &
+tpid=$!
+for _ in $(seq 1 600); do [ -n "$(ls i/triage/results 2>/dev/null)" ] && break; sleep 0.05; done
+kill -INT -- -"$tpid"
+wait "$tpid"; rc=$?
+expect "Ctrl-C: triage exits 130 and says how to resume" sh -c "[ $rc = 130 ] && grep -q 'tests done; run the same command again to resume' int.err"
+"$T" triage i --harness "$H" -j 2 --no-db -- "$D" {} >int2.out 2>&1; rc=$?
+expect "Ctrl-C: the rerun finishes the triage" sh -c "[ $rc = 0 ] && grep -q '^i: 4 tests, 4 failing' int2.out"
+setsid "$T" fuzz "$H" --runs 0 --max-time 60 -o fzi -- "$D" {} >fzi.out 2>fzi.err &
+fpid=$!
+for _ in $(seq 1 600); do [ -n "$(ls fzi 2>/dev/null)" ] && break; sleep 0.05; done
+kill -INT -- -"$fpid"
+wait "$fpid"; rc=$?
+expect "Ctrl-C: fuzz exits 130, keeps its corpus and prints the summary" sh -c "[ $rc = 130 ] && [ -s fzi/fail-30.t ] && grep -q '^fzi: [0-9]* runs' fzi.out && grep -q 'interrupted; the corpus so far is kept' fzi.err"
 
 # ---- two triage processes on one database -------------------------------------------------------
 mkdir p q
