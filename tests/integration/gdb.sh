@@ -33,6 +33,10 @@ done
 expect "steps: lists the test and marks step 3" grep -qE '^=>  3  avl_insert\(avl0, int0\)$' story.log
 expect "gdb keeps working after the story" grep -qx ALIVE story.log
 
+# ---- after tnorm step, a plain continue runs the test to its crash ------------------------------
+g cont.log -ex 'tnorm run fail-1.t.norm' -ex 'tnorm step' -ex continue -ex 'tnorm signature' --args "$D" fail-1.t
+expect "continue: runs on to the crash (the step breakpoint is armed only by tnorm step)" sh -c "grep -q 'Program received signal SIGABRT' cont.log && grep -q '^SIGABRT at check_node (avl.c:191)' cont.log"
+
 # ---- generalization notes while stepping -------------------------------------------------------
 g gen.log -ex run -ex 'tnorm minimize --generalize -o fail-1.gen' -ex 'tnorm run' -ex 'tnorm step' \
 	--args "$D" fail-1.t

@@ -41,6 +41,10 @@ done
 expect "steps: lists the test and marks step 3" grep -qE '^=>  3  avl_insert\(avl0, int0\)$' story.log
 expect "lldb keeps working after the story" grep -qx ALIVE story.log
 
+# ---- after tnorm step, a plain continue runs the test to its crash ------------------------------
+l cont.log -o 'tnorm run fail-1.t.norm' -o 'tnorm step' -o continue -k 'tnorm signature' -- "$D" fail-1.t
+expect "continue: runs on to the crash (the step breakpoint is armed only by tnorm step)" sh -c "grep -q 'stop reason = signal SIGABRT' cont.log && grep -q '^SIGABRT at check_node (avl.c:191)' cont.log"
+
 # ---- generalization notes while stepping -------------------------------------------------------
 l gen.log -o run -k 'tnorm minimize --generalize -o fail-1.gen' -k 'tnorm run' -k 'tnorm step' \
 	-- "$D" fail-1.t
