@@ -1,7 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Build tnorm and run every test: the normal build (gcc), then the unit and integration tests
-# again under AddressSanitizer + UBSan, then a warnings-as-errors build with clang.
+# Build tnorm and run every test: the normal build (gcc), then the unit tests and the Python
+# binding's test again under AddressSanitizer + UBSan (the binding with the sanitizer runtimes
+# preloaded into /usr/bin/python3), then a warnings-as-errors build with clang.  The other
+# integration tests run the example drivers directly; under LeakSanitizer those report the
+# examples' own never-freed trees, so they run in the gcc build only.
 # Ends with one line "N passed, N failed" (the totals over all runs).
 #
 # usage: sh tests/run-all.sh            (from the source root; build dirs: build, build-asan, build-clang)
@@ -52,7 +55,7 @@ fi
 
 if setup build-asan -Db_sanitize=address,undefined -Db_lundef=false; then
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-		suite build-asan "ASan+UBSan build: unit tests" --suite unit
+		suite build-asan "ASan+UBSan build: unit tests and the Python binding" --suite unit --suite binding
 else
 	failed=$((failed + 1)); status=1
 fi
