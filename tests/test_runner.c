@@ -290,7 +290,7 @@ static void test_runner__asan_points_at_the_user_line(void **state)
 	if (access(path, X_OK) != 0)
 		fail_msg("sut_asan_overflow was not built");
 	run_once("asan_overflow", NULL, NULL, "", 0, &res);
-	expect_throwing(&res, "SIGABRT", "overflow", "asan_overflow.c",
+	expect_throwing(&res, "asan:heap-buffer-overflow:READ", "overflow", "asan_overflow.c",
 	                marker_line("asan_overflow.c", "OVERFLOW_LINE"));
 	tnorm_run_result_dispose(&res);
 }

@@ -94,9 +94,10 @@ static int matches(const char *policy, const tnorm_signature *t, const tnorm_sig
 
 static void test_signature__policies(void **state)
 {
-	tnorm_signature *t = make("SIGABRT", "!abort f:a.c:10 g:a.c:20 main:a.c:30");
-	tnorm_signature *same_line_other_caller = make("SIGABRT", "!abort f:a.c:10 h:a.c:25 main:a.c:30");
-	tnorm_signature *other_line = make("SIGABRT", "!abort f:a.c:11 g:a.c:20 main:a.c:30");
+	tnorm_signature *t = make("SIGABRT", "!abort !__assert_fail f:a.c:10 g:a.c:20 main:a.c:30");
+	tnorm_signature *same_line_other_caller =
+		make("SIGABRT", "!abort !__assert_fail f:a.c:10 h:a.c:25 main:a.c:30");
+	tnorm_signature *other_line = make("SIGABRT", "!abort !__assert_fail f:a.c:11 g:a.c:20 main:a.c:30");
 	tnorm_signature *other_kind = make("SIGSEGV", "f:a.c:10 g:a.c:20 main:a.c:30");
 	tnorm_match *m = NULL;
 	(void)state;
@@ -149,12 +150,124 @@ static void test_signature__calibrate(void **state)
 	tnorm_signature_free(b);
 }
 
+/* A failure helper (abort() or exit() called by the throwing frame itself): the call site
+ * counts, recursion of any depth does not. */
+static void test_signature__helpers(void **state)
+{
+	tnorm_signature *site1 = make("SIGABRT", "!raise !abort fail:h.c:5 check_a:h.c:20 main:h.c:40");
+	tnorm_signature *site2 = make("SIGABRT", "!raise !abort fail:h.c:5 check_b:h.c:30 main:h.c:40");
+	tnorm_signature *deep = make("SIGABRT", "!raise !abort walk:h.c:9 walk:h.c:12 walk:h.c:13 "
+	                                        "validate:h.c:50 main:h.c:40");
+	tnorm_signature *shallow = make("SIGABRT", "!raise !abort walk:h.c:9 validate:h.c:50 main:h.c:40");
+	tnorm_signature *exit1 = make("exit(3)", "!_exit !__run_exit_handlers !exit die:h.c:7 a:h.c:60");
+	tnorm_signature *exit2 = make("exit(3)", "!_exit !__run_exit_handlers !exit die:h.c:7 b:h.c:70");
+	tnorm_match *m = NULL;
+	char *k1 = NULL, *k2 = NULL;
+	(void)state;
+	assert_false(matches("line", site1, site2, ""));
+	assert_true(matches("line", site1, site1, ""));
+	assert_true(matches("line", deep, shallow, ""));
+	assert_true(matches("line", shallow, deep, ""));
+	assert_false(matches("line", exit1, exit2, ""));
+	/* The key says the same. */
+	assert_int_equal(tnorm_match_parse(&m, "line"), 0);
+	assert_int_equal(tnorm_match_key(m, site1, &k1), 0);
+	assert_int_equal(tnorm_match_key(m, site2, &k2), 0);
+	assert_string_equal(k1, "SIGABRT at fail (h.c:5) <- check_a (h.c:20)");
+	assert_string_not_equal(k1, k2);
+	tnorm_free(k1);
+	tnorm_free(k2);
+	assert_int_equal(tnorm_match_key(m, deep, &k1), 0);
+	assert_int_equal(tnorm_match_key(m, shallow, &k2), 0);
+	assert_string_equal(k1, k2);
+	tnorm_free(k1);
+	tnorm_free(k2);
+	tnorm_match_free(m);
+	tnorm_signature_free(site1);
+	tnorm_signature_free(site2);
+	tnorm_signature_free(deep);
+	tnorm_signature_free(shallow);
+	tnorm_signature_free(exit1);
+	tnorm_signature_free(exit2);
+}
+
+/* Sanitizer runtimes linked into the executable (clang's default): their frames are runtime
+ * frames by name, mangled or demangled, and interceptors by their own name. */
+static void test_signature__static_sanitizer_runtime(void **state)
+{
+	(void)state;
+	assert_true(tnorm_frame_is_runtime("__sanitizer::Die()", "/bin/prog"));
+	assert_true(tnorm_frame_is_runtime("_ZN11__sanitizer3DieEv", "/bin/prog"));
+	assert_true(tnorm_frame_is_runtime("__asan::ReportGenericError(unsigned long)", "/bin/prog"));
+	assert_true(tnorm_frame_is_runtime("__interceptor_strcmp", "/bin/prog"));
+	assert_true(tnorm_frame_is_runtime("__ubsan::Diag::~Diag()", "/bin/prog"));
+	assert_false(tnorm_frame_is_runtime("strcmp_keys", "/bin/prog"));
+}
+
+/* Without line information frames compare by module and address, so two sites of a stripped
+ * binary stay apart; and the free stack of a use-after-free is part of the default match. */
+static void test_signature__offsets_and_free_stack(void **state)
+{
+	tnorm_frame a[2], b[2];
+	tnorm_frame fa[2], fb[2];
+	tnorm_signature *sa = NULL, *sb = NULL;
+	char *text = NULL;
+	(void)state;
+	memset(a, 0, sizeof(a));
+	a[0].function = NULL;
+	a[0].module = "/opt/prog";
+	a[0].build_id = "abcd";
+	a[0].offset = 0x1189;
+	a[1] = a[0];
+	a[1].function = "main";
+	a[1].offset = 0x1200;
+	memcpy(b, a, sizeof(a));
+	b[0].offset = 0x11a0;
+	assert_int_equal(tnorm_signature_new(&sa, "SIGSEGV", a, 2), 0);
+	assert_int_equal(tnorm_signature_new(&sb, "SIGSEGV", b, 2), 0);
+	assert_false(matches("line", sa, sb, ""));
+	assert_true(matches("line", sa, sa, ""));
+	assert_int_equal(tnorm_signature_format(sa, 0, &text), 0);
+	assert_string_equal(text, "SIGSEGV at ?? (prog+0x1189) <- main (prog+0x1200)");
+	tnorm_free(text);
+	tnorm_signature_free(sb);
+	/* Same crash site, freed at two places. */
+	memset(fa, 0, sizeof(fa));
+	fa[0].function = "free";
+	fa[0].module = "/usr/lib/x86_64-linux-gnu/libasan.so.8";
+	fa[1].function = "drop_entry";
+	fa[1].file = "/src/uaf.c";
+	fa[1].line = 40;
+	memcpy(fb, fa, sizeof(fa));
+	fb[1].function = "clear_all";
+	fb[1].line = 55;
+	assert_int_equal(tnorm_signature_dup(&sb, sa), 0);
+	assert_int_equal(tnorm_signature_set_stack(sa, TNORM_STACK_FREE, fa, 2), 0);
+	assert_int_equal(tnorm_signature_set_stack(sb, TNORM_STACK_FREE, fb, 2), 0);
+	assert_false(matches("line", sa, sb, ""));
+	assert_true(matches("stack:2", sa, sb, ""));
+	assert_int_equal(tnorm_signature_stack_count(sa, TNORM_STACK_FREE), 2);
+	assert_true(tnorm_signature_stack_frame(sa, TNORM_STACK_FREE, 0)->is_runtime);
+	assert_int_equal(tnorm_signature_format(sa, 0, &text), 0);
+	assert_string_equal(text, "SIGSEGV at ?? (prog+0x1189) <- main (prog+0x1200); freed at "
+	                          "drop_entry (uaf.c:40)");
+	tnorm_free(text);
+	tnorm_signature_free(sb);
+	assert_int_equal(tnorm_signature_dup(&sb, sa), 0);
+	assert_true(matches("line", sa, sb, ""));
+	tnorm_signature_free(sa);
+	tnorm_signature_free(sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_signature__throwing_frame_and_text),
 		cmocka_unit_test(test_signature__json),
 		cmocka_unit_test(test_signature__policies),
+		cmocka_unit_test(test_signature__helpers),
+		cmocka_unit_test(test_signature__static_sanitizer_runtime),
+		cmocka_unit_test(test_signature__offsets_and_free_stack),
 		cmocka_unit_test(test_signature__calibrate),
 	};
 	return cmocka_run_group_tests_name("signature", tests, NULL, NULL);

@@ -24,6 +24,8 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/types.h>
+#include <sys/syscall.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,6 +33,7 @@
 #include <libunwind-ptrace.h>
 
 #include "common.h"
+#include "report.h"
 #include "symbolize.h"
 #include "tnorm/runner.h"
 
@@ -238,19 +241,19 @@ static const char *signame(int sig, char *buf, size_t size)
 	return buf;
 }
 
-/* Unwind the stopped tracee and build its signature. */
-static void unwind(tnorm_runner *r, pid_t pid, const char *kind, tnorm_signature **out)
+/* Unwind the stopped thread `tid` of process `pid` and build its signature. */
+static void unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnorm_signature **out)
 {
 	tnorm_frame frames[MAX_FRAMES];
 	char mpath[64], *maps = NULL;
-	size_t n = 0;
+	size_t n = 0, physical = 0;
 	void *ui;
 	unw_cursor_t cur;
 
 	snprintf(mpath, sizeof(mpath), "/proc/%d/maps", (int)pid);
 	if (tnorm__read_file(mpath, &maps, NULL) < 0)
 		maps = NULL;
-	if (r->as && (ui = _UPT_create(pid)) != NULL) {
+	if (r->as && (ui = _UPT_create(tid)) != NULL) {
 		if (!maps || !r->last_maps || strcmp(maps, r->last_maps)) {
 			unw_flush_cache(r->as, 0, 0);
 			free(r->last_maps);
@@ -261,8 +264,10 @@ static void unwind(tnorm_runner *r, pid_t pid, const char *kind, tnorm_signature
 				unw_word_t ip = 0;
 				if (unw_get_reg(&cur, UNW_REG_IP, &ip) < 0 || ip == 0)
 					break;
-				tnorm__symbolize(r->syms, maps ? maps : "", (uint64_t)ip, n == 0, &frames[n]);
-				n++;
+				/* One machine frame may be several source frames (inlined calls). */
+				n += tnorm__symbolize(r->syms, maps ? maps : "", (uint64_t)ip, physical == 0,
+				                      &frames[n], MAX_FRAMES - n);
+				physical++;
 			} while (n < MAX_FRAMES && unw_step(&cur) > 0);
 		}
 		_UPT_destroy(ui);
@@ -272,6 +277,110 @@ static void unwind(tnorm_runner *r, pid_t pid, const char *kind, tnorm_signature
 	*out = NULL;
 	if (tnorm_signature_new(out, kind, frames, n) < 0)
 		*out = NULL;
+}
+
+/* A report's stack (module + offset, or already symbolized) as frames. */
+static size_t report_frames(tnorm_runner *r, const tnorm__report_frame *rf, size_t nrf,
+                            tnorm_frame *frames, size_t max)
+{
+	size_t i, n = 0;
+	for (i = 0; i < nrf && n < max; i++) {
+		if (rf[i].module) {
+			n += tnorm__symbolize_module(r->syms, rf[i].module, rf[i].offset, i == 0, &frames[n],
+			                             max - n);
+		} else {
+			memset(&frames[n], 0, sizeof(frames[n]));
+			frames[n].function = rf[i].function;
+			frames[n].file = rf[i].file;
+			frames[n].line = rf[i].line;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* The program's last non-empty line on stderr: what a failure helper (die, fail, panic) said. */
+static void set_last_line(tnorm_signature *sig, const char *err)
+{
+	const char *end = err + strlen(err), *start;
+	char line[512];
+	while (end > err && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	for (start = end; start > err && start[-1] != '\n'; start--)
+		;
+	if (end == start)
+		return;
+	snprintf(line, sizeof(line), "%.*s", (int)(end - start < 511 ? end - start : 511), start);
+	tnorm_signature_set_message(sig, line);
+}
+
+/*
+ * What the program's standard error says about the failure: a sanitizer report gives the kind
+ * (bug type and access) and the free/alloc stacks; a leak report's allocation stack becomes the
+ * signature's stack (the process stack at exit says nothing about a leak); the driver runtime's
+ * failed check names the check.
+ */
+static void apply_report(tnorm_runner *r, const char *err, tnorm_signature **sig)
+{
+	tnorm__report rep;
+	tnorm_frame frames[MAX_FRAMES];
+	tnorm_signature *ns = NULL;
+	size_t n, k, i;
+	if (!*sig || tnorm__report_parse(err, &rep) < 0 || !rep.kind[0]) {
+		tnorm__report_dispose(&rep);
+		if (*sig)
+			set_last_line(*sig, err);
+		return;
+	}
+	if (rep.nstack[TNORM__REPORT_LEAK]) {
+		n = report_frames(r, rep.stack[TNORM__REPORT_LEAK], rep.nstack[TNORM__REPORT_LEAK], frames,
+		                  MAX_FRAMES);
+		if (tnorm_signature_new(&ns, rep.kind, frames, n) < 0)
+			ns = NULL;
+	} else {
+		size_t nf = tnorm_signature_frame_count(*sig);
+		tnorm_frame *copy = tnorm__calloc(nf ? nf : 1, sizeof(*copy));
+		if (copy) {
+			for (i = 0; i < nf; i++)
+				copy[i] = *tnorm_signature_frame(*sig, i);
+			if (tnorm_signature_new(&ns, rep.kind, copy, nf) < 0)
+				ns = NULL;
+			free(copy);
+		}
+	}
+	for (k = 0; ns && k < 2; k++) {
+		int which = k == 0 ? TNORM__REPORT_FREE : TNORM__REPORT_ALLOC;
+		if (!rep.nstack[which])
+			continue;
+		n = report_frames(r, rep.stack[which], rep.nstack[which], frames, MAX_FRAMES);
+		if (tnorm_signature_set_stack(ns, k == 0 ? TNORM_STACK_FREE : TNORM_STACK_ALLOC, frames,
+		                              n) < 0) {
+			tnorm_signature_free(ns);
+			ns = NULL;
+		}
+	}
+	if (ns) {
+		tnorm_signature_free(*sig);
+		*sig = ns;
+	}
+	tnorm__report_dispose(&rep);
+}
+
+/*
+ * Of the threads stopping on their way out of an exit_group, the one that called it: its
+ * stack shows who called exit().  The others were merely stopped wherever they were.
+ */
+static int called_exit(pid_t tid)
+{
+#if defined(__x86_64__)
+	struct user_regs_struct regs;
+	if (ptrace(PTRACE_GETREGS, tid, NULL, &regs) < 0)
+		return 1;
+	return regs.orig_rax == SYS_exit_group || regs.orig_rax == SYS_exit;
+#else
+	(void)tid;
+	return 1;
+#endif
 }
 
 static int is_fatal(int sig)
@@ -388,6 +497,50 @@ child_fail:
 	return pid;
 }
 
+/* The traced threads of one run.  Threads past the cap run untraced (their crash is still seen,
+ * as the process's death, without a stack). */
+#define MAX_THREADS 256
+typedef struct {
+	pid_t tid[MAX_THREADS];
+	size_t n;
+} threads;
+
+/* One ptrace stop of thread `tid` of the program `pid`: record what it means, resume it. */
+static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, threads *th, int *exec_seen,
+                    tnorm_run_result *res)
+{
+	int sig = WSTOPSIG(status), event = status >> 16, deliver = 0;
+	char kind[32];
+	if (event == PTRACE_EVENT_EXIT) {
+		unsigned long msg = 0;
+		ptrace(PTRACE_GETEVENTMSG, tid, NULL, &msg);
+		if (WIFEXITED((int)msg) && WEXITSTATUS((int)msg) != 0 && WEXITSTATUS((int)msg) != 125 &&
+		    !res->sig && called_exit(tid)) {
+			snprintf(kind, sizeof(kind), "exit(%d)", WEXITSTATUS((int)msg));
+			unwind(r, pid, tid, kind, &res->sig);
+		}
+	} else if (event == PTRACE_EVENT_CLONE) {
+		unsigned long child = 0;
+		if (ptrace(PTRACE_GETEVENTMSG, tid, NULL, &child) == 0 && th->n < MAX_THREADS)
+			th->tid[th->n++] = (pid_t)child;
+	} else if (sig == SIGTRAP && !event && !*exec_seen && tid == pid) {
+		/* The stop right after exec: set the options, start the program. */
+		static const int opts = PTRACE_O_EXITKILL | PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC |
+		                        PTRACE_O_TRACECLONE;
+		ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)opts);
+		*exec_seen = 1;
+	} else if (event) {
+		deliver = 0; /* other ptrace events (exec): nothing to do */
+	} else if (sig == SIGSTOP && tid != pid) {
+		deliver = 0; /* a new thread's first stop */
+	} else {
+		if (is_fatal(sig) && !res->sig)
+			unwind(r, pid, tid, signame(sig, kind, sizeof(kind)), &res->sig);
+		deliver = sig;
+	}
+	ptrace(PTRACE_CONT, tid, NULL, (void *)(long)deliver);
+}
+
 int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_result *res)
 {
 	char dir[] = "/tmp/tnorm-run-XXXXXX", *file = NULL, **argv = NULL;
@@ -400,6 +553,7 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 	int err = 0, status = 0, reaped = 0, timed_out = 0, exec_errno = 0, term_sent = 0;
 	int exec_seen = 0;
 	double term_at = 0;
+	threads th = {{0}, 0};
 	struct rusage ru;
 	size_t i;
 	const char *d = NULL;
@@ -498,12 +652,14 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 	fcntl(se.fd, F_SETFL, O_NONBLOCK);
 	deadline = r->opts.timeout > 0 ? start + r->opts.timeout : 0;
 
+	th.tid[th.n++] = pid;
 	while (!reaped) {
 		struct pollfd pfd[2];
 		struct timespec ts;
 		nfds_t np = 0;
 		pid_t w;
 		double t;
+		size_t k;
 		if (so.fd >= 0) {
 			pfd[np].fd = so.fd;
 			pfd[np++].events = POLLIN;
@@ -523,47 +679,27 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 			/* Short runs are the common case: poll finely at first, then back off. */
 			sleep_s *= 2;
 		}
-		for (;;) {
-			w = wait4(pid, &status, WNOHANG | __WALL, &ru);
-			if (w < 0 && errno == EINTR)
-				continue;
-			break;
-		}
-		if (w == pid) {
-			sleep_s = 10e-6;
-			if (WIFSTOPPED(status)) {
-				int sig = WSTOPSIG(status), deliver = 0;
-				if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_EXIT << 8))) {
-					unsigned long msg = 0;
-					ptrace(PTRACE_GETEVENTMSG, pid, NULL, &msg);
-					if (WIFEXITED((int)msg) && WEXITSTATUS((int)msg) != 0 &&
-					    WEXITSTATUS((int)msg) != 125 && !res->sig) {
-						char kind[32];
-						snprintf(kind, sizeof(kind), "exit(%d)", WEXITSTATUS((int)msg));
-						unwind(r, pid, kind, &res->sig);
-					}
-				} else if (sig == SIGTRAP && !(status >> 16) && !exec_seen) {
-					/* The stop right after exec: set the options, start the program. */
-					static const int opts = PTRACE_O_EXITKILL | PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC;
-					ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)opts);
-					exec_seen = 1;
-				} else if (status >> 16) {
-					deliver = 0; /* other ptrace events: none requested */
-				} else {
-					if (is_fatal(sig) && !res->sig) {
-						char kind[32];
-						unwind(r, pid, signame(sig, kind, sizeof(kind)), &res->sig);
-					}
-					deliver = sig;
+		/* Every traced thread: the leader, and the ones it cloned (PTRACE_O_TRACECLONE). */
+		for (k = 0; k < th.n && !reaped;) {
+			pid_t tid = th.tid[k];
+			int st = 0;
+			struct rusage tru;
+			do
+				w = wait4(tid, &st, WNOHANG | __WALL, tid == pid ? &ru : &tru);
+			while (w < 0 && errno == EINTR);
+			if (w == tid && WIFSTOPPED(st)) {
+				sleep_s = 10e-6;
+				on_stop(r, pid, tid, st, &th, &exec_seen, res);
+			} else if (w == tid || (w < 0 && errno == ECHILD)) {
+				if (tid == pid) {
+					status = st;
+					reaped = 1;
+					break;
 				}
-				ptrace(PTRACE_CONT, pid, NULL, (void *)(long)deliver);
-			} else if (WIFEXITED(status) || WIFSIGNALED(status)) {
-				reaped = 1;
-				break;
+				th.tid[k] = th.tid[--th.n]; /* a thread ended */
+				continue;
 			}
-		} else if (w < 0 && errno == ECHILD) {
-			reaped = 1;
-			break;
+			k++;
 		}
 		t = now();
 		if (deadline && t > deadline && !term_sent) {
@@ -644,6 +780,8 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 			res->sig = NULL;
 		}
 	}
+	if (res->outcome == TNORM_OUTCOME_FAIL && res->sig && se.buf)
+		apply_report(r, se.buf, &res->sig);
 	res->out = so.buf;
 	res->err = se.buf;
 	res->out_len = so.len;

@@ -21,6 +21,9 @@ struct tnorm_signature {
 	tnorm_frame *frames;
 	size_t n;
 	size_t throwing;
+	tnorm_frame *aux[TNORM_STACK_COUNT]; /* the sanitizer report's free and alloc stacks */
+	size_t naux[TNORM_STACK_COUNT];
+	char *message; /* the program's last line on stderr, values masked; NULL when none */
 };
 
 struct tnorm_match {
@@ -44,6 +47,11 @@ int tnorm_frame_is_runtime(const char *fn, const char *module)
 		"__libc_start_main_impl", "_start", "__libc_message", "__fortify_fail", "__chk_fail",
 		"__stack_chk_fail", "killpg", "kill", "__restore_rt", "_Exit",
 		NULL};
+	static const char *const runtime_prefixes[] = {
+		"__sanitizer::", "__asan::", "__ubsan::", "__lsan::", "__interception::", "__tsan::",
+		"__msan::", "__hwasan::", "__scudo::", "__cxxabiv1::", "___interceptor_", "__tsan_",
+		"__msan_", "_ZN11__sanitizer", "_ZN6__asan", "_ZN7__ubsan", "_ZN6__lsan",
+		"_ZN14__interception", "_ZN6__tsan", "_ZN6__msan", NULL};
 	const char *base = module ? strrchr(module, '/') : NULL;
 	size_t i;
 	base = base ? base + 1 : module;
@@ -58,6 +66,11 @@ int tnorm_frame_is_runtime(const char *fn, const char *module)
 	for (i = 0; libc_fns[i]; i++)
 		if (!strcmp(fn, libc_fns[i]))
 			return 1;
+	/* The sanitizer runtimes, linked statically (clang's default) or not: C entry points,
+	 * interceptors, and the C++ namespaces of their internals (demangled, or still mangled). */
+	for (i = 0; runtime_prefixes[i]; i++)
+		if (has_prefix(fn, runtime_prefixes[i]))
+			return 1;
 	return has_prefix(fn, "tnorm_") || has_prefix(fn, "tnorm__") || has_prefix(fn, "__asan") ||
 	       has_prefix(fn, "__ubsan") || has_prefix(fn, "__sanitizer") || has_prefix(fn, "__lsan") ||
 	       has_prefix(fn, "__interceptor_") || has_prefix(fn, "__cxa_throw") ||
@@ -67,19 +80,154 @@ int tnorm_frame_is_runtime(const char *fn, const char *module)
 	       has_prefix(fn, "__cxxabiv1::") || !strcmp(fn, "__cxa_call_terminate");
 }
 
-void tnorm_signature_free(tnorm_signature *s)
+static void free_frame_strings(tnorm_frame *f)
+{
+	free((char *)f->function);
+	free((char *)f->file);
+	free((char *)f->module);
+	free((char *)f->build_id);
+}
+
+static void free_frames(tnorm_frame *f, size_t n)
 {
 	size_t i;
+	for (i = 0; f && i < n; i++)
+		free_frame_strings(&f[i]);
+	free(f);
+}
+
+void tnorm_signature_free(tnorm_signature *s)
+{
+	size_t i, k;
 	if (!s)
 		return;
-	for (i = 0; i < s->n; i++) {
-		free((char *)s->frames[i].function);
-		free((char *)s->frames[i].file);
-		free((char *)s->frames[i].module);
-	}
+	for (i = 0; i < s->n; i++)
+		free_frame_strings(&s->frames[i]);
 	free(s->frames);
+	for (k = 0; k < TNORM_STACK_COUNT; k++)
+		free_frames(s->aux[k], s->naux[k]);
 	free(s->kind);
+	free(s->message);
 	free(s);
+}
+
+/* A deep copy of one frame, the file cut to its basename, is_runtime recomputed. */
+static int copy_frame(tnorm_frame *d, const tnorm_frame *f)
+{
+	const char *file = f->file && *f->file ? f->file : "??";
+	const char *slash = strrchr(file, '/');
+	memset(d, 0, sizeof(*d));
+	d->pc = f->pc;
+	d->line = f->line;
+	d->offset = f->offset;
+	d->inlined = f->inlined;
+	if (!(d->function = tnorm__strdup(f->function && *f->function ? f->function : "??")) ||
+	    !(d->file = tnorm__strdup(slash ? slash + 1 : file)) ||
+	    !(d->module = tnorm__strdup(f->module ? f->module : "")) ||
+	    !(d->build_id = tnorm__strdup(f->build_id ? f->build_id : "")))
+		return TNORM_ENOMEM;
+	d->is_runtime = tnorm_frame_is_runtime(d->function, d->module);
+	return 0;
+}
+
+static int copy_frames(tnorm_frame **out, const tnorm_frame *frames, size_t n)
+{
+	tnorm_frame *f;
+	size_t i;
+	*out = NULL;
+	if (!n)
+		return 0;
+	if (!(f = tnorm__calloc(n, sizeof(*f))))
+		return TNORM_ENOMEM;
+	for (i = 0; i < n; i++)
+		if (copy_frame(&f[i], &frames[i]) < 0) {
+			free_frames(f, i + 1);
+			return TNORM_ENOMEM;
+		}
+	*out = f;
+	return 0;
+}
+
+int tnorm_signature_set_stack(tnorm_signature *s, tnorm_stack_kind which, const tnorm_frame *frames,
+                              size_t n)
+{
+	tnorm_frame *copy = NULL;
+	int err;
+	if (!s || (unsigned)which >= TNORM_STACK_COUNT || (n && !frames))
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_signature_set_stack: bad argument");
+	if ((err = copy_frames(&copy, frames, n)) < 0)
+		return err;
+	free_frames(s->aux[which], s->naux[which]);
+	s->aux[which] = copy;
+	s->naux[which] = n;
+	return 0;
+}
+
+size_t tnorm_signature_stack_count(const tnorm_signature *s, tnorm_stack_kind which)
+{
+	return s && (unsigned)which < TNORM_STACK_COUNT ? s->naux[which] : 0;
+}
+
+const tnorm_frame *tnorm_signature_stack_frame(const tnorm_signature *s, tnorm_stack_kind which,
+                                               size_t i)
+{
+	return s && (unsigned)which < TNORM_STACK_COUNT && i < s->naux[which] ? &s->aux[which][i]
+	                                                                       : NULL;
+}
+
+/* Keep a message with the values masked: numbers become N, quoted text '...', so that one
+ * fault reached with other values keeps one message. */
+static char *mask_message(const char *msg)
+{
+	tnorm__buf b = TNORM__BUF_INIT;
+	const char *p = msg;
+	size_t len = strcspn(msg, "\n");
+	int err = 0;
+	while ((size_t)(p - msg) < len && err == 0) {
+		char c = *p;
+		if (c >= '0' && c <= '9') {
+			if (c == '0' && (p[1] == 'x' || p[1] == 'X'))
+				p += 2;
+			while ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f') || (*p >= 'A' && *p <= 'F'))
+				p++;
+			err = tnorm__buf_putc(&b, 'N');
+		} else if (c == '\'' || c == '"') {
+			const char *q = strchr(p + 1, c);
+			if (!q || (size_t)(q - msg) >= len)
+				q = msg + len - 1;
+			err = tnorm__buf_printf(&b, "%c...%c", c, c);
+			p = q + 1;
+		} else {
+			err = tnorm__buf_putc(&b, c);
+			p++;
+		}
+		if (b.len > 160)
+			break;
+	}
+	if (err < 0) {
+		tnorm__buf_dispose(&b);
+		return NULL;
+	}
+	return tnorm__buf_detach(&b);
+}
+
+int tnorm_signature_set_message(tnorm_signature *s, const char *message)
+{
+	char *m = NULL;
+	if (!s)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_signature_set_message: NULL signature");
+	if (message && *message && !(m = mask_message(message)))
+		return TNORM_ENOMEM;
+	free(s->message);
+	s->message = m && *m ? m : NULL;
+	if (m && !*m)
+		free(m);
+	return 0;
+}
+
+const char *tnorm_signature_message(const tnorm_signature *s)
+{
+	return s ? s->message : NULL;
 }
 
 int tnorm_signature_new(tnorm_signature **out, const char *kind, const tnorm_frame *frames,
@@ -99,20 +247,12 @@ int tnorm_signature_new(tnorm_signature **out, const char *kind, const tnorm_fra
 	}
 	s->throwing = nframes;
 	for (i = 0; i < nframes; i++) {
-		const tnorm_frame *f = &frames[i];
-		const char *file = f->file && *f->file ? f->file : "??";
-		const char *slash = strrchr(file, '/');
 		tnorm_frame *d = &s->frames[i];
 		s->n = i + 1;
-		d->pc = f->pc;
-		d->line = f->line;
-		if (!(d->function = tnorm__strdup(f->function && *f->function ? f->function : "??")) ||
-		    !(d->file = tnorm__strdup(slash ? slash + 1 : file)) ||
-		    !(d->module = tnorm__strdup(f->module ? f->module : ""))) {
+		if (copy_frame(d, &frames[i]) < 0) {
 			tnorm_signature_free(s);
 			return TNORM_ENOMEM;
 		}
-		d->is_runtime = tnorm_frame_is_runtime(d->function, d->module);
 		if (!d->is_runtime && s->throwing == nframes)
 			s->throwing = i;
 	}
@@ -122,9 +262,24 @@ int tnorm_signature_new(tnorm_signature **out, const char *kind, const tnorm_fra
 
 int tnorm_signature_dup(tnorm_signature **out, const tnorm_signature *s)
 {
+	int err;
+	size_t k;
 	if (!s)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_signature_dup: NULL signature");
-	return tnorm_signature_new(out, s->kind, s->frames, s->n);
+	if ((err = tnorm_signature_new(out, s->kind, s->frames, s->n)) < 0)
+		return err;
+	for (k = 0; k < TNORM_STACK_COUNT; k++)
+		if ((err = tnorm_signature_set_stack(*out, (tnorm_stack_kind)k, s->aux[k], s->naux[k])) < 0) {
+			tnorm_signature_free(*out);
+			*out = NULL;
+			return err;
+		}
+	if (s->message && !((*out)->message = tnorm__strdup(s->message))) {
+		tnorm_signature_free(*out);
+		*out = NULL;
+		return TNORM_ENOMEM;
+	}
+	return 0;
 }
 
 const char *tnorm_signature_kind(const tnorm_signature *s)
@@ -157,30 +312,108 @@ static size_t useful_end(const tnorm_signature *s)
 	return s->n;
 }
 
+static const char *module_label(const tnorm_frame *f)
+{
+	const char *slash = f->module ? strrchr(f->module, '/') : NULL;
+	return slash ? slash + 1 : f->module && *f->module ? f->module : "??";
+}
+
+/* " (file:line)", or, without line information, " (module+0xOFFSET)". */
+static int put_location(tnorm__buf *b, const tnorm_frame *f)
+{
+	if (f->line)
+		return tnorm__buf_printf(b, " (%s:%u)", f->file, f->line);
+	if (f->offset || (f->module && *f->module))
+		return tnorm__buf_printf(b, " (%s+0x%llx)", module_label(f),
+		                         (unsigned long long)f->offset);
+	if (strcmp(f->file, "??"))
+		return tnorm__buf_printf(b, " (%s)", f->file);
+	return 0;
+}
+
+static size_t first_user(const tnorm_frame *f, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (!f[i].is_runtime)
+			return i;
+	return n;
+}
+
+/* Up to `depth` user frames of f[from..n) as "fn (loc) <- fn (loc)". */
+static int put_frames(tnorm__buf *b, const tnorm_frame *f, size_t from, size_t n, size_t depth,
+                      const char *first_sep)
+{
+	size_t i, k = 0;
+	int err = 0;
+	for (i = from; i < n && (!depth || k < depth) && err == 0; i++) {
+		if (f[i].is_runtime)
+			continue;
+		if ((err = tnorm__buf_printf(b, "%s%s", k ? " <- " : first_sep, f[i].function)) < 0)
+			break;
+		err = put_location(b, &f[i]);
+		k++;
+		if (!strcmp(f[i].function, "main"))
+			break;
+	}
+	return err;
+}
+
+/*
+ * A failure helper: the throwing frame called abort() or exit() itself (die(), fail(), panic(),
+ * xmalloc()...), rather than failing through assert, a sanitizer or a fault.  Its line is the
+ * helper's, the same for every check that calls it, so the call site counts too.
+ */
+static int helper_failure(const tnorm_signature *s)
+{
+	static const char *const enders[] = {"abort", "__GI_abort", "exit", "__GI_exit", "_exit",
+	                                     "_Exit", "quick_exit", NULL};
+	size_t i;
+	if (s->throwing == 0 || s->throwing >= s->n)
+		return 0;
+	for (i = 0; enders[i]; i++)
+		if (!strcmp(s->frames[s->throwing - 1].function, enders[i]))
+			return 1;
+	return 0;
+}
+
+/* The first frame out from the throwing one that is not the same function again (recursion of
+ * any depth is one fault), or n. */
+static size_t caller_of_throwing(const tnorm_signature *s)
+{
+	size_t i;
+	if (s->throwing >= s->n)
+		return s->n;
+	for (i = s->throwing + 1; i < s->n; i++)
+		if (!s->frames[i].is_runtime && strcmp(s->frames[i].function, s->frames[s->throwing].function))
+			return i;
+	return s->n;
+}
+
+/* The call site that reached a helper is unknown when no frame shows it, or when the caller's
+ * frame has no line in a binary that has lines (code the compiler merged from several calls). */
+static int site_unknown(const tnorm_signature *s, size_t caller)
+{
+	return caller >= s->n || (s->frames[caller].line == 0 && s->frames[s->throwing].line != 0);
+}
+
 int tnorm_signature_format(const tnorm_signature *s, size_t depth, char **out)
 {
 	tnorm__buf b = TNORM__BUF_INIT;
-	size_t i, end, k = 0;
 	int err;
 	if (!s || !out)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_signature_format: NULL argument");
 	*out = NULL;
-	end = useful_end(s);
-	if ((err = tnorm__buf_puts(&b, s->kind)) < 0)
+	if ((err = tnorm__buf_puts(&b, s->kind)) < 0 ||
+	    (err = put_frames(&b, s->frames, s->throwing, useful_end(s), depth, " at ")) < 0)
 		goto fail;
-	for (i = s->throwing; i < end && (!depth || k < depth); i++, k++) {
-		const tnorm_frame *f = &s->frames[i];
-		if (f->is_runtime)
-			continue;
-		if ((err = tnorm__buf_printf(&b, k ? " <- %s" : " at %s", f->function)) < 0)
-			goto fail;
-		if (f->line)
-			err = tnorm__buf_printf(&b, " (%s:%u)", f->file, f->line);
-		else if (strcmp(f->file, "??"))
-			err = tnorm__buf_printf(&b, " (%s)", f->file);
-		if (err < 0)
-			goto fail;
-	}
+	if (s->naux[TNORM_STACK_FREE] &&
+	    (err = put_frames(&b, s->aux[TNORM_STACK_FREE], 0, s->naux[TNORM_STACK_FREE],
+	                      depth ? depth : 3, "; freed at ")) < 0)
+		goto fail;
+	if (s->message && helper_failure(s) && site_unknown(s, caller_of_throwing(s)) &&
+	    (err = tnorm__buf_printf(&b, " [%s]", s->message)) < 0)
+		goto fail;
 	if (!(*out = tnorm__buf_detach(&b)))
 		return TNORM_ENOMEM;
 	return 0;
@@ -208,7 +441,7 @@ int tnorm_signature_json(const tnorm_signature *s, char **out)
 {
 	tnorm__buf b = TNORM__BUF_INIT;
 	char *text = NULL;
-	size_t i;
+	size_t i, k;
 	int err;
 	if (!s || !out)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_signature_json: NULL argument");
@@ -227,10 +460,34 @@ int tnorm_signature_json(const tnorm_signature *s, char **out)
 		    (err = json_str(&b, f->file)) < 0 ||
 		    (err = tnorm__buf_printf(&b, ", \"line\": %u, \"runtime\": %s, \"module\": ", f->line,
 		                             f->is_runtime ? "true" : "false")) < 0 ||
-		    (err = json_str(&b, f->module)) < 0 || (err = tnorm__buf_putc(&b, '}')) < 0)
+		    (err = json_str(&b, f->module)) < 0 ||
+		    (err = tnorm__buf_printf(&b, ", \"offset\": \"0x%llx\", \"inlined\": %s, \"build_id\": ",
+		                             (unsigned long long)f->offset, f->inlined ? "true" : "false")) < 0 ||
+		    (err = json_str(&b, f->build_id)) < 0 || (err = tnorm__buf_putc(&b, '}')) < 0)
 			goto done;
 	}
-	if ((err = tnorm__buf_puts(&b, "]}")) < 0)
+	if ((err = tnorm__buf_puts(&b, "]")) < 0)
+		goto done;
+	for (k = 0; k < TNORM_STACK_COUNT; k++) {
+		if (!s->naux[k])
+			continue;
+		if ((err = tnorm__buf_printf(&b, ", \"%s\": [", k == TNORM_STACK_FREE ? "free" : "alloc")) < 0)
+			goto done;
+		for (i = 0; i < s->naux[k]; i++) {
+			const tnorm_frame *f = &s->aux[k][i];
+			if ((err = tnorm__buf_printf(&b, "%s{\"function\": ", i ? ", " : "")) < 0 ||
+			    (err = json_str(&b, f->function)) < 0 || (err = tnorm__buf_puts(&b, ", \"file\": ")) < 0 ||
+			    (err = json_str(&b, f->file)) < 0 ||
+			    (err = tnorm__buf_printf(&b, ", \"line\": %u, \"runtime\": %s, \"module\": ", f->line,
+			                             f->is_runtime ? "true" : "false")) < 0 ||
+			    (err = json_str(&b, f->module)) < 0 ||
+			    (err = tnorm__buf_printf(&b, ", \"offset\": \"0x%llx\"}", (unsigned long long)f->offset)) < 0)
+				goto done;
+		}
+		if ((err = tnorm__buf_putc(&b, ']')) < 0)
+			goto done;
+	}
+	if ((err = tnorm__buf_putc(&b, '}')) < 0)
 		goto done;
 	if (!(*out = tnorm__buf_detach(&b)))
 		err = TNORM_ENOMEM;
@@ -300,9 +557,61 @@ tnorm_match_kind tnorm_match_get_kind(const tnorm_match *m)
 	return m ? m->kind : TNORM_MATCH_LINE;
 }
 
+static int same_module(const tnorm_frame *a, const tnorm_frame *b)
+{
+	if (a->build_id && b->build_id && *a->build_id && *b->build_id)
+		return !strcmp(a->build_id, b->build_id);
+	return !strcmp(module_label(a), module_label(b));
+}
+
+/* Function, file and line; where there is no line (no debug information, a stripped binary),
+ * the module and the module-relative address, so that distinct sites stay distinct. */
 static int same_frame(const tnorm_frame *a, const tnorm_frame *b)
 {
-	return !strcmp(a->function, b->function) && !strcmp(a->file, b->file) && a->line == b->line;
+	if (strcmp(a->function, b->function))
+		return 0;
+	if (a->line || b->line)
+		return !strcmp(a->file, b->file) && a->line == b->line;
+	return a->offset == b->offset && same_module(a, b);
+}
+
+static int same_free_site(const tnorm_signature *t, const tnorm_signature *c)
+{
+	size_t it, ic;
+	if (!t->naux[TNORM_STACK_FREE])
+		return 1;
+	it = first_user(t->aux[TNORM_STACK_FREE], t->naux[TNORM_STACK_FREE]);
+	ic = first_user(c->aux[TNORM_STACK_FREE], c->naux[TNORM_STACK_FREE]);
+	if (it >= t->naux[TNORM_STACK_FREE] || ic >= c->naux[TNORM_STACK_FREE])
+		return it >= t->naux[TNORM_STACK_FREE] && ic >= c->naux[TNORM_STACK_FREE];
+	return same_frame(&t->aux[TNORM_STACK_FREE][it], &c->aux[TNORM_STACK_FREE][ic]);
+}
+
+static int match_line(const tnorm_signature *t, const tnorm_signature *c)
+{
+	size_t jt, jc;
+	if (strcmp(t->kind, c->kind))
+		return 0;
+	if (t->throwing >= t->n || c->throwing >= c->n)
+		return t->throwing >= t->n && c->throwing >= c->n;
+	if (!same_frame(&t->frames[t->throwing], &c->frames[c->throwing]) || !same_free_site(t, c))
+		return 0;
+	if (!helper_failure(t))
+		return 1;
+	jt = caller_of_throwing(t);
+	jc = caller_of_throwing(c);
+	if (jt >= t->n || jc >= c->n) {
+		if (!(jt >= t->n && jc >= c->n))
+			return 0;
+	} else if (!same_frame(&t->frames[jt], &c->frames[jc])) {
+		return 0;
+	}
+	/* Where the stack cannot say which call reached the helper (the compiler merged the calls
+	 * into one), the helper's message stands in for the call site, as ClusterFuzz uses an
+	 * assertion's message. */
+	if (site_unknown(t, jt))
+		return !strcmp(t->message ? t->message : "", c->message ? c->message : "");
+	return 1;
 }
 
 int tnorm_match_test(const tnorm_match *m, const tnorm_signature *t, const tnorm_signature *c,
@@ -320,11 +629,7 @@ int tnorm_match_test(const tnorm_match *m, const tnorm_signature *t, const tnorm
 	case TNORM_MATCH_KIND:
 		return t && !strcmp(t->kind, c->kind);
 	case TNORM_MATCH_LINE:
-		if (!t || strcmp(t->kind, c->kind))
-			return 0;
-		if (t->throwing >= t->n || c->throwing >= c->n)
-			return t->throwing >= t->n && c->throwing >= c->n;
-		return same_frame(&t->frames[t->throwing], &c->frames[c->throwing]);
+		return t && match_line(t, c);
 	case TNORM_MATCH_STACK:
 		if (!t || strcmp(t->kind, c->kind))
 			return 0;
@@ -334,6 +639,61 @@ int tnorm_match_test(const tnorm_match *m, const tnorm_signature *t, const tnorm
 				return 0;
 		/* Both must have at least as many frames as compared (or run out together). */
 		return (i - t->throwing == m->depth) || (i == t->n && k == c->n);
+	}
+	return 0;
+}
+
+static int put_key_frame(tnorm__buf *b, const char *sep, const tnorm_frame *f)
+{
+	int err = tnorm__buf_printf(b, "%s%s", sep, f->function);
+	if (err == 0 && !f->line && f->build_id && *f->build_id)
+		return tnorm__buf_printf(b, " (%s+0x%llx)", f->build_id, (unsigned long long)f->offset);
+	return err ? err : put_location(b, f);
+}
+
+int tnorm_match_key(const tnorm_match *m, const tnorm_signature *s, char **out)
+{
+	tnorm__buf b = TNORM__BUF_INIT;
+	int err = 0;
+	size_t i, k;
+	if (!m || !s || !out)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_match_key: NULL argument");
+	*out = NULL;
+	switch (m->kind) {
+	case TNORM_MATCH_ANY:
+	case TNORM_MATCH_OUTPUT:
+		break;
+	case TNORM_MATCH_KIND:
+		err = tnorm__buf_puts(&b, s->kind);
+		break;
+	case TNORM_MATCH_LINE:
+		if ((err = tnorm__buf_puts(&b, s->kind)) < 0 || s->throwing >= s->n)
+			break;
+		if ((err = put_key_frame(&b, " at ", &s->frames[s->throwing])) < 0)
+			break;
+		if (helper_failure(s)) {
+			i = caller_of_throwing(s);
+			if (i < s->n && (err = put_key_frame(&b, " <- ", &s->frames[i])) < 0)
+				break;
+			if (site_unknown(s, i) && s->message &&
+			    (err = tnorm__buf_printf(&b, " [%s]", s->message)) < 0)
+				break;
+		}
+		if (s->naux[TNORM_STACK_FREE] &&
+		    (i = first_user(s->aux[TNORM_STACK_FREE], s->naux[TNORM_STACK_FREE])) <
+		        s->naux[TNORM_STACK_FREE])
+			err = put_key_frame(&b, "; freed at ", &s->aux[TNORM_STACK_FREE][i]);
+		break;
+	case TNORM_MATCH_STACK:
+		if ((err = tnorm__buf_puts(&b, s->kind)) < 0)
+			break;
+		for (i = s->throwing, k = 0; i < s->n && k < m->depth && err == 0; i++, k++)
+			err = put_key_frame(&b, k ? " <- " : " at ", &s->frames[i]);
+		break;
+	}
+	if (err < 0 || !(*out = tnorm__buf_detach(&b))) {
+		tnorm__buf_dispose(&b);
+		return err < 0 ? err : TNORM_ENOMEM;
 	}
 	return 0;
 }
@@ -366,6 +726,12 @@ int tnorm_signature_calibrate(tnorm_signature **out, int *stable, tnorm_signatur
 	}
 	if ((err = tnorm_signature_new(out, s0->kind, s0->frames, s0->throwing + keep)) < 0)
 		return err;
+	for (j = 0; j < TNORM_STACK_COUNT; j++)
+		if ((err = tnorm_signature_set_stack(*out, (tnorm_stack_kind)j, s0->aux[j], s0->naux[j])) < 0) {
+			tnorm_signature_free(*out);
+			*out = NULL;
+			return err;
+		}
 	*stable = all;
 	return 0;
 }

@@ -26,7 +26,25 @@
 typedef struct {
 	uint64_t lo, hi;
 	char *name;
+	int rank; /* among aliases of one address, the higher wins (alias_rank) */
 } func;
+
+/* A function in the DWARF tree: a subprogram (parent -1) or an inlined instance of one inside
+ * its parent, called from call_file:call_line. */
+typedef struct {
+	char *name;
+	char *call_file;
+	uint32_t call_line;
+	int32_t parent;
+} node;
+
+/* One address range of a node.  Ranges are sorted by lo; maxhi[k] is the largest hi of
+ * ranges[0..k], so a lookup can stop scanning backwards once no earlier range reaches addr. */
+typedef struct {
+	uint64_t lo, hi;
+	uint32_t node;
+	uint32_t depth;
+} range;
 
 typedef struct {
 	uint64_t addr;
@@ -40,10 +58,18 @@ typedef struct {
 
 typedef struct module {
 	char *path;
+	char build_id[41]; /* hex, "" when the module has none */
 	seg *segs;
 	size_t nsegs;
-	func *dfuncs, *sfuncs; /* DWARF subprograms; ELF symbols */
-	size_t ndfuncs, nsfuncs;
+	node *nodes;
+	size_t nnodes, nodecap;
+	range *ranges;
+	uint64_t *maxhi;
+	size_t nranges, rangecap;
+	func *sfuncs; /* ELF symbols */
+	size_t nsfuncs;
+	uint64_t rt_lo, rt_hi; /* the extent of a sanitizer runtime linked into this module */
+	size_t rt_count;
 	row *rows;
 	size_t nrows;
 	char **files;
@@ -85,7 +111,13 @@ void tnorm__symcache_free(tnorm__symcache *c)
 		n = m->next;
 		free(m->path);
 		free(m->segs);
-		free_funcs(m->dfuncs, m->ndfuncs);
+		for (i = 0; i < m->nnodes; i++) {
+			free(m->nodes[i].name);
+			free(m->nodes[i].call_file);
+		}
+		free(m->nodes);
+		free(m->ranges);
+		free(m->maxhi);
 		free_funcs(m->sfuncs, m->nsfuncs);
 		free(m->rows);
 		for (i = 0; i < m->nfiles; i++)
@@ -94,6 +126,25 @@ void tnorm__symcache_free(tnorm__symcache *c)
 		free(m);
 	}
 	free(c);
+}
+
+/* C++ and the sanitizer runtimes' names arrive mangled; people read them demangled.  libstdc++'s
+ * demangler is the one gcc's own tools use (an extern "C" symbol, so C can call it). */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+static char *demangled_dup(const char *name)
+{
+	if (name[0] == '_' && name[1] == 'Z') {
+		int status = -1;
+		char *d = __cxa_demangle(name, NULL, NULL, &status);
+		if (d && status == 0) {
+			char *copy = tnorm__strdup(d);
+			free(d);
+			return copy;
+		}
+		free(d);
+	}
+	return tnorm__strdup(name);
 }
 
 static int push_func(func **arr, size_t *n, size_t *cap, uint64_t lo, uint64_t hi, const char *name)
@@ -106,7 +157,7 @@ static int push_func(func **arr, size_t *n, size_t *cap, uint64_t lo, uint64_t h
 		*arr = f;
 		*cap = nc;
 	}
-	if (!((*arr)[*n].name = tnorm__strdup(name)))
+	if (!((*arr)[*n].name = demangled_dup(name)))
 		return TNORM_ENOMEM;
 	(*arr)[*n].lo = lo;
 	(*arr)[*n].hi = hi;
@@ -122,6 +173,14 @@ static int cmp_func(const void *a, const void *b)
 	return x->hi < y->hi ? -1 : x->hi > y->hi;
 }
 
+static int cmp_range(const void *a, const void *b)
+{
+	const range *x = a, *y = b;
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->depth < y->depth ? -1 : x->depth > y->depth;
+}
+
 static int cmp_row(const void *a, const void *b)
 {
 	const row *x = a, *y = b;
@@ -131,12 +190,105 @@ static int cmp_row(const void *a, const void *b)
 	return (x->line != 0) - (y->line != 0);
 }
 
+/*
+ * Several ELF symbols often name one address: a sanitizer runtime linked statically defines
+ * `__interceptor_strcmp` and its weak alias `strcmp`, glibc has `__GI_abort` and `abort`.  The
+ * name that says what the code is wins: an interceptor's, then a global one, then the first.
+ */
+static int alias_rank(const char *name, int bind)
+{
+	if (!strncmp(name, "__interceptor_", 14) || !strncmp(name, "___interceptor_", 15))
+		return 3;
+	return bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 1 : 0;
+}
+
+static void read_build_id(module *m, Elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t off = 0, noff, doff;
+	GElf_Nhdr nh;
+	if (!d || sh->sh_type != SHT_NOTE)
+		return;
+	while ((off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    !memcmp((const char *)d->d_buf + noff, "GNU", 4)) {
+			const unsigned char *id = (const unsigned char *)d->d_buf + doff;
+			size_t k, n = nh.n_descsz < 20 ? nh.n_descsz : 20;
+			for (k = 0; k < n; k++)
+				snprintf(m->build_id + 2 * k, 3, "%02x", id[k]);
+			return;
+		}
+	}
+	(void)e;
+}
+
+/* Entry points that a sanitizer runtime exports even from a stripped executable. */
+static int sanitizer_entry(const char *name)
+{
+	static const char *const pre[] = {"__asan_", "__sanitizer_", "__interceptor_",
+	                                  "___interceptor_", "__ubsan_", "__lsan_", "__tsan_", NULL};
+	size_t i;
+	for (i = 0; pre[i]; i++)
+		if (!strncmp(name, pre[i], strlen(pre[i])))
+			return 1;
+	return 0;
+}
+
+static void load_symbols(module *m, Elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t k, count, symcap = 0, i, j, w = 0;
+	if (!d || !sh->sh_entsize)
+		return;
+	count = sh->sh_size / sh->sh_entsize;
+	for (k = 0; k < count; k++) {
+		GElf_Sym sym;
+		const char *name;
+		if (!gelf_getsym(d, (int)k, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_value)
+			continue;
+		if (!(name = elf_strptr(e, sh->sh_link, sym.st_name)) || !*name)
+			continue;
+		if (push_func(&m->sfuncs, &m->nsfuncs, &symcap, sym.st_value,
+		              sym.st_value + (sym.st_size ? sym.st_size : 1), name) < 0)
+			break;
+		m->sfuncs[m->nsfuncs - 1].rank = alias_rank(name, GELF_ST_BIND(sym.st_info));
+		if (sanitizer_entry(name)) {
+			if (!m->rt_count || sym.st_value < m->rt_lo)
+				m->rt_lo = sym.st_value;
+			if (!m->rt_count || m->sfuncs[m->nsfuncs - 1].hi > m->rt_hi)
+				m->rt_hi = m->sfuncs[m->nsfuncs - 1].hi;
+			m->rt_count++;
+		}
+	}
+	if (!m->nsfuncs)
+		return;
+	qsort(m->sfuncs, m->nsfuncs, sizeof(*m->sfuncs), cmp_func);
+	/* Keep one name per address: the best alias, with the widest extent of the set. */
+	for (i = 0; i < m->nsfuncs; i = j) {
+		size_t best = i, q;
+		uint64_t hi = m->sfuncs[i].hi;
+		for (j = i + 1; j < m->nsfuncs && m->sfuncs[j].lo == m->sfuncs[i].lo; j++)
+			if (m->sfuncs[j].rank > m->sfuncs[best].rank)
+				best = j;
+		for (q = i; q < j; q++) {
+			if (m->sfuncs[q].hi > hi)
+				hi = m->sfuncs[q].hi;
+			if (q != best)
+				free(m->sfuncs[q].name);
+		}
+		m->sfuncs[w] = m->sfuncs[best];
+		m->sfuncs[w].hi = hi;
+		w++;
+	}
+	m->nsfuncs = w;
+}
+
 static void load_elf(module *m, int fd)
 {
 	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-	Elf_Scn *scn = NULL;
-	size_t i, nph = 0, cap = 0, symcap = 0;
-	int have_symtab = 0;
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	GElf_Shdr symsh, dynsh;
+	size_t i, nph = 0;
 	if (!e)
 		return;
 	if (elf_getphdrnum(e, &nph) == 0 && nph > 0 &&
@@ -151,38 +303,25 @@ static void load_elf(module *m, int fd)
 			}
 		}
 	}
-	(void)cap;
-	/* Prefer .symtab; fall back to .dynsym. */
+	/* Prefer .symtab; fall back to .dynsym (a stripped binary keeps only its exports). */
 	while ((scn = elf_nextscn(e, scn)) != NULL) {
 		GElf_Shdr sh;
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
-			have_symtab = 1;
-	}
-	scn = NULL;
-	while ((scn = elf_nextscn(e, scn)) != NULL) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		size_t k, count;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != (have_symtab ? SHT_SYMTAB : SHT_DYNSYM))
+		if (!gelf_getshdr(scn, &sh))
 			continue;
-		if (!(d = elf_getdata(scn, NULL)) || !sh.sh_entsize)
-			continue;
-		count = sh.sh_size / sh.sh_entsize;
-		for (k = 0; k < count; k++) {
-			GElf_Sym sym;
-			const char *name;
-			if (!gelf_getsym(d, (int)k, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-			    !sym.st_value)
-				continue;
-			if (!(name = elf_strptr(e, sh.sh_link, sym.st_name)) || !*name)
-				continue;
-			if (push_func(&m->sfuncs, &m->nsfuncs, &symcap, sym.st_value,
-			              sym.st_value + (sym.st_size ? sym.st_size : 1), name) < 0)
-				break;
+		if (sh.sh_type == SHT_SYMTAB && !symtab) {
+			symtab = scn;
+			symsh = sh;
+		} else if (sh.sh_type == SHT_DYNSYM && !dynsym) {
+			dynsym = scn;
+			dynsh = sh;
+		} else if (sh.sh_type == SHT_NOTE && !m->build_id[0]) {
+			read_build_id(m, e, scn, &sh);
 		}
 	}
-	if (m->nsfuncs)
-		qsort(m->sfuncs, m->nsfuncs, sizeof(*m->sfuncs), cmp_func);
+	if (symtab)
+		load_symbols(m, e, symtab, &symsh);
+	else if (dynsym)
+		load_symbols(m, e, dynsym, &dynsh);
 	elf_end(e);
 }
 
@@ -206,18 +345,33 @@ static uint32_t intern_file(module *m, const char *name, size_t *cap)
 	return (uint32_t)m->nfiles++;
 }
 
+/* A string attribute of a DIE, or NULL. */
+static char *die_string(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Attribute attr = NULL;
+	char *s = NULL, *copy = NULL;
+	if (dwarf_attr(die, at, &attr, &err) != DW_DLV_OK)
+		return NULL;
+	if (dwarf_formstring(attr, &s, &err) == DW_DLV_OK && s)
+		copy = demangled_dup(s);
+	dwarf_dealloc(dbg, attr, DW_DLA_ATTR);
+	return copy;
+}
+
+/* The function's name: its linkage name demangled (qualified, for C++), else its plain name,
+ * following abstract_origin and specification links for inlined and out-of-line instances. */
 static char *die_name(Dwarf_Debug dbg, Dwarf_Die die, int depth)
 {
 	Dwarf_Error err = NULL;
 	Dwarf_Attribute attr = NULL;
-	char *name = NULL, *copy = NULL;
+	char *copy = NULL;
 	static const Dwarf_Half refs[] = {DW_AT_abstract_origin, DW_AT_specification};
 	size_t i;
-	if (dwarf_diename(die, &name, &err) == DW_DLV_OK) {
-		copy = tnorm__strdup(name);
-		dwarf_dealloc(dbg, name, DW_DLA_STRING);
+	if ((copy = die_string(dbg, die, DW_AT_linkage_name)) ||
+	    (copy = die_string(dbg, die, DW_AT_MIPS_linkage_name)) ||
+	    (copy = die_string(dbg, die, DW_AT_name)))
 		return copy;
-	}
 	if (depth > 4)
 		return NULL;
 	for (i = 0; i < 2 && !copy; i++) {
@@ -235,37 +389,262 @@ static char *die_name(Dwarf_Debug dbg, Dwarf_Die die, int depth)
 	return copy;
 }
 
-static void walk_dies(Dwarf_Debug dbg, Dwarf_Die die, module *m, size_t *cap, int depth)
+/* What the walk over one compilation unit needs. */
+typedef struct {
+	Dwarf_Debug dbg;
+	module *m;
+	Dwarf_Half version;
+	Dwarf_Addr base; /* the CU's low_pc: DWARF 4 range lists are relative to it */
+	char **srcfiles;
+	Dwarf_Signed nsrcfiles;
+	uint64_t *lo, *hi; /* scratch: the ranges of the DIE at hand */
+	size_t nr, rcap;
+} cu_walk;
+
+static void add_scratch(cu_walk *w, uint64_t lo, uint64_t hi)
+{
+	if (hi <= lo)
+		return;
+	if (w->nr == w->rcap) {
+		size_t nc = w->rcap ? w->rcap * 2 : 16;
+		uint64_t *l = tnorm__reallocarray(w->lo, nc, sizeof(*l)), *h;
+		if (!l)
+			return;
+		w->lo = l;
+		if (!(h = tnorm__reallocarray(w->hi, nc, sizeof(*h))))
+			return;
+		w->hi = h;
+		w->rcap = nc;
+	}
+	w->lo[w->nr] = lo;
+	w->hi[w->nr] = hi;
+	w->nr++;
+}
+
+/* DW_AT_ranges: .debug_ranges (DWARF 2-4) or .debug_rnglists (DWARF 5). */
+static void die_ranges_attr(cu_walk *w, Dwarf_Die die)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Attribute attr = NULL;
+	Dwarf_Half form = 0;
+	Dwarf_Unsigned val = 0;
+	Dwarf_Off off = 0;
+	if (dwarf_attr(die, DW_AT_ranges, &attr, &err) != DW_DLV_OK)
+		return;
+	if (dwarf_whatform(attr, &form, &err) != DW_DLV_OK)
+		goto done;
+	if (form == DW_FORM_rnglistx) {
+		if (dwarf_formudata(attr, &val, &err) != DW_DLV_OK)
+			goto done;
+	} else if (dwarf_global_formref(attr, &off, &err) == DW_DLV_OK) {
+		val = off;
+	} else if (dwarf_formudata(attr, &val, &err) != DW_DLV_OK) {
+		goto done;
+	}
+	if (w->version >= 5) {
+		Dwarf_Rnglists_Head head = NULL;
+		Dwarf_Unsigned count = 0, goff = 0, i;
+		if (dwarf_rnglists_get_rle_head(attr, form, val, &head, &count, &goff, &err) != DW_DLV_OK)
+			goto done;
+		for (i = 0; i < count; i++) {
+			unsigned len = 0, code = 0;
+			Dwarf_Unsigned r1 = 0, r2 = 0, c1 = 0, c2 = 0;
+			Dwarf_Bool unavailable = 0;
+			if (dwarf_get_rnglists_entry_fields_a(head, i, &len, &code, &r1, &r2, &unavailable, &c1,
+			                                      &c2, &err) != DW_DLV_OK)
+				break;
+			if (!unavailable && (code == DW_RLE_startx_endx || code == DW_RLE_startx_length ||
+			                     code == DW_RLE_offset_pair || code == DW_RLE_start_end ||
+			                     code == DW_RLE_start_length))
+				add_scratch(w, c1, c2);
+		}
+		dwarf_dealloc_rnglists_head(head);
+	} else {
+		Dwarf_Ranges *rs = NULL;
+		Dwarf_Signed n = 0, i;
+		Dwarf_Unsigned bytes = 0;
+		Dwarf_Off real = 0;
+		Dwarf_Addr base = w->base;
+		if (dwarf_get_ranges_b(w->dbg, (Dwarf_Off)val, die, &real, &rs, &n, &bytes, &err) !=
+		    DW_DLV_OK)
+			goto done;
+		for (i = 0; i < n; i++) {
+			if (rs[i].dwr_type == DW_RANGES_END)
+				break;
+			if (rs[i].dwr_type == DW_RANGES_ADDRESS_SELECTION)
+				base = rs[i].dwr_addr2;
+			else
+				add_scratch(w, base + rs[i].dwr_addr1, base + rs[i].dwr_addr2);
+		}
+		dwarf_ranges_dealloc(w->dbg, rs, n);
+	}
+done:
+	dwarf_dealloc(w->dbg, attr, DW_DLA_ATTR);
+}
+
+/* The code ranges of a DIE into w's scratch arrays (w->nr of them). */
+static void die_ranges(cu_walk *w, Dwarf_Die die)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Addr lo = 0, hi = 0;
+	Dwarf_Half form = 0;
+	enum Dwarf_Form_Class cls = DW_FORM_CLASS_UNKNOWN;
+	w->nr = 0;
+	if (dwarf_lowpc(die, &lo, &err) == DW_DLV_OK &&
+	    dwarf_highpc_b(die, &hi, &form, &cls, &err) == DW_DLV_OK) {
+		if (cls == DW_FORM_CLASS_CONSTANT)
+			hi += lo;
+		add_scratch(w, lo, hi);
+		return;
+	}
+	die_ranges_attr(w, die);
+}
+
+static Dwarf_Unsigned die_udata(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Attribute attr = NULL;
+	Dwarf_Unsigned v = 0;
+	if (dwarf_attr(die, at, &attr, &err) != DW_DLV_OK)
+		return 0;
+	if (dwarf_formudata(attr, &v, &err) != DW_DLV_OK) {
+		/* DWARF 5's DW_FORM_implicit_const (gcc's choice for call_file/call_line) is a signed
+		 * constant: formudata refuses it, formsdata reads it. */
+		Dwarf_Signed sv = 0;
+		if (err) {
+			dwarf_dealloc(dbg, err, DW_DLA_ERROR);
+			err = NULL;
+		}
+		v = dwarf_formsdata(attr, &sv, &err) == DW_DLV_OK && sv > 0 ? (Dwarf_Unsigned)sv : 0;
+	}
+	dwarf_dealloc(dbg, attr, DW_DLA_ATTR);
+	return v;
+}
+
+/* Record a subprogram or an inlined instance with its ranges; returns its node index or -1. */
+static int32_t add_node(cu_walk *w, Dwarf_Die die, Dwarf_Half tag, int32_t parent, uint32_t depth)
+{
+	module *m = w->m;
+	node *nd;
+	size_t i;
+	if (w->nr == 0)
+		return -1;
+	if (m->nnodes == m->nodecap) {
+		size_t nc = m->nodecap ? m->nodecap * 2 : 256;
+		node *nn = tnorm__reallocarray(m->nodes, nc, sizeof(*nn));
+		if (!nn)
+			return -1;
+		m->nodes = nn;
+		m->nodecap = nc;
+	}
+	nd = &m->nodes[m->nnodes];
+	memset(nd, 0, sizeof(*nd));
+	nd->parent = parent;
+	if (!(nd->name = die_name(w->dbg, die, 0)))
+		return -1;
+	if (tag == DW_TAG_inlined_subroutine) {
+		Dwarf_Unsigned f = die_udata(w->dbg, die, DW_AT_call_file);
+		/* DWARF 5 numbers files from 0, earlier versions from 1 (0 meaning none). */
+		Dwarf_Signed idx = w->version >= 5 ? (Dwarf_Signed)f : (Dwarf_Signed)f - 1;
+		nd->call_line = (uint32_t)die_udata(w->dbg, die, DW_AT_call_line);
+		if (idx >= 0 && idx < w->nsrcfiles && w->srcfiles[idx])
+			nd->call_file = tnorm__strdup(w->srcfiles[idx]);
+	}
+	for (i = 0; i < w->nr; i++) {
+		if (m->nranges == m->rangecap) {
+			size_t nc = m->rangecap ? m->rangecap * 2 : 512;
+			range *nr = tnorm__reallocarray(m->ranges, nc, sizeof(*nr));
+			if (!nr)
+				break;
+			m->ranges = nr;
+			m->rangecap = nc;
+		}
+		m->ranges[m->nranges].lo = w->lo[i];
+		m->ranges[m->nranges].hi = w->hi[i];
+		m->ranges[m->nranges].node = (uint32_t)m->nnodes;
+		m->ranges[m->nranges].depth = depth;
+		m->nranges++;
+	}
+	return (int32_t)m->nnodes++;
+}
+
+/*
+ * Walk a DIE and its siblings: subprograms and inlined subroutines with code become nodes, each
+ * the parent of what it contains (lexical blocks are looked through), as addr2line -i reads them.
+ */
+static void walk_dies(cu_walk *w, Dwarf_Die die, int32_t parent, uint32_t depth)
 {
 	Dwarf_Error err = NULL;
 	Dwarf_Die cur = die, next = NULL;
 	while (cur) {
 		Dwarf_Half tag = 0;
 		Dwarf_Die child = NULL;
-		if (dwarf_tag(cur, &tag, &err) == DW_DLV_OK && tag == DW_TAG_subprogram) {
-			Dwarf_Addr lo = 0, hi = 0;
-			Dwarf_Half form = 0;
-			enum Dwarf_Form_Class cls = DW_FORM_CLASS_UNKNOWN;
-			if (dwarf_lowpc(cur, &lo, &err) == DW_DLV_OK &&
-			    dwarf_highpc_b(cur, &hi, &form, &cls, &err) == DW_DLV_OK) {
-				char *name = die_name(dbg, cur, 0);
-				if (cls == DW_FORM_CLASS_CONSTANT)
-					hi += lo;
-				if (name && hi > lo)
-					push_func(&m->dfuncs, &m->ndfuncs, cap, lo, hi, name);
-				free(name);
-			}
+		int32_t inner = parent;
+		if (dwarf_tag(cur, &tag, &err) == DW_DLV_OK &&
+		    (tag == DW_TAG_subprogram || (tag == DW_TAG_inlined_subroutine && parent >= 0))) {
+			die_ranges(w, cur);
+			inner = add_node(w, cur, tag, tag == DW_TAG_subprogram ? -1 : parent,
+			                 tag == DW_TAG_subprogram ? 0 : depth);
+			if (inner < 0)
+				inner = parent;
 		}
-		if (depth < 8 && dwarf_child(cur, &child, &err) == DW_DLV_OK)
-			walk_dies(dbg, child, m, cap, depth + 1);
+		if (depth < 64 && dwarf_child(cur, &child, &err) == DW_DLV_OK)
+			walk_dies(w, child, inner, inner == parent ? depth : depth + 1);
 		next = NULL;
-		if (dwarf_siblingof_b(dbg, cur, 1, &next, &err) != DW_DLV_OK)
+		if (dwarf_siblingof_b(w->dbg, cur, 1, &next, &err) != DW_DLV_OK)
 			next = NULL;
 		if (cur != die)
-			dwarf_dealloc(dbg, cur, DW_DLA_DIE);
+			dwarf_dealloc(w->dbg, cur, DW_DLA_DIE);
 		cur = next;
 	}
-	dwarf_dealloc(dbg, die, DW_DLA_DIE);
+	dwarf_dealloc(w->dbg, die, DW_DLA_DIE);
+}
+
+static void load_lines(module *m, Dwarf_Debug dbg, Dwarf_Die cu, size_t *rcap, size_t *filecap)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Unsigned lver = 0;
+	Dwarf_Small tcount = 0;
+	Dwarf_Line_Context ctx = NULL;
+	Dwarf_Line *lines = NULL;
+	Dwarf_Signed nlines = 0, i;
+	if (dwarf_srclines_b(cu, &lver, &tcount, &ctx, &err) != DW_DLV_OK)
+		return;
+	if (dwarf_srclines_from_linecontext(ctx, &lines, &nlines, &err) == DW_DLV_OK) {
+		for (i = 0; i < nlines; i++) {
+			Dwarf_Addr addr = 0;
+			Dwarf_Unsigned ln = 0;
+			Dwarf_Bool end = 0;
+			char *src = NULL;
+			uint32_t fidx = 0;
+			if (dwarf_lineaddr(lines[i], &addr, &err) != DW_DLV_OK)
+				continue;
+			dwarf_lineendsequence(lines[i], &end, &err);
+			if (!end) {
+				if (dwarf_lineno(lines[i], &ln, &err) != DW_DLV_OK || ln == 0)
+					continue;
+				if (dwarf_linesrc(lines[i], &src, &err) != DW_DLV_OK)
+					continue;
+				fidx = intern_file(m, src, filecap);
+				dwarf_dealloc(dbg, src, DW_DLA_STRING);
+				if (fidx == UINT32_MAX)
+					continue;
+			}
+			if (m->nrows == *rcap) {
+				size_t nc = *rcap ? *rcap * 2 : 1024;
+				row *r = tnorm__reallocarray(m->rows, nc, sizeof(*r));
+				if (!r)
+					break;
+				m->rows = r;
+				*rcap = nc;
+			}
+			m->rows[m->nrows].addr = addr;
+			m->rows[m->nrows].line = end ? 0 : (uint32_t)ln;
+			m->rows[m->nrows].file = fidx;
+			m->nrows++;
+		}
+	}
+	dwarf_srclines_dealloc_b(ctx);
 }
 
 static void load_dwarf(module *m, int fd)
@@ -273,66 +652,53 @@ static void load_dwarf(module *m, int fd)
 	Dwarf_Debug dbg = NULL;
 	Dwarf_Error err = NULL;
 	Dwarf_Unsigned next_cu = 0;
-	size_t fcap = 0, rcap = 0, filecap = 0;
+	size_t rcap = 0, filecap = 0, k;
+	cu_walk w;
+	memset(&w, 0, sizeof(w));
 	if (dwarf_init_b(fd, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &dbg, &err) != DW_DLV_OK)
 		return;
+	w.dbg = dbg;
+	w.m = m;
 	for (;;) {
 		Dwarf_Unsigned hlen = 0, abbrev_off = 0, typeoff = 0;
-		Dwarf_Half ver = 0, asize = 0, lsize = 0, xsize = 0, cutype = 0;
+		Dwarf_Half ver = 0, asize = 0, lsize = 0, xsize = 0, cutype = 0, offsize = 0;
 		Dwarf_Sig8 sig;
 		Dwarf_Die cu = NULL;
-		Dwarf_Unsigned lver = 0;
-		Dwarf_Small tcount = 0;
-		Dwarf_Line_Context ctx = NULL;
-		Dwarf_Line *lines = NULL;
-		Dwarf_Signed nlines = 0, i;
+		Dwarf_Signed i;
 		if (dwarf_next_cu_header_d(dbg, 1, &hlen, &ver, &abbrev_off, &asize, &lsize, &xsize, &sig,
 		                           &typeoff, &next_cu, &cutype, &err) != DW_DLV_OK)
 			break;
 		if (dwarf_siblingof_b(dbg, NULL, 1, &cu, &err) != DW_DLV_OK)
 			continue;
-		if (dwarf_srclines_b(cu, &lver, &tcount, &ctx, &err) == DW_DLV_OK) {
-			if (dwarf_srclines_from_linecontext(ctx, &lines, &nlines, &err) == DW_DLV_OK) {
-				for (i = 0; i < nlines; i++) {
-					Dwarf_Addr addr = 0;
-					Dwarf_Unsigned ln = 0;
-					Dwarf_Bool end = 0;
-					char *src = NULL;
-					uint32_t fidx = 0;
-					if (dwarf_lineaddr(lines[i], &addr, &err) != DW_DLV_OK)
-						continue;
-					dwarf_lineendsequence(lines[i], &end, &err);
-					if (!end) {
-						if (dwarf_lineno(lines[i], &ln, &err) != DW_DLV_OK || ln == 0)
-							continue;
-						if (dwarf_linesrc(lines[i], &src, &err) != DW_DLV_OK)
-							continue;
-						fidx = intern_file(m, src, &filecap);
-						dwarf_dealloc(dbg, src, DW_DLA_STRING);
-						if (fidx == UINT32_MAX)
-							continue;
-					}
-					if (m->nrows == rcap) {
-						size_t nc = rcap ? rcap * 2 : 1024;
-						row *r = tnorm__reallocarray(m->rows, nc, sizeof(*r));
-						if (!r)
-							break;
-						m->rows = r;
-						rcap = nc;
-					}
-					m->rows[m->nrows].addr = addr;
-					m->rows[m->nrows].line = end ? 0 : (uint32_t)ln;
-					m->rows[m->nrows].file = fidx;
-					m->nrows++;
-				}
-			}
-			dwarf_srclines_dealloc_b(ctx);
+		load_lines(m, dbg, cu, &rcap, &filecap);
+		w.version = ver;
+		if (dwarf_get_version_of_die(cu, &w.version, &offsize) != DW_DLV_OK)
+			w.version = ver;
+		if (dwarf_lowpc(cu, &w.base, &err) != DW_DLV_OK)
+			w.base = 0;
+		w.srcfiles = NULL;
+		w.nsrcfiles = 0;
+		if (dwarf_srcfiles(cu, &w.srcfiles, &w.nsrcfiles, &err) != DW_DLV_OK) {
+			w.srcfiles = NULL;
+			w.nsrcfiles = 0;
 		}
-		walk_dies(dbg, cu, m, &fcap, 0);
+		walk_dies(&w, cu, -1, 0);
+		if (w.srcfiles) {
+			for (i = 0; i < w.nsrcfiles; i++)
+				dwarf_dealloc(dbg, w.srcfiles[i], DW_DLA_STRING);
+			dwarf_dealloc(dbg, w.srcfiles, DW_DLA_LIST);
+		}
 	}
+	free(w.lo);
+	free(w.hi);
 	dwarf_finish(dbg, &err);
-	if (m->ndfuncs)
-		qsort(m->dfuncs, m->ndfuncs, sizeof(*m->dfuncs), cmp_func);
+	if (m->nranges) {
+		qsort(m->ranges, m->nranges, sizeof(*m->ranges), cmp_range);
+		if ((m->maxhi = tnorm__calloc(m->nranges, sizeof(*m->maxhi))))
+			for (k = 0; k < m->nranges; k++)
+				m->maxhi[k] = k && m->maxhi[k - 1] > m->ranges[k].hi ? m->maxhi[k - 1]
+				                                                     : m->ranges[k].hi;
+	}
 	if (m->nrows)
 		qsort(m->rows, m->nrows, sizeof(*m->rows), cmp_row);
 }
@@ -363,7 +729,6 @@ static module *get_module(tnorm__symcache *c, const char *path)
 static const func *find_func(const func *f, size_t n, uint64_t addr)
 {
 	size_t lo = 0, hi = n, k;
-	const func *best = NULL;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (f[mid].lo <= addr)
@@ -373,9 +738,30 @@ static const func *find_func(const func *f, size_t n, uint64_t addr)
 	}
 	/* f[0..lo) start at or before addr: the innermost containing range is the latest start. */
 	for (k = lo; k-- > 0 && lo - k <= 64;)
-		if (addr < f[k].hi) {
-			best = &f[k];
-			break;
+		if (addr < f[k].hi)
+			return &f[k];
+	return NULL;
+}
+
+/* The deepest node (inlined instance, else subprogram) whose ranges contain addr, or -1. */
+static int32_t find_node(const module *m, uint64_t addr)
+{
+	size_t lo = 0, hi = m->nranges, k;
+	int32_t best = -1;
+	uint32_t best_depth = 0;
+	if (!m->maxhi)
+		return -1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->ranges[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k-- > 0 && m->maxhi[k] > addr;)
+		if (addr < m->ranges[k].hi && (best < 0 || m->ranges[k].depth > best_depth)) {
+			best = (int32_t)m->ranges[k].node;
+			best_depth = m->ranges[k].depth;
 		}
 	return best;
 }
@@ -395,11 +781,61 @@ static const row *find_row(const module *m, uint64_t addr)
 	return &m->rows[lo - 1];
 }
 
-void tnorm__symbolize(tnorm__symcache *c, const char *maps, uint64_t pc, int innermost,
-                      tnorm_frame *out)
+/* Frames for module-relative address `vaddr` (the looked-up address, already pc-1 for callers). */
+static size_t symbolize_in(module *m, uint64_t pc, uint64_t vaddr, tnorm_frame *out, size_t max)
+{
+	int32_t nd = find_node(m, vaddr);
+	const row *r = find_row(m, vaddr);
+	size_t n = 0;
+	if (max == 0)
+		return 0;
+	memset(&out[0], 0, sizeof(out[0]));
+	out[0].pc = pc;
+	out[0].module = m->path;
+	out[0].offset = vaddr;
+	out[0].build_id = m->build_id;
+	if (r) {
+		out[0].file = m->files[r->file];
+		out[0].line = r->line;
+	}
+	if (nd < 0) {
+		const func *f = find_func(m->sfuncs, m->nsfuncs, vaddr);
+		out[0].function = f ? f->name : NULL;
+		/* A stripped executable with a sanitizer runtime linked in keeps only the runtime's
+		 * exported entry points; the unnamed code between them is the runtime too (it is
+		 * linked as one block), and must not be taken for the user's throwing frame. */
+		if (!f && m->rt_count >= 16 && vaddr >= m->rt_lo && vaddr < m->rt_hi)
+			out[0].function = "__sanitizer_runtime";
+		return 1;
+	}
+	/* Innermost inlined function first; each enclosing function at the inlined call's line. */
+	out[0].function = m->nodes[nd].name;
+	n = 1;
+	while (m->nodes[nd].parent >= 0 && n < max) {
+		const node *inl = &m->nodes[nd];
+		tnorm_frame *f = &out[n];
+		out[n - 1].inlined = 1;
+		memset(f, 0, sizeof(*f));
+		f->pc = pc;
+		f->module = m->path;
+		f->offset = vaddr;
+		f->build_id = m->build_id;
+		f->function = m->nodes[inl->parent].name;
+		f->file = inl->call_file;
+		f->line = inl->call_line;
+		nd = inl->parent;
+		n++;
+	}
+	return n;
+}
+
+size_t tnorm__symbolize(tnorm__symcache *c, const char *maps, uint64_t pc, int innermost,
+                        tnorm_frame *out, size_t max)
 {
 	const char *p = maps;
 	uint64_t addr = innermost || pc == 0 ? pc : pc - 1;
+	if (max == 0)
+		return 0;
 	memset(out, 0, sizeof(*out));
 	out->pc = pc;
 	while (p && *p) {
@@ -415,15 +851,12 @@ void tnorm__symbolize(tnorm__symcache *c, const char *maps, uint64_t pc, int inn
 			module *m;
 			uint64_t foff, vaddr;
 			size_t i;
-			const func *f;
-			const row *r;
 			if (len == 0 || len >= sizeof(path) || q[0] != '/')
-				return;
+				return 1;
 			memcpy(path, q, len);
 			path[len] = '\0';
 			if (!(m = get_module(c, path)))
-				return;
-			out->module = m->path;
+				return 1;
 			foff = addr - start + off;
 			vaddr = foff;
 			for (i = 0; i < m->nsegs; i++)
@@ -431,15 +864,23 @@ void tnorm__symbolize(tnorm__symcache *c, const char *maps, uint64_t pc, int inn
 					vaddr = foff - m->segs[i].offset + m->segs[i].vaddr;
 					break;
 				}
-			if ((f = find_func(m->dfuncs, m->ndfuncs, vaddr)) ||
-			    (f = find_func(m->sfuncs, m->nsfuncs, vaddr)))
-				out->function = f->name;
-			if ((r = find_row(m, vaddr))) {
-				out->file = m->files[r->file];
-				out->line = r->line;
-			}
-			return;
+			return symbolize_in(m, pc, vaddr, out, max);
 		}
 		p = nl ? nl + 1 : NULL;
 	}
+	return 1;
+}
+
+size_t tnorm__symbolize_module(tnorm__symcache *c, const char *path, uint64_t vaddr, int innermost,
+                               tnorm_frame *out, size_t max)
+{
+	module *m;
+	uint64_t addr = innermost || vaddr == 0 ? vaddr : vaddr - 1;
+	if (max == 0)
+		return 0;
+	memset(out, 0, sizeof(*out));
+	out->pc = vaddr;
+	if (!path || path[0] != '/' || !(m = get_module(c, path)))
+		return 1;
+	return symbolize_in(m, vaddr, addr, out, max);
 }

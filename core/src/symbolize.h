@@ -16,10 +16,17 @@ void tnorm__symcache_free(tnorm__symcache *c);
 /*
  * Symbolize `pc` of a process whose /proc/PID/maps text is `maps`.  `innermost` is 1 for the
  * frame that faulted (its pc is exact); for callers pc-1 is looked up (the call instruction).
- * Fills `out`; its strings are borrowed from the cache (valid until it is freed).  Unknown parts
- * are NULL/0.  Never fails: what cannot be found stays unknown.
+ * Fills out[0..n) and returns n (1 <= n <= max, for max >= 1): more than one frame when the code
+ * at pc was inlined, innermost function first, each enclosing one at the line of the inlined
+ * call (as addr2line -i), all with the same pc.  Strings are borrowed from the cache (valid until
+ * it is freed).  Unknown parts are NULL/0.  Never fails: what cannot be found stays unknown.
  */
-void tnorm__symbolize(tnorm__symcache *c, const char *maps, uint64_t pc, int innermost,
-                      tnorm_frame *out);
+size_t tnorm__symbolize(tnorm__symcache *c, const char *maps, uint64_t pc, int innermost,
+                        tnorm_frame *out, size_t max);
+
+/* The same for an address given as module path + module-relative address (as sanitizer reports
+ * print them with symbolize=0). */
+size_t tnorm__symbolize_module(tnorm__symcache *c, const char *path, uint64_t vaddr, int innermost,
+                               tnorm_frame *out, size_t max);
 
 #endif

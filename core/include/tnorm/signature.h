@@ -29,6 +29,9 @@ typedef struct tnorm_frame {
 	uint32_t line;        /**< 0 when unknown */
 	const char *module;   /**< path of the module (executable or library) */
 	int is_runtime;       /**< 1 for frames of libc, libstdc++, sanitizers, the driver runtime */
+	uint64_t offset;      /**< module-relative address looked up (pc, or pc-1 for callers) */
+	const char *build_id; /**< the module's GNU build-id in hex; "" when unknown */
+	int inlined;          /**< 1 when this function was inlined into the next frame (same pc) */
 } tnorm_frame;
 
 /** The kind, e.g. "SIGABRT" or "exit(3)".  Borrowed. */
@@ -60,7 +63,39 @@ TNORM_EXTERN int tnorm_signature_json(const tnorm_signature *s, char **out);
 TNORM_EXTERN int tnorm_signature_new(tnorm_signature **out, const char *kind,
                                      const tnorm_frame *frames, size_t nframes);
 
-/** Deep copy.  Free with tnorm_signature_free(). */
+/** The extra stacks a sanitizer report carries. */
+typedef enum tnorm_stack_kind {
+	TNORM_STACK_FREE = 0,  /**< where the memory was freed (use-after-free, double-free) */
+	TNORM_STACK_ALLOC = 1, /**< where the memory was allocated */
+	TNORM_STACK_COUNT = 2
+} tnorm_stack_kind;
+
+/**
+ * Attach a copy of `n` frames (innermost first) as the signature's `which` stack, replacing any;
+ * is_runtime is recomputed.  0, TNORM_EINVALID, TNORM_ENOMEM (the signature is unchanged then).
+ */
+TNORM_EXTERN int tnorm_signature_set_stack(tnorm_signature *s, tnorm_stack_kind which,
+                                           const tnorm_frame *frames, size_t n);
+
+/** Number of frames of the `which` stack (0 when the failure has none). */
+TNORM_EXTERN size_t tnorm_signature_stack_count(const tnorm_signature *s, tnorm_stack_kind which);
+
+/** Frame i of the `which` stack, or NULL.  Borrowed: valid while the signature lives. */
+TNORM_EXTERN const tnorm_frame *tnorm_signature_stack_frame(const tnorm_signature *s,
+                                                            tnorm_stack_kind which, size_t i);
+
+/**
+ * Record what the program said last on standard error (its first line is kept, numbers and
+ * quoted text masked so that one fault reached with other values keeps one message; NULL or ""
+ * clears it).  The default policy compares it only where the stack cannot tell which call reached
+ * a failure helper.  0, TNORM_EINVALID, TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_signature_set_message(tnorm_signature *s, const char *message);
+
+/** The masked message, or NULL.  Borrowed: valid while the signature lives. */
+TNORM_EXTERN const char *tnorm_signature_message(const tnorm_signature *s);
+
+/** Deep copy (the extra stacks and the message included).  Free with tnorm_signature_free(). */
 TNORM_EXTERN int tnorm_signature_dup(tnorm_signature **out, const tnorm_signature *s);
 
 /** Free a signature.  NULL is a no-op. */
@@ -99,6 +134,13 @@ TNORM_EXTERN tnorm_match_kind tnorm_match_get_kind(const tnorm_match *m);
  */
 TNORM_EXTERN int tnorm_match_test(const tnorm_match *m, const tnorm_signature *target,
                                   const tnorm_signature *cand, const char *out, const char *err);
+
+/**
+ * The part of a signature the policy compares, as text: two failures match under `m` exactly
+ * when their keys are equal (`any` and `output:` give "").  For bucketing failures by fault.
+ * *out is freed with tnorm_free().  0, TNORM_EINVALID, TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_match_key(const tnorm_match *m, const tnorm_signature *s, char **out);
 
 /**
  * Calibrate a target from the signatures of several runs of the original test: *out receives
