@@ -34,6 +34,23 @@ __attribute__((noinline, used)) void tnorm_step_hook(unsigned long step, const c
 	__asm__ volatile("" : : "r"(step), "r"(text) : "memory");
 }
 
+/*
+ * Why the runtime itself aborted, in the engine's kind format ("check-failed:NAME",
+ * "handler-failed:NAME"), for a debugger stopped in that abort: the engine reads the same from
+ * the line printed to stderr.  The one mutable global of the runtime: it is the program's own
+ * state, written once, right before abort().
+ */
+__attribute__((used)) char tnorm_drv_failure[128];
+
+static void __attribute__((noreturn)) runtime_abort(const char *what, const char *call)
+{
+	size_t n = strcspn(call, "(");
+	snprintf(tnorm_drv_failure, sizeof(tnorm_drv_failure), "%s:%.*s", what, (int)(n < 100 ? n : 100),
+	         call);
+	fflush(stderr);
+	abort();
+}
+
 unsigned long tnorm_drv_step(const tnorm_drv *d)
 {
 	return d ? d->step : 0;
@@ -137,8 +154,7 @@ static void tnorm__drv_run_checks(tnorm_drv *d, char *text, size_t textsize)
 					}
 				}
 				fprintf(stderr, "tnorm driver: check %s) failed after step %lu\n", text, d->step);
-				fflush(stderr);
-				abort();
+				runtime_abort("check-failed", text);
 			}
 			for (s = t.nslots; s-- > 0;) {
 				if (++choice[s] < t.slot[s].count)
@@ -296,8 +312,7 @@ int tnorm_drv_main(int argc, char **argv, const char *harness_text,
 			}
 			if (r != 0) {
 				fprintf(stderr, "tnorm driver: step %zu: %s failed (handler returned %d)\n", i, text, r);
-				fflush(stderr);
-				abort();
+				runtime_abort("handler-failed", text);
 			}
 		}
 		tnorm__drv_run_checks(&d, text, sizeof(text));

@@ -216,6 +216,54 @@ static PyObject *py_signature(PyObject *self, PyObject *args, PyObject *kw)
 	return result;
 }
 
+/* signature_at(kind, pid, pcs, message=None, depth=0): a debugger's stop, symbolized by the engine. */
+static PyObject *py_signature_at(PyObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {"kind", "pid", "pcs", "message", "depth", NULL};
+	const char *kind = NULL, *message = NULL;
+	PyObject *pcs, *fast = NULL, *result = NULL;
+	tnorm_signature *s = NULL;
+	uint64_t *arr = NULL;
+	unsigned int depth = 0;
+	int pid = 0, err;
+	char *text = NULL;
+	Py_ssize_t n, i;
+	(void)self;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "siO|zI:signature_at", kwlist, &kind, &pid, &pcs,
+	                                 &message, &depth))
+		return NULL;
+	if (!(fast = PySequence_Fast(pcs, "pcs must be a list of ints")))
+		return NULL;
+	n = PySequence_Fast_GET_SIZE(fast);
+	if (!(arr = PyMem_Calloc((size_t)n + 1, sizeof(*arr)))) {
+		PyErr_NoMemory();
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		arr[i] = (uint64_t)PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+		if (PyErr_Occurred()) {
+			PyErr_Clear();
+			PyErr_Format(PyExc_TypeError, "pcs[%zd] must be a non-negative int", i);
+			goto out;
+		}
+	}
+	Py_BEGIN_ALLOW_THREADS
+	err = tnorm_signature_from_process(&s, kind, pid, arr, (size_t)n, message);
+	if (err == 0)
+		err = tnorm_signature_format(s, depth, &text);
+	Py_END_ALLOW_THREADS
+	if (err < 0)
+		raise_engine(err);
+	else
+		result = PyUnicode_FromString(text);
+out:
+	tnorm_free(text);
+	tnorm_signature_free(s);
+	PyMem_Free(arr);
+	Py_XDECREF(fast);
+	return result;
+}
+
 /* ---- the pipeline --------------------------------------------------------------------------- */
 
 typedef struct {
@@ -542,6 +590,12 @@ static PyMethodDef methods[] = {
 	 "signature(kind, frames, depth=0) -> str\n\nThe engine's text for a failure: kind such as "
 	 "'SIGSEGV', frames innermost first as (function, file, line[, module]).  Runtime frames "
 	 "(libc, the tnorm driver runtime) are skipped as the engine skips them."},
+	{"signature_at", (PyCFunction)(void (*)(void))py_signature_at, METH_VARARGS | METH_KEYWORDS,
+	 "signature_at(kind, pid, pcs, message=None, depth=0) -> str\n\nThe engine's text for a "
+	 "process a debugger has stopped: pcs are its machine frames' program counters, innermost "
+	 "first (the first exact, the others return addresses, no inlined frames); they are "
+	 "symbolized from /proc/PID/maps with the engine's own tables, inlined calls expanded, so "
+	 "the text equals the CLI's for the same crash."},
 	{"reduce", (PyCFunction)(void (*)(void))py_reduce, METH_VARARGS | METH_KEYWORDS,
 	 JOB_DOC("reduce", "Confirm and reduce the failing test.")},
 	{"normalize", (PyCFunction)(void (*)(void))py_normalize, METH_VARARGS | METH_KEYWORDS,

@@ -241,12 +241,24 @@ static const char *signame(int sig, char *buf, size_t size)
 	return buf;
 }
 
+/* Symbolize machine frames (pcs[0] exact, the others return addresses) of a process whose memory
+ * map is `maps` into source frames, inlined calls expanded.  Returns the number of frames. */
+static size_t frames_from_pcs(tnorm__symcache *syms, const char *maps, const uint64_t *pcs,
+                              size_t npcs, tnorm_frame *frames, size_t max)
+{
+	size_t i, n = 0;
+	for (i = 0; i < npcs && n < max; i++)
+		n += tnorm__symbolize(syms, maps ? maps : "", pcs[i], i == 0, &frames[n], max - n);
+	return n;
+}
+
 /* Unwind the stopped thread `tid` of process `pid` and build its signature. */
 static void unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnorm_signature **out)
 {
 	tnorm_frame frames[MAX_FRAMES];
+	uint64_t pcs[MAX_FRAMES];
 	char mpath[64], *maps = NULL;
-	size_t n = 0, physical = 0;
+	size_t n = 0, npcs = 0;
 	void *ui;
 	unw_cursor_t cur;
 
@@ -264,19 +276,47 @@ static void unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnor
 				unw_word_t ip = 0;
 				if (unw_get_reg(&cur, UNW_REG_IP, &ip) < 0 || ip == 0)
 					break;
-				/* One machine frame may be several source frames (inlined calls). */
-				n += tnorm__symbolize(r->syms, maps ? maps : "", (uint64_t)ip, physical == 0,
-				                      &frames[n], MAX_FRAMES - n);
-				physical++;
-			} while (n < MAX_FRAMES && unw_step(&cur) > 0);
+				pcs[npcs++] = (uint64_t)ip;
+			} while (npcs < MAX_FRAMES && unw_step(&cur) > 0);
 		}
 		_UPT_destroy(ui);
 	}
+	n = frames_from_pcs(r->syms, maps, pcs, npcs, frames, MAX_FRAMES);
 	free(maps);
 	tnorm_signature_free(*out);
 	*out = NULL;
 	if (tnorm_signature_new(out, kind, frames, n) < 0)
 		*out = NULL;
+}
+
+int tnorm_signature_from_process(tnorm_signature **out, const char *kind, int pid,
+                                 const uint64_t *pcs, size_t npcs, const char *message)
+{
+	tnorm__symcache *syms = NULL;
+	tnorm_frame frames[MAX_FRAMES];
+	char mpath[64], *maps = NULL;
+	size_t n;
+	int err;
+	if (!out || !kind || (npcs && !pcs))
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_signature_from_process: NULL argument");
+	*out = NULL;
+	snprintf(mpath, sizeof(mpath), "/proc/%d/maps", pid);
+	if ((err = tnorm__read_file(mpath, &maps, NULL)) < 0)
+		return tnorm__error_set(TNORM_EIO, "cannot read the memory map of process %d (%s): is it "
+		                        "still alive?", pid, mpath);
+	if ((err = tnorm__symcache_new(&syms)) < 0)
+		goto done;
+	n = frames_from_pcs(syms, maps, pcs, npcs, frames, MAX_FRAMES);
+	if ((err = tnorm_signature_new(out, kind, frames, n)) < 0)
+		goto done;
+	if (message && (err = tnorm_signature_set_message(*out, message)) < 0) {
+		tnorm_signature_free(*out);
+		*out = NULL;
+	}
+done:
+	tnorm__symcache_free(syms);
+	free(maps);
+	return err;
 }
 
 /* A report's stack (module + offset, or already symbolized) as frames. */
@@ -326,6 +366,13 @@ static void apply_report(tnorm_runner *r, const char *err, tnorm_signature **sig
 	tnorm_frame frames[MAX_FRAMES];
 	tnorm_signature *ns = NULL;
 	size_t n, k, i;
+	/* A sanitizer names the failure when it ended the program itself (its report's abort); a
+	 * fatal signal the program got first keeps the signal's name (as a debugger sees it). */
+	if (*sig && strcmp(tnorm_signature_kind(*sig), "SIGABRT") &&
+	    strncmp(tnorm_signature_kind(*sig), "exit(", 5)) {
+		set_last_line(*sig, err);
+		return;
+	}
 	if (!*sig || tnorm__report_parse(err, &rep) < 0 || !rep.kind[0]) {
 		tnorm__report_dispose(&rep);
 		if (*sig)

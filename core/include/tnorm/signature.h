@@ -95,6 +95,20 @@ TNORM_EXTERN int tnorm_signature_set_message(tnorm_signature *s, const char *mes
 /** The masked message, or NULL.  Borrowed: valid while the signature lives. */
 TNORM_EXTERN const char *tnorm_signature_message(const tnorm_signature *s);
 
+/**
+ * The signature of a process that a debugger has stopped, computed as the runner computes it:
+ * `pcs` are the program counters of its machine frames as the debugger unwound them, innermost
+ * first (pcs[0] exact, the others return addresses; no inlined frames: they are expanded here from
+ * DWARF), mapped through /proc/PID/maps and symbolized with the engine's own tables, so that a
+ * stop in gdb or lldb and the CLI's run of the same crash give the same signature.  `kind` as the
+ * runner names it ("SIGSEGV", "asan:heap-use-after-free:READ", "exit(3)"); `message` the program's
+ * last stderr line or NULL (tnorm_signature_set_message).  Free *out with tnorm_signature_free().
+ * 0, TNORM_EINVALID, TNORM_EIO (the process's memory map cannot be read), TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_signature_from_process(tnorm_signature **out, const char *kind, int pid,
+                                              const uint64_t *pcs, size_t npcs,
+                                              const char *message);
+
 /** Deep copy (the extra stacks and the message included).  Free with tnorm_signature_free(). */
 TNORM_EXTERN int tnorm_signature_dup(tnorm_signature **out, const tnorm_signature *s);
 
