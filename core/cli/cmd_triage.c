@@ -359,6 +359,8 @@ static int work_one(const triage_opts *o, const char *name, const char *text, si
 	sb_json(&j, err < 0 ? tnorm_error_last()->message : "");
 	sb_puts(&j, ", \"signature\": ");
 	sb_json(&j, res.signature ? res.signature : "");
+	sb_puts(&j, ", \"key\": ");
+	sb_json(&j, res.match_key ? res.match_key : "");
 	sb_printf(&j, ", \"original_steps\": %zu, \"reduced_steps\": %ld, \"normal_steps\": %zu, "
 	              "\"runs\": %llu, \"seconds\": %.3f, ",
 	          res.original, count_steps(res.reduced), res.final,
@@ -897,8 +899,11 @@ int cmd_triage(int argc, char **argv)
 			it[i].nreduced = json_num(json, "reduced_steps");
 			it[i].nnormal = json_num(json, "normal_steps");
 			it[i].runs = json_num(json, "runs");
+			/* The library's key for the policy; records from before it existed: from the text. */
+			it[i].key = json_get(json, "key");
 			tnorm_free(json);
-			it[i].key = it[i].sig ? sig_key(it[i].sig, o.match) : NULL;
+			if (!it[i].key && it[i].sig)
+				it[i].key = sig_key(it[i].sig, o.match);
 			if (!it[i].status || !it[i].sig || !it[i].reduced || !it[i].normal || !it[i].key) {
 				rc = EXIT_SYSTEM;
 				goto restore;

@@ -126,6 +126,7 @@ void tnorm_pipeline_result_dispose(tnorm_pipeline_result *r)
 	tnorm_free(r->signature);
 	tnorm_free(r->generalization);
 	tnorm_free(r->expect_signature);
+	tnorm_free(r->match_key);
 	for (i = 0; i < r->nslipped; i++) {
 		free(r->slipped[i].signature);
 		free(r->slipped[i].path);
@@ -351,18 +352,18 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 		goto done;
 	{
 		const tnorm_signature *target = tnorm_session_target(s, &r->stable);
-		if ((err = tnorm_signature_format(target, 0, &r->signature)) < 0)
+		tnorm_match *m = NULL;
+		if ((err = tnorm_signature_format(target, 0, &r->signature)) < 0 ||
+		    (err = tnorm_match_parse(&m, sopts.match ? sopts.match : "line")) < 0)
 			goto done;
-		if (o->expect) {
-			tnorm_match *m = NULL;
-			if ((err = tnorm_match_parse(&m, sopts.match ? sopts.match : "line")) < 0 ||
-			    (err = tnorm_signature_format(o->expect, 0, &r->expect_signature)) < 0) {
-				tnorm_match_free(m);
-				goto done;
-			}
-			r->expect_matches = tnorm_match_test(m, target, o->expect, "", "");
+		if ((err = tnorm_match_key(m, target, &r->match_key)) < 0 ||
+		    (o->expect && (err = tnorm_signature_format(o->expect, 0, &r->expect_signature)) < 0)) {
 			tnorm_match_free(m);
+			goto done;
 		}
+		if (o->expect)
+			r->expect_matches = tnorm_match_test(m, target, o->expect, "", "");
+		tnorm_match_free(m);
 		if (o->on_target)
 			o->on_target(o->target_ctx, r->signature, r->stable);
 	}

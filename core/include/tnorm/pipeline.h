@@ -100,6 +100,8 @@ typedef struct tnorm_pipeline_result {
 	tnorm_normalize_stats normalize;
 	tnorm_slip_info *slipped;
 	size_t nslipped;
+	char *match_key;        /**< the target as the match policy compares it (tnorm_match_key):
+	                             equal keys, same fault; NULL when the confirm runs did not finish */
 } tnorm_pipeline_result;
 
 /**
