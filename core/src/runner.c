@@ -205,11 +205,15 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 	    (err = env_add(&r->envp, &nenv, "LC_ALL=C")) < 0)
 		goto done;
 	/* The sanitizer options of our own environment are kept (the program fails as it does in
-	 * the user's shell); the defaults below override only the flags they name. */
-	for (i = 0; environ[i]; i++) {
-		const char *eq = strchr(environ[i], '=');
-		if (eq && tnorm__sanopts_is_var(environ[i], (size_t)(eq - environ[i])) &&
-		    (err = env_add(&r->envp, &nenv, environ[i])) < 0)
+	 * the user's shell); the defaults below override only the flags they name.  getenv, not
+	 * environ: in a module loaded with RTLD_DEEPBIND (the Python binding) environ is not ours. */
+	for (i = 0; tnorm__sanopts_var(i); i++) {
+		const char *name = tnorm__sanopts_var(i), *val = getenv(name);
+		tnorm__buf kv = TNORM__BUF_INIT;
+		if (val && (err = tnorm__buf_printf(&kv, "%s=%s", name, val)) == 0)
+			err = env_add(&r->envp, &nenv, kv.ptr);
+		tnorm__buf_dispose(&kv);
+		if (err < 0)
 			goto done;
 	}
 	if ((err = env_add(&r->envp, &nenv, "ASAN_OPTIONS=abort_on_error=1:detect_leaks=0:"

@@ -15,10 +15,16 @@
 
 #include "sanopts.h"
 
+static const char *const vars[] = {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS",
+                                   "MSAN_OPTIONS", "TSAN_OPTIONS", "HWASAN_OPTIONS"};
+
+const char *tnorm__sanopts_var(size_t i)
+{
+	return i < sizeof(vars) / sizeof(vars[0]) ? vars[i] : NULL;
+}
+
 int tnorm__sanopts_is_var(const char *name, size_t len)
 {
-	static const char *const vars[] = {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS",
-	                                   "MSAN_OPTIONS", "TSAN_OPTIONS", "HWASAN_OPTIONS"};
 	size_t i;
 	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
 		if (strlen(vars[i]) == len && !strncmp(vars[i], name, len))

@@ -12,6 +12,9 @@
  * TSAN_OPTIONS, HWASAN_OPTIONS. */
 int tnorm__sanopts_is_var(const char *name, size_t len);
 
+/* The i-th of those names (static), NULL past the last. */
+const char *tnorm__sanopts_var(size_t i);
+
 /*
  * Merge two sanitizer option strings: the flags of `base` in their order, each one that `over`
  * also sets taking `over`'s value, then the flags only `over` sets, in its order; joined by ':'.
