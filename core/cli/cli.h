@@ -36,7 +36,8 @@ int cli_parse_seconds(const char *cmd, const char *opt, const char *s, double *o
 /* Parse a size like "512M", "2G", "1048576"; bytes out.  -1 on error (printed). */
 int cli_parse_size(const char *cmd, const char *opt, const char *s, unsigned long long *out);
 
-/* The options every command that runs a program shares: --timeout, --mem, --stdin, --env. */
+/* The options every command that runs a program shares: --timeout, --mem, --stdin, --env,
+ * --invalid-exit; and --fixed for the commands that judge candidates (set fixed_ok first). */
 typedef struct cli_run_args {
 	double timeout;
 	int timeout_set;
@@ -44,6 +45,11 @@ typedef struct cli_run_args {
 	int use_stdin;
 	char **env;
 	size_t nenv;
+	int *invalid_exits;
+	size_t ninvalid;
+	int fixed_ok;      /* set by the caller: --fixed is an option of this command */
+	const char *fixed; /* --fixed's value, as given */
+	char **fixed_argv; /* built by cli_run_args_fixed; freed by dispose */
 } cli_run_args;
 
 int cli_run_args_init(cli_run_args *ra);
@@ -51,6 +57,9 @@ int cli_run_args_init(cli_run_args *ra);
  * used (1 or 2), 0 if argv[i] is not a runner option, -1 after printing a usage error. */
 int cli_run_args_parse(cli_run_args *ra, const char *cmd, int argc, char **argv, int i);
 void cli_run_args_apply(const cli_run_args *ra, tnorm_run_options *opts);
+/* The fixed program's command line from --fixed and the main command `cmdv` (NULL-terminated):
+ * *out is NULL without --fixed, else owned by `ra`.  0, or -1 after printing a usage error. */
+int cli_run_args_fixed(cli_run_args *ra, const char *cmd, char **cmdv, const char *const **out);
 void cli_run_args_dispose(cli_run_args *ra);
 
 /* One subcommand: `run` gets argv with argv[0] = the subcommand's name. */

@@ -28,7 +28,7 @@ static void help(FILE *f)
 {
 	fprintf(f, "usage: tnorm fuzz HARNESS [--steps N] [--seed S] [--runs N] [--max-time T]\n"
 	           "                  [--max-failures N] [-o DIR] [--timeout T] [--mem SIZE] [--stdin] [--env N=V]...\n"
-	           "                  [--quiet] -- CMD ARGS...\n\n"
+	           "                  [--invalid-exit N]... [--quiet] -- CMD ARGS...\n\n"
 	           "Random testing: run well-formed random tests of HARNESS (seeds S, S+1, ...; N steps\n"
 	           "each, default 100) and keep every failing test in DIR (default: corpus) as\n"
 	           "fail-SEED.t with its signature in fail-SEED.sig.  Stops after --runs tests\n"

@@ -59,7 +59,8 @@ static void help_norm(FILE *f, int mode)
 	fprintf(f, "usage: tnorm %s --harness H [--match P] [-o OUT] [--verbose] [--wide]\n"
 	           "                    [--max-edit N] [--confirm N] [--allow-flaky] [--max-runs N]\n"
 	           "                    [--max-time T] [--timeout T] [--mem SIZE] [--stdin]\n"
-	           "                    [--env N=V]... [--json] [--quiet] TEST -- CMD ARGS...\n\n",
+	           "                    [--env N=V]... [--invalid-exit N]... [--fixed CMD] [--json]\n"
+	           "                    [--quiet] TEST -- CMD ARGS...\n\n",
 	        mode_names[mode]);
 	if (mode == MODE_GENERALIZE)
 		fprintf(f, "Run experiments on TEST (best: a normal form) and print it annotated: which\n"
@@ -93,8 +94,8 @@ static void help(FILE *f)
 	fprintf(f, "usage: tnorm reduce [--harness H] [--match P] [--algo ddmin|adaptive] [--no-slice]\n"
 	           "                    [-o OUT] [--confirm N] [--allow-flaky] [--max-runs N]\n"
 	           "                    [--max-time T] [--timeout T] [--mem SIZE] [--stdin]\n"
-	           "                    [--env N=V]... [--seed S] [--json] [--quiet]\n"
-	           "                    TEST -- CMD ARGS...\n\n"
+	           "                    [--env N=V]... [--invalid-exit N]... [--fixed CMD]\n"
+	           "                    [--seed S] [--json] [--quiet] TEST -- CMD ARGS...\n\n"
 	           "Reduce TEST to a 1-minimal test on which CMD fails with the same signature.\n"
 	           "With --harness, TEST is a harness test reduced step by step (shortest failing\n"
 	           "prefix, slicing, then the algorithm); without, TEST is any file, reduced by\n"
@@ -106,6 +107,13 @@ static void help(FILE *f)
 	           "  --confirm N    runs of the original to confirm the failure (default 3)\n"
 	           "  --timeout T    per run (default: 10x the original's run, at least 1s)\n"
 	           "  --max-runs N, --max-time T   budgets; the best so far is kept when they run out\n"
+	           "  --env N=V      add to the program's environment (repeatable); ASAN_OPTIONS and\n"
+	           "                 the other *SAN_OPTIONS merge flag by flag with tnorm's defaults\n"
+	           "  --invalid-exit N  exit status N means \"not a valid test\", like 125: such\n"
+	           "                 candidates are dropped, not filed as slipped (repeatable)\n"
+	           "  --fixed CMD    differential oracle: a candidate counts only if it also passes\n"
+	           "                 (exit 0) on the fixed program; one word replaces the program in\n"
+	           "                 CMD ARGS, several are the whole command (split like a shell)\n"
 	           "  --db PATH      the cross-test cache (default: $TNORM_DB, else .tnorm/cache.db\n"
 	           "                 beside TEST; TNORM_DB=off disables it)\n"
 	           "  --no-db        do not use it\n\n"
@@ -164,6 +172,7 @@ static int pipeline(int argc, char **argv, int mode)
 	if (cli_run_args_init(&ra) < 0)
 		return EXIT_SYSTEM;
 	ra.timeout = 0; /* derived from the confirm runs unless given */
+	ra.fixed_ok = 1;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int used;
@@ -295,6 +304,10 @@ static int pipeline(int argc, char **argv, int mode)
 	}
 	if (mode != MODE_REDUCE && !po.harness) {
 		rc = cli_usage_error(cmd, "%s needs --harness: normalization rewrites harness tests", cmd);
+		goto done;
+	}
+	if (cli_run_args_fixed(&ra, cmd, rest, &po.session.fixed) < 0) {
+		rc = EXIT_USAGE;
 		goto done;
 	}
 	if (!outp) {

@@ -10,14 +10,16 @@
 static void help(FILE *f)
 {
 	fprintf(f, "usage: tnorm run [--json] [--timeout T] [--mem SIZE] [--stdin] [--env NAME=VALUE]...\n"
-	           "                 TEST -- CMD ARGS...\n\n"
+	           "                 [--invalid-exit N]... TEST -- CMD ARGS...\n\n"
 	           "Run CMD once on a private copy of TEST ({} in ARGS stands for its path; with\n"
 	           "--stdin it is also fed on standard input) and print the outcome (pass, fail,\n"
 	           "timeout, invalid, error) and, for a failure, its signature.\n\n"
 	           "  --json         print one JSON object instead\n"
 	           "  --timeout T    kill the program's process group after T (default 10s)\n"
 	           "  --mem SIZE     limit its address space (e.g. 512M)\n"
-	           "  --env N=V      add to the program's fixed environment (repeatable)\n\n"
+	           "  --env N=V      add to the program's fixed environment (repeatable); ASAN_OPTIONS\n"
+	           "                 and the other *SAN_OPTIONS merge flag by flag with tnorm's defaults\n"
+	           "  --invalid-exit N  exit status N means \"invalid\", like 125 (repeatable)\n\n"
 	           "exit status: 0 the test ran (whatever its outcome), 2 usage, 3 the program\n"
 	           "could not be started or an I/O error\n");
 }

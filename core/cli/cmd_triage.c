@@ -39,13 +39,14 @@ static void help(FILE *f)
 {
 	fprintf(f, "usage: tnorm triage DIR --harness H [-j N] [-o OUT] [--match P] [--db PATH |\n"
 	           "                   --no-db] [--max-time-per-test T] [--no-generalize] [--timeout T]\n"
-	           "                   [--mem SIZE] [--env N=V]... [--quiet] -- CMD ARGS...\n\n"
+	           "                   [--mem SIZE] [--env N=V]... [--invalid-exit N]... [--fixed CMD]\n"
+	           "                   [--quiet] -- CMD ARGS...\n\n"
 	           "Confirm, reduce and normalize every test (*.t) in DIR on N worker processes\n"
 	           "(default: the number of cores) sharing one database (default DIR/.tnorm/cache.db),\n"
 	           "then group them into buckets of (signature, normal form): one test per fault.\n"
 	           "Prints the summary and writes OUT/report.json and OUT/report.html (OUT defaults\n"
 	           "to DIR/triage).  Resumable: rerun after Ctrl-C or a crash and only the tests not\n"
-	           "done yet are worked on.\n\n"
+	           "done yet are worked on.  --invalid-exit and --fixed as for tnorm reduce.\n\n"
 	           "exit status: 0 done, 1 bad harness, 2 usage, 3 system error, 130 interrupted\n");
 }
 
@@ -254,6 +255,7 @@ static unsigned long long content_hash(const char *s, size_t n)
 typedef struct {
 	const char *dir, *out, *harness, *match, *db;
 	char **argv;
+	const char *const *fixed; /* --fixed: the fixed program's command, or NULL */
 	cli_run_args *ra;
 	double max_time;
 	int quiet;
@@ -335,6 +337,7 @@ static int work_one(const triage_opts *o, const char *name, const char *text, si
 	po.argv = (const char *const *)o->argv;
 	cli_run_args_apply(o->ra, &po.run);
 	po.session.match = o->match;
+	po.session.fixed = o->fixed;
 	po.session.max_time = o->max_time;
 	po.session.cancel = &triage_cancel_flag;
 	err = tnorm_pipeline_run(&po, &res);
@@ -678,6 +681,7 @@ static char *generalize_rep(const triage_opts *o, const item *rep, unsigned jobs
 	po.argv = (const char *const *)o->argv;
 	cli_run_args_apply(o->ra, &po.run);
 	po.session.match = o->match;
+	po.session.fixed = o->fixed;
 	po.session.cancel = &triage_cancel_flag;
 	if (tnorm_pipeline_run(&po, &res) == 0 && res.text)
 		text = strdup(res.text);
@@ -709,6 +713,7 @@ int cmd_triage(int argc, char **argv)
 	if (cli_run_args_init(&ra) < 0)
 		return EXIT_SYSTEM;
 	ra.timeout = 0; /* derived from each test's confirm runs unless given */
+	ra.fixed_ok = 1;
 	o.ra = &ra;
 	for (k = 1; k < argc; k++) {
 		const char *a = argv[k];
@@ -796,6 +801,10 @@ int cmd_triage(int argc, char **argv)
 		goto done;
 	}
 	o.argv = rest;
+	if (cli_run_args_fixed(&ra, "triage", rest, &o.fixed) < 0) {
+		rc = EXIT_USAGE;
+		goto done;
+	}
 	if (!o.out) {
 		if (!(outbuf = path2(o.dir, "triage", NULL))) {
 			rc = EXIT_SYSTEM;

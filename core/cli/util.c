@@ -126,7 +126,8 @@ int cli_run_args_parse(cli_run_args *ra, const char *cmd, int argc, char **argv,
 		ra->use_stdin = 1;
 		return 1;
 	}
-	if (strcmp(a, "--timeout") && strcmp(a, "--mem") && strcmp(a, "--env"))
+	if (strcmp(a, "--timeout") && strcmp(a, "--mem") && strcmp(a, "--env") &&
+	    strcmp(a, "--invalid-exit") && (!ra->fixed_ok || strcmp(a, "--fixed")))
 		return 0;
 	if (i + 1 >= argc) {
 		cli_usage_error(cmd, "%s needs a value", a);
@@ -139,6 +140,26 @@ int cli_run_args_parse(cli_run_args *ra, const char *cmd, int argc, char **argv,
 	} else if (!strcmp(a, "--mem")) {
 		if (cli_parse_size(cmd, a, argv[i + 1], &ra->mem) < 0)
 			return -1;
+	} else if (!strcmp(a, "--invalid-exit")) {
+		unsigned long long code;
+		int *n;
+		if (cli_parse_u64(cmd, a, argv[i + 1], &code) < 0)
+			return -1;
+		if (code < 1 || code > 255) {
+			cli_usage_error(cmd, "--invalid-exit takes an exit code from 1 to 255 (0 is a "
+			                "pass), got %llu", code);
+			return -1;
+		}
+		if (!(n = realloc(ra->invalid_exits, (ra->ninvalid + 1) * sizeof(*n))))
+			return -1;
+		ra->invalid_exits = n;
+		ra->invalid_exits[ra->ninvalid++] = (int)code;
+	} else if (!strcmp(a, "--fixed")) {
+		if (!argv[i + 1][0]) {
+			cli_usage_error(cmd, "--fixed expects the fixed program");
+			return -1;
+		}
+		ra->fixed = argv[i + 1];
 	} else {
 		char **n;
 		if (!strchr(argv[i + 1], '=') || argv[i + 1][0] == '=') {
@@ -160,12 +181,141 @@ void cli_run_args_apply(const cli_run_args *ra, tnorm_run_options *opts)
 	opts->mem_limit = ra->mem;
 	opts->use_stdin = ra->use_stdin;
 	opts->env = (const char *const *)ra->env;
+	opts->invalid_exits = ra->invalid_exits;
+	opts->ninvalid_exits = ra->ninvalid;
+}
+
+static void free_words(char **w)
+{
+	size_t i;
+	for (i = 0; w && w[i]; i++)
+		free(w[i]);
+	free(w);
+}
+
+/* Split `s` into words as a shell does, without expansions: blanks separate, '...' is literal,
+ * "..." keeps blanks (a backslash escapes " \ $ ` there), a backslash outside quotes escapes the
+ * next character.  NULL-terminated; NULL on an unterminated quote (*bad = 1) or out of memory. */
+static char **split_words(const char *s, int *bad)
+{
+	char **w = NULL, *cur = NULL;
+	size_t n = 0, len = 0;
+	*bad = 0;
+	if (!(cur = malloc(strlen(s) + 1)))
+		return NULL;
+	for (;;) {
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			s++;
+		if (!*s)
+			break;
+		len = 0;
+		while (*s && *s != ' ' && *s != '\t' && *s != '\n') {
+			char q = *s;
+			if (q == '\'' || q == '"') {
+				for (s++; *s && *s != q; s++) {
+					if (q == '"' && *s == '\\' && s[1] && strchr("\"\\$`", s[1]))
+						s++;
+					cur[len++] = *s;
+				}
+				if (!*s) {
+					*bad = 1;
+					goto fail;
+				}
+				s++;
+			} else {
+				if (q == '\\' && s[1])
+					s++;
+				cur[len++] = *s++;
+			}
+		}
+		{
+			char **nw = realloc(w, (n + 2) * sizeof(*nw));
+			if (!nw)
+				goto fail;
+			w = nw;
+			w[n + 1] = NULL;
+			if (!(w[n] = strndup(cur, len)))
+				goto fail;
+			n++;
+		}
+	}
+	free(cur);
+	if (!w && (w = calloc(1, sizeof(*w))) == NULL)
+		return NULL;
+	return w;
+fail:
+	free(cur);
+	free_words(w);
+	return NULL;
+}
+
+static int has_braces(char *const *v)
+{
+	size_t i;
+	for (i = 0; v[i]; i++)
+		if (strstr(v[i], "{}"))
+			return 1;
+	return 0;
+}
+
+int cli_run_args_fixed(cli_run_args *ra, const char *cmd, char **cmdv, const char *const **out)
+{
+	char **w;
+	size_t n = 0, k;
+	int bad = 0;
+	*out = NULL;
+	if (!ra->fixed)
+		return 0;
+	if (!(w = split_words(ra->fixed, &bad))) {
+		if (bad)
+			cli_usage_error(cmd, "--fixed '%s': unterminated quote", ra->fixed);
+		return -1;
+	}
+	while (w[n])
+		n++;
+	if (n == 0) {
+		free(w);
+		cli_usage_error(cmd, "--fixed expects the fixed program");
+		return -1;
+	}
+	if (n == 1) {
+		/* One word: the fixed program takes the main command's arguments. */
+		size_t m = 0;
+		char **full;
+		while (cmdv[m])
+			m++;
+		if (!(full = realloc(w, (m + 1) * sizeof(*full)))) {
+			free_words(w);
+			return -1;
+		}
+		w = full;
+		for (k = 1; k <= m; k++)
+			w[k] = NULL;
+		for (k = 1; k < m; k++)
+			if (!(w[k] = strdup(cmdv[k]))) {
+				free_words(w);
+				return -1;
+			}
+	} else if (has_braces(cmdv) && !has_braces(w) && !ra->use_stdin) {
+		free_words(w);
+		cli_usage_error(cmd, "--fixed '%s' has no {}: the fixed program would not see the "
+		                "test (give one word to reuse the command's arguments)", ra->fixed);
+		return -1;
+	}
+	free_words(ra->fixed_argv);
+	ra->fixed_argv = w;
+	*out = (const char *const *)w;
+	return 0;
 }
 
 void cli_run_args_dispose(cli_run_args *ra)
 {
 	free(ra->env);
 	ra->env = NULL;
+	free(ra->invalid_exits);
+	ra->invalid_exits = NULL;
+	free_words(ra->fixed_argv);
+	ra->fixed_argv = NULL;
 }
 
 unsigned cli_default_jobs(void)

@@ -2,7 +2,7 @@
 /*
  * _tnorm.c - the Python binding of libtnorm, shared by the GDB and LLDB plugins.
  *
- *   _tnorm.run(argv, test, timeout=10.0, stdin=False) -> dict
+ *   _tnorm.run(argv, test, timeout=10.0, stdin=False, invalid_exit=()) -> dict
  *   _tnorm.signature(kind, frames, depth=0) -> str
  *   _tnorm.reduce / normalize / minimize / generalize(argv, test, **options) -> dict
  *   _tnorm.Error: engine errors (.code, .name; str() is the engine's message)
@@ -91,6 +91,42 @@ static const char **str_array(PyObject *seq, const char *what, PyObject **keep)
 	return arr;
 }
 
+/* A sequence of ints (None: empty) as a PyMem array: the run options' invalid exit codes.
+ * -1 with an exception set. */
+static int int_array(PyObject *seq, const char *what, int **out, size_t *n)
+{
+	PyObject *fast;
+	Py_ssize_t k, len;
+	*out = NULL;
+	*n = 0;
+	if (seq == Py_None)
+		return 0;
+	if (!(fast = PySequence_Fast(seq, what)))
+		return -1;
+	len = PySequence_Fast_GET_SIZE(fast);
+	if (len && !(*out = PyMem_Calloc((size_t)len, sizeof(**out)))) {
+		Py_DECREF(fast);
+		PyErr_NoMemory();
+		return -1;
+	}
+	for (k = 0; k < len; k++) {
+		long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, k));
+		/* Not an int (PyLong_AsLong raised), or out of range. */
+		if (PyErr_Occurred() || v < 1 || v > 255) {
+			if (!PyErr_Occurred())
+				PyErr_Format(PyExc_ValueError, "%s: exit code %ld is not 1 to 255", what, v);
+			PyMem_Free(*out);
+			*out = NULL;
+			Py_DECREF(fast);
+			return -1;
+		}
+		(*out)[k] = (int)v;
+	}
+	*n = (size_t)len;
+	Py_DECREF(fast);
+	return 0;
+}
+
 /* Build a signature from (kind, [(function, file, line, module), ...]). */
 static int make_signature(PyObject *kind, PyObject *frames, tnorm_signature **out)
 {
@@ -144,8 +180,9 @@ out:
 
 static PyObject *py_run(PyObject *self, PyObject *args, PyObject *kw)
 {
-	static char *kwlist[] = {"argv", "test", "timeout", "stdin", NULL};
-	PyObject *argv_obj, *keep = NULL, *result = NULL;
+	static char *kwlist[] = {"argv", "test", "timeout", "stdin", "invalid_exit", NULL};
+	PyObject *argv_obj, *keep = NULL, *result = NULL, *invalid_obj = Py_None;
+	int *invalid = NULL;
 	const char *test, **argv = NULL;
 	double timeout = 10.0;
 	int use_stdin = 0, err;
@@ -156,11 +193,16 @@ static PyObject *py_run(PyObject *self, PyObject *args, PyObject *kw)
 	tnorm_run_result res;
 	(void)self;
 	memset(&res, 0, sizeof(res));
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|dp:run", kwlist, &argv_obj, &test, &timeout,
-	                                 &use_stdin))
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|dpO:run", kwlist, &argv_obj, &test, &timeout,
+	                                 &use_stdin, &invalid_obj))
 		return NULL;
-	if (!(argv = str_array(argv_obj, "argv", &keep)))
+	if (int_array(invalid_obj, "invalid_exit", &invalid, &ro.ninvalid_exits) < 0)
 		return NULL;
+	ro.invalid_exits = invalid;
+	if (!(argv = str_array(argv_obj, "argv", &keep))) {
+		PyMem_Free(invalid);
+		return NULL;
+	}
 	ro.timeout = timeout;
 	ro.use_stdin = use_stdin;
 	ro.suffix = ".t";
@@ -188,6 +230,7 @@ out:
 	tnorm_free(data);
 	tnorm_free(sig);
 	PyMem_Free(argv);
+	PyMem_Free(invalid);
 	Py_XDECREF(keep);
 	return result;
 }
@@ -434,10 +477,13 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 	static char *kwlist[] = {"argv",    "test",     "harness",  "out",      "match",
 	                         "generalize", "jobs",  "db",       "expect",   "progress",
 	                         "timeout", "confirm",  "max_runs", "max_time", "slipped_dir",
-	                         "wide",    NULL};
+	                         "wide",    "invalid_exit", "fixed", NULL};
 	tnorm_pipeline_options po = TNORM_PIPELINE_OPTIONS_INIT;
 	tnorm_pipeline_result r;
 	PyObject *argv_obj, *keep = NULL, *expect = Py_None, *progress = Py_None, *result = NULL;
+	PyObject *invalid_obj = Py_None, *fixed_obj = Py_None, *fixed_keep = NULL;
+	const char **fixed = NULL;
+	int *invalid = NULL;
 	const char **argv = NULL, *test, *harness = NULL, *out = NULL, *match = "line", *db = NULL;
 	const char *slipped = NULL;
 	int generalize = 0, wide = 0, err;
@@ -451,10 +497,10 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 
 	memset(&r, 0, sizeof(r));
 	memset(&c, 0, sizeof(c));
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|zzzpIzOOdIKdzp", kwlist, &argv_obj, &test,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|zzzpIzOOdIKdzpOO", kwlist, &argv_obj, &test,
 	                                 &harness, &out, &match, &generalize, &jobs, &db, &expect,
 	                                 &progress, &timeout, &confirm, &max_runs, &max_time, &slipped,
-	                                 &wide))
+	                                 &wide, &invalid_obj, &fixed_obj))
 		return NULL;
 	if (progress != Py_None && !PyCallable_Check(progress))
 		return PyErr_Format(PyExc_TypeError, "progress must be callable"), NULL;
@@ -469,10 +515,10 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 		if (make_signature(k, f, &exp_sig) < 0)
 			return NULL;
 	}
-	if (!(argv = str_array(argv_obj, "argv", &keep))) {
-		tnorm_signature_free(exp_sig);
-		return NULL;
-	}
+	if (!(argv = str_array(argv_obj, "argv", &keep)) ||
+	    (fixed_obj != Py_None && !(fixed = str_array(fixed_obj, "fixed", &fixed_keep))) ||
+	    int_array(invalid_obj, "invalid_exit", &invalid, &po.run.ninvalid_exits) < 0)
+		goto out;
 	{
 		tnorm_match *m = NULL;
 		if ((err = tnorm_match_parse(&m, match)) < 0) {
@@ -491,7 +537,9 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 	po.jobs = jobs ? jobs : 1;
 	po.argv = argv;
 	po.run.timeout = timeout;
+	po.run.invalid_exits = invalid;
 	po.session.match = match;
+	po.session.fixed = fixed;
 	po.session.confirm = confirm ? confirm : 1;
 	po.session.max_runs = max_runs;
 	po.session.max_time = max_time;
@@ -527,7 +575,10 @@ out:
 	tnorm_pipeline_result_dispose(&r);
 	tnorm_signature_free(exp_sig);
 	PyMem_Free(argv);
+	PyMem_Free(fixed);
+	PyMem_Free(invalid);
 	Py_XDECREF(keep);
+	Py_XDECREF(fixed_keep);
 	return result;
 }
 
@@ -574,16 +625,19 @@ static PyObject *py_db_path(PyObject *self, PyObject *args)
 #define JOB_DOC(name, what)                                                                       \
 	name "(argv, test, harness=None, out=None, match='line', generalize=False, jobs=1, db=None,\n" \
 	     "     expect=None, progress=None, timeout=0.0, confirm=3, max_runs=0, max_time=0.0,\n"     \
-	     "     slipped_dir=None, wide=False) -> dict\n\n" what                                     \
+	     "     slipped_dir=None, wide=False, invalid_exit=(), fixed=None) -> dict\n\n" what         \
 	     "\n\nargv: the command, '{}' standing for the test file; out: the result file (required; "\
 	     "the\nbest test so far is written there from the start); expect: (kind, frames) as seen "\
 	     "by a\ndebugger, compared with the engine's own target; progress(dict): called about 10 "   \
 	     "times a\nsecond, a true return stops.  Ctrl-C (or a stop) returns the best test so far "   \
-	     "with\n'complete': False.  Raises _tnorm.Error with the engine's message."
+	     "with\n'complete': False.  invalid_exit: exit codes that mean 'not a valid test' like "    \
+	     "125;\nfixed: the fixed program's argv (a test counts only if it passes there).  Raises "  \
+	     "_tnorm.Error\nwith the engine's message."
 
 static PyMethodDef methods[] = {
 	{"run", (PyCFunction)(void (*)(void))py_run, METH_VARARGS | METH_KEYWORDS,
-	 "run(argv, test, timeout=10.0, stdin=False) -> dict\n\nRun the program once on the test "
+	 "run(argv, test, timeout=10.0, stdin=False, invalid_exit=()) -> dict\n\nRun the program "
+	 "once on the test "
 	 "file: outcome, exit_code, signo, signature (the engine's text, or None), stdout, stderr, "
 	 "wall."},
 	{"signature", (PyCFunction)(void (*)(void))py_signature, METH_VARARGS | METH_KEYWORDS,

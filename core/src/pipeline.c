@@ -97,18 +97,32 @@ static int hook_visited(void *vctx, const tnorm_test *t)
 	return 0;
 }
 
-/* The context key: the program (and when it was built), its arguments, the policy, the target. */
-static uint64_t db_context(const char *const *argv, const char *match, const char *sigtext)
+/* Add a command's words and its program's build stamp (mtime and size) to a context key. */
+static int add_command(const char **parts, int np, int max, const char *const *argv, char *stamp,
+                       size_t stampsize)
 {
-	const char *parts[68];
-	char stamp[64];
 	struct stat sb;
-	int np = 0, k, have = stat(argv[0], &sb) == 0;
-	snprintf(stamp, sizeof(stamp), "%lld:%lld", have ? (long long)sb.st_mtime : 0LL,
+	int k, have = stat(argv[0], &sb) == 0;
+	snprintf(stamp, stampsize, "%lld:%lld", have ? (long long)sb.st_mtime : 0LL,
 	         have ? (long long)sb.st_size : 0LL);
-	for (k = 0; argv[k] && np < 60; k++)
+	for (k = 0; argv[k] && np < max; k++)
 		parts[np++] = argv[k];
 	parts[np++] = stamp;
+	return np;
+}
+
+/* The context key: the program (and when it was built), its arguments, the fixed program when
+ * there is one (an answer under --fixed is not an answer without it), the policy, the target. */
+static uint64_t db_context(const char *const *argv, const char *const *fixed, const char *match,
+                           const char *sigtext)
+{
+	const char *parts[132];
+	char stamp[64], fstamp[64];
+	int np = add_command(parts, 0, 60, argv, stamp, sizeof(stamp));
+	if (fixed) {
+		parts[np++] = "\001fixed";
+		np = add_command(parts, np, np + 60, fixed, fstamp, sizeof(fstamp));
+	}
 	parts[np++] = match;
 	parts[np++] = sigtext;
 	parts[np] = NULL;
@@ -308,7 +322,9 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 	if (!o || !o->test || !o->out || !o->argv || !o->argv[0])
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_pipeline_run: missing test, output or command");
 	if (o->version != TNORM_PIPELINE_OPTIONS_VERSION)
-		return tnorm__error_set(TNORM_EINVALID, "tnorm_pipeline_run: options version %u", o->version);
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_pipeline_run: options version %u, "
+		                        "expected %u (rebuild against this tnorm)", o->version,
+		                        TNORM_PIPELINE_OPTIONS_VERSION);
 	if ((unsigned)o->mode > TNORM_MODE_GENERALIZE)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_pipeline_run: unknown mode %d", (int)o->mode);
 	if (o->mode != TNORM_MODE_REDUCE && !o->harness)
@@ -371,7 +387,8 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 		if ((err = tnorm_db_open(&db, o->db)) < 0)
 			goto done;
 		hooks.db = db;
-		hooks.ctx = db_context(o->argv, sopts.match ? sopts.match : "line", r->signature);
+		hooks.ctx = db_context(o->argv, sopts.fixed, sopts.match ? sopts.match : "line",
+		                       r->signature);
 		hooks.h = h;
 		tnorm_session_set_db(s, db, hooks.ctx);
 	}

@@ -34,6 +34,7 @@
 
 #include "common.h"
 #include "report.h"
+#include "sanopts.h"
 #include "symbolize.h"
 #include "tnorm/runner.h"
 
@@ -45,6 +46,7 @@ struct tnorm_runner {
 	char **envp;  /* NULL-terminated */
 	tnorm_run_options opts;
 	char *suffix;
+	int *invalid_exits; /* the options' list, copied */
 	tnorm__symcache *syms;
 	unw_addr_space_t as;
 	char *last_maps; /* the memory map of the last unwound process: unwind caches stay valid
@@ -80,6 +82,7 @@ void tnorm_runner_free(tnorm_runner *r)
 	free_strv(r->argv);
 	free_strv(r->envp);
 	free(r->suffix);
+	free(r->invalid_exits);
 	tnorm__symcache_free(r->syms);
 	free(r->last_maps);
 	if (r->as)
@@ -105,22 +108,39 @@ static char *absolutize(const char *arg, int is_cmd)
 	}
 }
 
+/* Set NAME=VALUE in the program's environment; a sanitizer's options are merged into the value
+ * already there, key by key (sanopts.h), every other variable replaced. */
 static int env_add(char ***envp, size_t *n, const char *kv)
 {
 	size_t i, klen;
 	const char *eq = strchr(kv, '=');
-	char *copy, **nv;
+	char *copy = NULL, **nv;
 	if (!eq || eq == kv)
 		return tnorm__error_set(TNORM_EINVALID, "environment entry '%s' is not NAME=VALUE", kv);
 	klen = (size_t)(eq - kv) + 1;
-	if (!(copy = tnorm__strdup(kv)))
-		return TNORM_ENOMEM;
 	for (i = 0; i < *n; i++)
 		if (!strncmp((*envp)[i], kv, klen)) {
+			if (tnorm__sanopts_is_var(kv, klen - 1)) {
+				char *merged = NULL;
+				tnorm__buf b = TNORM__BUF_INIT;
+				int err = tnorm__sanopts_merge((*envp)[i] + klen, eq + 1, &merged);
+				if (err == 0)
+					err = tnorm__buf_printf(&b, "%.*s%s", (int)klen, kv, merged);
+				free(merged);
+				if (err == 0 && !(copy = tnorm__buf_detach(&b)))
+					err = TNORM_ENOMEM;
+				tnorm__buf_dispose(&b);
+				if (err < 0)
+					return err;
+			} else if (!(copy = tnorm__strdup(kv))) {
+				return TNORM_ENOMEM;
+			}
 			free((*envp)[i]);
 			(*envp)[i] = copy;
 			return 0;
 		}
+	if (!(copy = tnorm__strdup(kv)))
+		return TNORM_ENOMEM;
 	if (!(nv = tnorm__reallocarray(*envp, *n + 2, sizeof(*nv)))) {
 		free(copy);
 		return TNORM_ENOMEM;
@@ -129,6 +149,18 @@ static int env_add(char ***envp, size_t *n, const char *kv)
 	nv[*n + 1] = NULL;
 	*envp = nv;
 	(*n)++;
+	return 0;
+}
+
+/* 125, or one of the codes the options declare invalid. */
+static int is_invalid_exit(const tnorm_runner *r, int code)
+{
+	size_t i;
+	if (code == 125)
+		return 1;
+	for (i = 0; i < r->opts.ninvalid_exits; i++)
+		if (r->invalid_exits[i] == code)
+			return 1;
 	return 0;
 }
 
@@ -173,8 +205,21 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 		goto done;
 	snprintf(buf, sizeof(buf), "HOME=%s", home ? home : "/");
 	if ((err = env_add(&r->envp, &nenv, buf)) < 0 || (err = env_add(&r->envp, &nenv, "LANG=C")) < 0 ||
-	    (err = env_add(&r->envp, &nenv, "LC_ALL=C")) < 0 ||
-	    (err = env_add(&r->envp, &nenv, "ASAN_OPTIONS=abort_on_error=1:detect_leaks=0:"
+	    (err = env_add(&r->envp, &nenv, "LC_ALL=C")) < 0)
+		goto done;
+	/* The sanitizer options of our own environment are kept (the program fails as it does in
+	 * the user's shell); the defaults below override only the flags they name.  getenv, not
+	 * environ: in a module loaded with RTLD_DEEPBIND (the Python binding) environ is not ours. */
+	for (i = 0; tnorm__sanopts_var(i); i++) {
+		const char *name = tnorm__sanopts_var(i), *val = getenv(name);
+		tnorm__buf kv = TNORM__BUF_INIT;
+		if (val && (err = tnorm__buf_printf(&kv, "%s=%s", name, val)) == 0)
+			err = env_add(&r->envp, &nenv, kv.ptr);
+		tnorm__buf_dispose(&kv);
+		if (err < 0)
+			goto done;
+	}
+	if ((err = env_add(&r->envp, &nenv, "ASAN_OPTIONS=abort_on_error=1:detect_leaks=0:"
 	                                     "symbolize=0:handle_abort=0")) < 0 ||
 	    (err = env_add(&r->envp, &nenv, "UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:"
 	                                     "print_stacktrace=0")) < 0)
@@ -186,8 +231,29 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 		err = TNORM_ENOMEM;
 		goto done;
 	}
+	if (r->opts.ninvalid_exits) {
+		if (!r->opts.invalid_exits) {
+			err = tnorm__error_set(TNORM_EINVALID, "invalid_exits is NULL with ninvalid_exits %zu",
+			                       r->opts.ninvalid_exits);
+			goto done;
+		}
+		if (!(r->invalid_exits = tnorm__calloc(r->opts.ninvalid_exits, sizeof(int)))) {
+			err = TNORM_ENOMEM;
+			goto done;
+		}
+		for (i = 0; i < r->opts.ninvalid_exits; i++) {
+			int c = r->opts.invalid_exits[i];
+			if (c < 1 || c > 255) {
+				err = tnorm__error_set(TNORM_EINVALID, "invalid exit code %d: expected 1 to 255 "
+				                       "(exit 0 is a pass)", c);
+				goto done;
+			}
+			r->invalid_exits[i] = c;
+		}
+	}
 	r->opts.env = NULL;
 	r->opts.suffix = NULL;
+	r->opts.invalid_exits = NULL;
 	if (r->opts.output_cap == 0)
 		r->opts.output_cap = 65536;
 	if ((err = tnorm__symcache_new(&r->syms)) < 0)
@@ -561,7 +627,8 @@ static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, threads *
 	if (event == PTRACE_EVENT_EXIT) {
 		unsigned long msg = 0;
 		ptrace(PTRACE_GETEVENTMSG, tid, NULL, &msg);
-		if (WIFEXITED((int)msg) && WEXITSTATUS((int)msg) != 0 && WEXITSTATUS((int)msg) != 125 &&
+		if (WIFEXITED((int)msg) && WEXITSTATUS((int)msg) != 0 &&
+		    !is_invalid_exit(r, WEXITSTATUS((int)msg)) &&
 		    !res->sig && called_exit(tid)) {
 			snprintf(kind, sizeof(kind), "exit(%d)", WEXITSTATUS((int)msg));
 			unwind(r, pid, tid, kind, &res->sig);
@@ -811,7 +878,7 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 		res->exit_code = WEXITSTATUS(status);
 		if (res->exit_code == 0) {
 			res->outcome = TNORM_OUTCOME_PASS;
-		} else if (res->exit_code == 125) {
+		} else if (is_invalid_exit(r, res->exit_code)) {
 			res->outcome = TNORM_OUTCOME_INVALID;
 		} else {
 			res->outcome = TNORM_OUTCOME_FAIL;

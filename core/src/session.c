@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@ typedef struct {
 
 struct tnorm_session {
 	tnorm_runner *runner;
+	tnorm_runner *fixed; /* the fixed program (the differential oracle), or NULL */
 	tnorm_run_options run;
 	tnorm_session_options o;
 	tnorm_match *match;
@@ -64,6 +66,8 @@ static void set_timeout(tnorm_session *s, double t)
 {
 	s->timeout = t;
 	tnorm_runner_set_timeout(s->runner, t);
+	if (s->fixed)
+		tnorm_runner_set_timeout(s->fixed, t);
 }
 
 static int remember(tnorm_session *s, uint64_t h1, uint64_t h2, int interesting);
@@ -86,7 +90,12 @@ int tnorm_session_new(tnorm_session **out, const char *const *argv, const tnorm_
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_new: NULL argument");
 	*out = NULL;
 	if (o && o->version != TNORM_SESSION_OPTIONS_VERSION)
-		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_new: options version %u", o->version);
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_new: options version %u, expected "
+		                        "%u", o->version, TNORM_SESSION_OPTIONS_VERSION);
+	/* Checked before the copy below: a struct of another version has another size. */
+	if (run && run->version != TNORM_RUN_OPTIONS_VERSION)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_new: run options version %u, "
+		                        "expected %u", run->version, TNORM_RUN_OPTIONS_VERSION);
 	if (!(s = tnorm__calloc(1, sizeof(*s))))
 		return TNORM_ENOMEM;
 	s->run = run ? *run : rdef;
@@ -106,6 +115,19 @@ int tnorm_session_new(tnorm_session **out, const char *const *argv, const tnorm_
 	    (err = tnorm_runner_new(&s->runner, argv, &s->run)) < 0) {
 		tnorm_session_free(s);
 		return err;
+	}
+	if (s->o.fixed) {
+		/* Only its exit status counts: no tracing, no unwinding. */
+		tnorm_run_options fr = s->run;
+		fr.unwind = 0;
+		if (!s->o.fixed[0]) {
+			tnorm_session_free(s);
+			return tnorm__error_set(TNORM_EINVALID, "the fixed program's command is empty");
+		}
+		if ((err = tnorm_runner_new(&s->fixed, s->o.fixed, &fr)) < 0) {
+			tnorm_session_free(s);
+			return err;
+		}
 	}
 	{
 		size_t n = 0, i;
@@ -131,6 +153,7 @@ void tnorm_session_free(tnorm_session *s)
 	if (!s)
 		return;
 	tnorm_runner_free(s->runner);
+	tnorm_runner_free(s->fixed);
 	for (i = 0; i < s->nworkers; i++)
 		tnorm_runner_free(s->workers[i]);
 	free(s->workers);
@@ -161,17 +184,53 @@ static const char *describe(const tnorm_run_result *r, char *buf, size_t size)
 	switch (r->outcome) {
 	case TNORM_OUTCOME_PASS: return "it passes (exit 0)";
 	case TNORM_OUTCOME_TIMEOUT: snprintf(buf, size, "it times out (%s)", r->message); return buf;
-	case TNORM_OUTCOME_INVALID: return "the program calls it invalid (exit 125)";
+	case TNORM_OUTCOME_INVALID:
+		snprintf(buf, size, "the program calls it invalid (exit %d)", r->exit_code);
+		return buf;
 	case TNORM_OUTCOME_ERROR: snprintf(buf, size, "%s", r->message); return buf;
-	default: return "it fails";
+	default:
+		if (r->exit_code > 0)
+			snprintf(buf, size, "it fails (exit %d)", r->exit_code);
+		else if (r->signo > 0 && sigabbrev_np(r->signo))
+			snprintf(buf, size, "it fails (SIG%s)", sigabbrev_np(r->signo));
+		else
+			snprintf(buf, size, "it fails");
+		return buf;
 	}
+}
+
+/*
+ * Run `data` on the fixed program: *passes is 1 when it exits 0.  TNORM_ERROR when the fixed
+ * program cannot be started; `why` (may be NULL) receives what happened otherwise.
+ */
+static int run_fixed(tnorm_session *s, const void *data, size_t len, int *passes, char *why,
+                     size_t whysize, double *wall)
+{
+	tnorm_run_result res;
+	char tmp[300];
+	int err;
+	*passes = 0;
+	memset(&res, 0, sizeof(res));
+	if ((err = tnorm_runner_run(s->fixed, data, len, &res)) < 0)
+		return err;
+	s->child_cpu += res.child_cpu;
+	s->run_wall += res.wall;
+	if (wall)
+		*wall = res.wall;
+	if (res.outcome == TNORM_OUTCOME_ERROR)
+		err = tnorm__error_set(TNORM_ERROR, "the fixed program: %s", res.message);
+	*passes = res.outcome == TNORM_OUTCOME_PASS;
+	if (why)
+		snprintf(why, whysize, "%s", describe(&res, tmp, sizeof(tmp)));
+	tnorm_run_result_dispose(&res);
+	return err;
 }
 
 int tnorm_session_confirm(tnorm_session *s, const void *data, size_t len)
 {
 	tnorm_signature **sigs = NULL;
 	tnorm_run_result res;
-	unsigned i, nfail = 0, n;
+	unsigned i, nfail = 0, nunmatched = 0, n;
 	double slowest = 0;
 	char why[300], *text = NULL;
 	int err = 0;
@@ -200,7 +259,15 @@ int tnorm_session_confirm(tnorm_session *s, const void *data, size_t len)
 			err = tnorm__error_set(TNORM_ERROR, "%s", res.message);
 			goto done;
 		}
-		if (res.outcome == TNORM_OUTCOME_FAIL && res.sig) {
+		/* A failure counts when it meets the policy on its own: output:REGEX asks something of
+		 * the run itself (the other policies compare with the target these runs make). */
+		if (res.outcome == TNORM_OUTCOME_FAIL && res.sig &&
+		    !tnorm_match_test(s->match, res.sig, res.sig, res.out, res.err)) {
+			char tmp[300];
+			nunmatched++;
+			snprintf(why, sizeof(why), "%s, but its output (stdout and stderr) does not match "
+			         "--match %s", describe(&res, tmp, sizeof(tmp)), s->o.match);
+		} else if (res.outcome == TNORM_OUTCOME_FAIL && res.sig) {
 			sigs[nfail++] = res.sig;
 			res.sig = NULL;
 		} else {
@@ -208,6 +275,11 @@ int tnorm_session_confirm(tnorm_session *s, const void *data, size_t len)
 			snprintf(why, sizeof(why), "%s", describe(&res, tmp, sizeof(tmp)));
 		}
 		tnorm_run_result_dispose(&res);
+	}
+	if (nfail == 0 && nunmatched == n) {
+		err = tnorm__error_set(TNORM_ENOTFAIL, "the original test does not fail as the match "
+		                       "policy asks: %s", why);
+		goto done;
 	}
 	if (nfail == 0) {
 		err = tnorm__error_set(TNORM_ENOTFAIL, "the original test does not fail: %s", why);
@@ -218,6 +290,20 @@ int tnorm_session_confirm(tnorm_session *s, const void *data, size_t len)
 		                       "other runs: %s); use --allow-flaky to reduce it anyway", nfail, n,
 		                       why);
 		goto done;
+	}
+	if (s->fixed) {
+		int passes = 0;
+		double wall = 0;
+		if ((err = run_fixed(s, data, len, &passes, why, sizeof(why), &wall)) < 0)
+			goto done;
+		if (wall > slowest)
+			slowest = wall;
+		if (!passes) {
+			err = tnorm__error_set(TNORM_ENOTFAIL, "the original test does not pass on the fixed "
+			                       "program (--fixed): %s; a candidate must fail on the program "
+			                       "and pass on the fixed one", why);
+			goto done;
+		}
 	}
 	if ((err = tnorm_signature_calibrate(&s->target, &s->stable, sigs, nfail)) < 0)
 		goto done;
@@ -442,6 +528,9 @@ static int judge(tnorm_session *s, const void *data, size_t len, uint64_t h1, ui
 	if (res->outcome == TNORM_OUTCOME_FAIL) {
 		yes = tnorm_match_test(s->match, s->target, res->sig, res->out, res->err);
 		if (!yes && res->sig && (err = note_slip(s, res->sig, data, len)) < 0)
+			return err;
+		/* The differential oracle: the same failure counts only if the fixed program passes. */
+		if (yes && s->fixed && (err = run_fixed(s, data, len, &yes, NULL, 0, NULL)) < 0)
 			return err;
 	}
 	if ((err = remember(s, h1, h2, yes)) < 0)

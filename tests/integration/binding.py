@@ -65,6 +65,21 @@ check("minimize: progress was reported with phases", "normalize" in seen)
 check("minimize: the log of rewrites", any(x.startswith("SimplifyAll: ") for x in r["log"]))
 e = raises(_tnorm.Error, _tnorm.minimize, [D, "{}"], p1, harness=H, out=os.path.join(W, "p.norm"))
 check("minimize: a passing test is ENOTFAIL", e is not None and e.name == "ENOTFAIL" and "does not fail" in str(e))
+e = raises(_tnorm.Error, _tnorm.minimize, [D, "{}"], t1, harness=H, out=os.path.join(W, "o.norm"),
+           match="output:no such text")
+check("minimize: output:REGEX not matching the original is ENOTFAIL",
+      e is not None and e.name == "ENOTFAIL" and "does not match --match output:no such text" in str(e))
+r = _tnorm.run(["sh", "-c", "exit 2"], t1, invalid_exit=[2])
+check("run: invalid_exit", r["outcome"] == "invalid" and r["exit_code"] == 2)
+check("run: invalid_exit out of range is ValueError",
+      isinstance(raises(ValueError, _tnorm.run, [D, "{}"], t1, invalid_exit=[0]), ValueError))
+FIXED = os.path.join(BUILD, "examples/avl/avl_driver_fixed")
+r = _tnorm.reduce([D, "{}"], t1, harness=H, out=os.path.join(W, "f.min"), fixed=[FIXED, "{}"])
+check("reduce: fixed, the result passes on the fixed build", r["complete"] and r["final"] <= 10)
+e = raises(_tnorm.Error, _tnorm.reduce, [D, "{}"], t1, harness=H, out=os.path.join(W, "g.min"),
+           fixed=[D, "{}"])
+check("reduce: fixed on which the original fails is ENOTFAIL",
+      e is not None and e.name == "ENOTFAIL" and "does not pass on the fixed program" in str(e))
 e = raises(_tnorm.Error, _tnorm.minimize, [D, "{}"], t1, out=os.path.join(W, "x.norm"))
 check("minimize: no harness is an engine error", e is not None and "needs a harness" in str(e))
 e = raises(_tnorm.Error, _tnorm.minimize, [D, "{}"], t1, harness=H, out=os.path.join(W, "x.norm"), match="nope")

@@ -31,7 +31,9 @@ typedef enum tnorm_mode {
 /** "reduce", "normalize", "minimize", "generalize".  Static. */
 TNORM_EXTERN const char *tnorm_mode_name(tnorm_mode m);
 
-#define TNORM_PIPELINE_OPTIONS_VERSION 1
+/* Version 2: tnorm_run_options and tnorm_session_options, which it holds, grew (invalid exits,
+ * the fixed program); a struct of another version is refused with TNORM_EINVALID. */
+#define TNORM_PIPELINE_OPTIONS_VERSION 2
 
 typedef struct tnorm_pipeline_options {
 	unsigned version;
@@ -45,7 +47,7 @@ typedef struct tnorm_pipeline_options {
 	unsigned jobs;            /**< parallel runs for generalization (0 or 1 = one at a time) */
 	const char *const *argv;  /**< CMD ARGS..., NULL-terminated ({} = the candidate's path) */
 	tnorm_run_options run;    /**< a zero timeout = derived from the confirm runs */
-	tnorm_session_options session; /**< match, confirm, budgets, cancel, progress;
+	tnorm_session_options session; /**< match, confirm, budgets, cancel, progress, fixed;
 	                                     out_path and slipped_dir are set from the fields above */
 	tnorm_reduce_options reduce;
 	tnorm_normalize_options normalize; /**< the database hooks are set by the pipeline */

@@ -26,18 +26,31 @@ typedef struct tnorm_runner tnorm_runner;
 /** What one run came to. */
 typedef enum tnorm_outcome {
 	TNORM_OUTCOME_PASS = 0,    /**< exited 0 */
-	TNORM_OUTCOME_FAIL = 1,    /**< fatal signal, or a nonzero exit other than 125 */
+	TNORM_OUTCOME_FAIL = 1,    /**< fatal signal, or a nonzero exit that is not an invalid one */
 	TNORM_OUTCOME_TIMEOUT = 2, /**< still running when the timeout expired (group killed) */
-	TNORM_OUTCOME_INVALID = 3, /**< exited 125: the program says the test is invalid */
+	TNORM_OUTCOME_INVALID = 3, /**< exited 125, or with one of the options' invalid_exits: the
+	                                program says the test is not a valid test */
 	TNORM_OUTCOME_ERROR = 4    /**< could not be started (see the result's message) */
 } tnorm_outcome;
 
 /** Short lowercase name of an outcome ("pass", "fail", ...).  Static; never free it. */
 TNORM_EXTERN const char *tnorm_outcome_name(tnorm_outcome o);
 
-#define TNORM_RUN_OPTIONS_VERSION 1
+#define TNORM_RUN_OPTIONS_VERSION 2
 
-/** Options for a runner.  Initialize with TNORM_RUN_OPTIONS_INIT, then set what you need. */
+/**
+ * Options for a runner.  Initialize with TNORM_RUN_OPTIONS_INIT, then set what you need.
+ * Version 2 added invalid_exits; a struct of another version is refused with TNORM_EINVALID.
+ *
+ * The program's environment is fixed: PATH, HOME, LANG=C, LC_ALL=C, the sanitizer options
+ * below, then `env`.  ASAN_OPTIONS, UBSAN_OPTIONS, LSAN_OPTIONS, MSAN_OPTIONS, TSAN_OPTIONS and
+ * HWASAN_OPTIONS are merged key by key rather than replaced: first the value in the caller's own
+ * environment, then tnorm's defaults over it (ASAN_OPTIONS=abort_on_error=1:detect_leaks=0:
+ * symbolize=0:handle_abort=0, UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:
+ * print_stacktrace=0), then each `env` entry of that name over the result.  So a key only the
+ * caller's environment sets reaches the program, a default can be changed only explicitly, and
+ * `env` never loses a default it does not name.
+ */
 typedef struct tnorm_run_options {
 	unsigned version;        /**< TNORM_RUN_OPTIONS_VERSION */
 	double timeout;          /**< seconds; 0 = none */
@@ -47,9 +60,15 @@ typedef struct tnorm_run_options {
 	int unwind;              /**< 1: trace and unwind failures into signatures (default) */
 	const char *const *env;  /**< extra "NAME=VALUE" entries, NULL-terminated; may be NULL */
 	const char *suffix;      /**< candidate file name suffix, e.g. ".t"; may be NULL */
+	/** Exit codes (1..255) that, like 125, mean "this input is not a valid test": for programs
+	 *  that are not tnorm drivers (many exit 2 on a bad command).  Copied by tnorm_runner_new;
+	 *  may be NULL when ninvalid_exits is 0. */
+	const int *invalid_exits;
+	size_t ninvalid_exits;
 } tnorm_run_options;
 
-#define TNORM_RUN_OPTIONS_INIT {TNORM_RUN_OPTIONS_VERSION, 10.0, 0, 65536, 0, 1, NULL, NULL}
+#define TNORM_RUN_OPTIONS_INIT \
+	{TNORM_RUN_OPTIONS_VERSION, 10.0, 0, 65536, 0, 1, NULL, NULL, NULL, 0}
 
 /** The result of one run.  Dispose of it with tnorm_run_result_dispose(). */
 typedef struct tnorm_run_result {
@@ -67,8 +86,10 @@ typedef struct tnorm_run_result {
 
 /**
  * Create a runner for `argv` (NULL-terminated: CMD ARGS...; `{}` anywhere in an argument is
- * replaced by the candidate's path).  The strings are copied.  Free with tnorm_runner_free().
- * 0, TNORM_EINVALID (empty argv, bad options), TNORM_ENOMEM.
+ * replaced by the candidate's path).  The strings and the invalid exit codes are copied.  Free
+ * with tnorm_runner_free().  0, TNORM_EINVALID (empty argv, bad options: another options
+ * version, a negative timeout, an invalid exit code outside 1..255, an `env` entry that is not
+ * NAME=VALUE), TNORM_ENOMEM.
  */
 TNORM_EXTERN int tnorm_runner_new(tnorm_runner **out, const char *const *argv,
                                   const tnorm_run_options *opts);

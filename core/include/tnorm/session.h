@@ -44,7 +44,7 @@ typedef struct tnorm_progress {
  */
 typedef int (*tnorm_progress_fn)(void *ctx, const tnorm_progress *p);
 
-#define TNORM_SESSION_OPTIONS_VERSION 1
+#define TNORM_SESSION_OPTIONS_VERSION 2
 
 typedef struct tnorm_session_options {
 	unsigned version;            /**< TNORM_SESSION_OPTIONS_VERSION */
@@ -58,15 +58,22 @@ typedef struct tnorm_session_options {
 	const volatile int *cancel;  /**< set nonzero (e.g. from a SIGINT handler) to stop */
 	tnorm_progress_fn progress;  /**< may be NULL */
 	void *progress_ctx;
+	/** The differential oracle (version 2): the fixed program's CMD ARGS..., NULL-terminated,
+	 *  `{}` as in the main command; NULL = none.  A candidate then counts only when it fails
+	 *  the same way AND passes (exits 0) on the fixed program; the confirm step requires the
+	 *  original to pass on it.  The fixed program runs with the same run options. */
+	const char *const *fixed;
 } tnorm_session_options;
 
 #define TNORM_SESSION_OPTIONS_INIT \
-	{TNORM_SESSION_OPTIONS_VERSION, NULL, 3, 0, 0, 0, NULL, NULL, NULL, NULL, NULL}
+	{TNORM_SESSION_OPTIONS_VERSION, NULL, 3, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL}
 
 /**
  * Create a session for `argv` (see tnorm_runner_new) with run options `run` (NULL: defaults;
- * a zero timeout there means "derive it from the confirm runs").  Strings in `o` must stay
- * valid for the session's life.  Free with tnorm_session_free().
+ * a zero timeout there means "derive it from the confirm runs").  Strings in `o` and what `run`
+ * points to must stay valid for the session's life (extra runners for parallel jobs are made
+ * from them later).  Free with tnorm_session_free().  0, TNORM_EINVALID (bad options, another
+ * options version, an invalid match policy), TNORM_ENOMEM.
  */
 TNORM_EXTERN int tnorm_session_new(tnorm_session **out, const char *const *argv,
                                    const tnorm_run_options *run, const tnorm_session_options *o);
@@ -75,9 +82,13 @@ TNORM_EXTERN int tnorm_session_new(tnorm_session **out, const char *const *argv,
 TNORM_EXTERN void tnorm_session_free(tnorm_session *s);
 
 /**
- * Run the original test `confirm` times and set the target.  0; TNORM_ENOTFAIL when it does not
- * fail (message says what happened: pass, timeout, invalid, cannot run); TNORM_EFLAKY when it
- * fails only in some runs (unless allow_flaky); TNORM_EINTERRUPTED; I/O errors.
+ * Run the original test `confirm` times and set the target.  A run counts as failing only when
+ * its failure also meets the match policy on its own: under output:REGEX, its output must match
+ * REGEX.  With a fixed program, the original then runs once on it and must pass.  0;
+ * TNORM_ENOTFAIL when it does not fail (message says what happened: pass, timeout, invalid,
+ * cannot run, fails but its output does not match, does not pass on the fixed program);
+ * TNORM_EFLAKY when it fails (as the policy asks) only in some runs (unless allow_flaky);
+ * TNORM_ERROR when a program cannot be started; TNORM_EINTERRUPTED; I/O errors.
  */
 TNORM_EXTERN int tnorm_session_confirm(tnorm_session *s, const void *data, size_t len);
 
@@ -91,7 +102,8 @@ TNORM_EXTERN int tnorm_session_set_target(tnorm_session *s, const tnorm_signatur
 TNORM_EXTERN const tnorm_signature *tnorm_session_target(const tnorm_session *s, int *stable);
 
 /**
- * Does the program fail on `data` the same way (under the match policy)?  Sets *interesting.
+ * Does the program fail on `data` the same way (under the match policy), and, with a fixed
+ * program, pass on that one?  Sets *interesting.
  * 0, or TNORM_EINTERRUPTED (cancel flag or progress callback), TNORM_ETIMEOUT (a budget ran
  * out), TNORM_ERROR (the program could not be started), I/O errors.
  */

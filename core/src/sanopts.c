@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sanopts.c - merge sanitizer option strings (sanopts.h).
+ *
+ * The runner gives the program ASAN_OPTIONS and UBSAN_OPTIONS that the engine depends on
+ * (abort_on_error=1 makes a report end in SIGABRT, which is traced and unwound; symbolize=0
+ * keeps each run fast).  A user who adds one flag with --env, or has one in the environment,
+ * must not lose those: the strings are merged flag by flag, the later source winning per key.
+ * The sanitizers read their flags left to right with the last one winning, so a plain
+ * concatenation would behave the same; merging instead gives the program one clean string that
+ * reads well in a log and names each flag once.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sanopts.h"
+
+static const char *const vars[] = {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS",
+                                   "MSAN_OPTIONS", "TSAN_OPTIONS", "HWASAN_OPTIONS"};
+
+const char *tnorm__sanopts_var(size_t i)
+{
+	return i < sizeof(vars) / sizeof(vars[0]) ? vars[i] : NULL;
+}
+
+int tnorm__sanopts_is_var(const char *name, size_t len)
+{
+	size_t i;
+	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		if (strlen(vars[i]) == len && !strncmp(vars[i], name, len))
+			return 1;
+	return 0;
+}
+
+/* One flag of an options string: s[0..klen) is its name, s[0..len) the whole "name=value". */
+typedef struct {
+	const char *s;
+	size_t klen, len;
+} flag;
+
+static int is_sep(char c)
+{
+	return c == ':' || c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The next flag at or after *p (0 at the end); *p moves past it. */
+static int next_flag(const char **p, flag *f)
+{
+	const char *s = *p, *q;
+	while (*s && is_sep(*s))
+		s++;
+	if (!*s)
+		return 0;
+	q = s;
+	while (*q && *q != '=' && !is_sep(*q))
+		q++;
+	f->s = s;
+	f->klen = (size_t)(q - s);
+	if (*q == '=') {
+		q++;
+		if (*q == '\'' || *q == '"') {
+			const char *end = strchr(q + 1, *q);
+			q = end ? end + 1 : q + strlen(q);
+		}
+		while (*q && !is_sep(*q))
+			q++;
+	}
+	f->len = (size_t)(q - s);
+	*p = q;
+	return 1;
+}
+
+/* The flag of `opts` named like `f`, the last one when several are (it is the one that holds). */
+static int find_flag(const char *opts, const flag *f, flag *found)
+{
+	flag g;
+	int seen = 0;
+	while (opts && next_flag(&opts, &g))
+		if (g.klen == f->klen && !strncmp(g.s, f->s, f->klen)) {
+			*found = g;
+			seen = 1;
+		}
+	return seen;
+}
+
+static int put_flag(tnorm__buf *b, const flag *f)
+{
+	int err;
+	if (b->len && (err = tnorm__buf_putc(b, ':')) < 0)
+		return err;
+	return tnorm__buf_put(b, f->s, f->len);
+}
+
+int tnorm__sanopts_merge(const char *base, const char *over, char **out)
+{
+	tnorm__buf b = TNORM__BUF_INIT;
+	const char *p;
+	flag f, g;
+	int err = 0;
+	*out = NULL;
+	/* The flags of base, each with its winning value (over's, or its own last one). */
+	for (p = base; p && err == 0 && next_flag(&p, &f);) {
+		flag last;
+		if (find_flag(over, &f, &g))
+			f = g;
+		else if (find_flag(base, &f, &last))
+			f = last;
+		if (find_flag(b.ptr ? b.ptr : "", &f, &g))
+			continue; /* named already */
+		err = put_flag(&b, &f);
+	}
+	/* Then the flags that only over sets. */
+	for (p = over; p && err == 0 && next_flag(&p, &f);) {
+		flag last;
+		if (find_flag(base, &f, &g) || find_flag(b.ptr ? b.ptr : "", &f, &g))
+			continue;
+		find_flag(over, &f, &last);
+		err = put_flag(&b, &last);
+	}
+	if (err == 0 && !(*out = tnorm__buf_detach(&b)))
+		err = TNORM_ENOMEM;
+	tnorm__buf_dispose(&b);
+	return err;
+}
