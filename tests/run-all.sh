@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: MIT
 # Build tnorm and run every test: the normal build (gcc), then the unit tests and the Python
 # binding's test again under AddressSanitizer + UBSan (the binding with the sanitizer runtimes
-# preloaded into /usr/bin/python3), then a warnings-as-errors build with clang.  The other
+# preloaded into /usr/bin/python3), then every test again in a clang -O2 build.  The other
 # integration tests run the example drivers directly; under LeakSanitizer those report the
-# examples' own never-freed trees, so they run in the gcc build only.
+# examples' own never-freed trees, so they run in the gcc and clang builds only.
 # Ends with one line "N passed, N failed" (the totals over all runs).
 #
 # usage: sh tests/run-all.sh            (from the source root; build dirs: build, build-asan, build-clang)
@@ -60,13 +60,10 @@ else
 	failed=$((failed + 1)); status=1
 fi
 
-if CC=clang setup build-clang; then
-	echo "== clang build (warnings are errors) =="
-	if ninja -C build-clang >build-clang.build.log 2>&1; then
-		passed=$((passed + 1))
-	else
-		cat build-clang.build.log; failed=$((failed + 1)); status=1
-	fi
+# clang at -O2 (debugoptimized: -O2 -g), warnings as errors, every test: the examples, drivers
+# and test programs are then optimized, inlined clang code, as users build theirs.
+if CC=clang setup build-clang --buildtype=debugoptimized; then
+	suite build-clang "clang -O2 build: all tests"
 else
 	failed=$((failed + 1)); status=1
 fi
