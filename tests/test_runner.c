@@ -295,6 +295,25 @@ static void test_runner__asan_points_at_the_user_line(void **state)
 	tnorm_run_result_dispose(&res);
 }
 
+/* A crash or an exit() in a thread other than main: that thread's stack, not main's. */
+static void test_runner__other_threads(void **state)
+{
+	tnorm_run_result res;
+	const tnorm_frame *f;
+	(void)state;
+	run_once("threads", "crash", NULL, "", 0, &res);
+	expect_throwing(&res, "SIGSEGV", "crasher", "threads.c", marker_line("threads.c", "CRASH_LINE"));
+	tnorm_run_result_dispose(&res);
+	run_once("threads", "exit", NULL, "", 0, &res);
+	expect_throwing(&res, "exit(3)", "give_up", "threads.c",
+	                marker_line("threads.c", "GIVE_UP_LINE"));
+	f = tnorm_signature_frame(res.sig, tnorm_signature_throwing(res.sig) + 1);
+	assert_non_null(f);
+	assert_string_equal(f->function, "quitter");
+	assert_int_equal(f->line, marker_line("threads.c", "QUIT_LINE"));
+	tnorm_run_result_dispose(&res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_runner__no_leaks_across_runs),
 		cmocka_unit_test(test_runner__cannot_start),
 		cmocka_unit_test(test_runner__asan_points_at_the_user_line),
+		cmocka_unit_test(test_runner__other_threads),
 	};
 	return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
 }

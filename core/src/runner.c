@@ -328,7 +328,9 @@ static void unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnor
 	void *ui;
 	unw_cursor_t cur;
 
-	snprintf(mpath, sizeof(mpath), "/proc/%d/maps", (int)pid);
+	/* The thread's own view of the memory map: during an exit_group the leader may be gone
+	 * while the thread that called exit() is still stopped. */
+	snprintf(mpath, sizeof(mpath), "/proc/%d/task/%d/maps", (int)pid, (int)tid);
 	if (tnorm__read_file(mpath, &maps, NULL) < 0)
 		maps = NULL;
 	if (r->as && (ui = _UPT_create(tid)) != NULL) {
