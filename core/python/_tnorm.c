@@ -237,19 +237,12 @@ out:
 
 /* ---- signature ------------------------------------------------------------------------------ */
 
-static PyObject *py_signature(PyObject *self, PyObject *args, PyObject *kw)
+/* The signature's text as a str (NULL with a Python exception); frees the signature. */
+static PyObject *formatted(tnorm_signature *s, unsigned int depth)
 {
-	static char *kwlist[] = {"kind", "frames", "depth", NULL};
-	PyObject *kind, *frames, *result = NULL;
-	tnorm_signature *s = NULL;
-	unsigned int depth = 0;
+	PyObject *result = NULL;
 	char *text = NULL;
 	int err;
-	(void)self;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|I:signature", kwlist, &kind, &frames, &depth))
-		return NULL;
-	if (make_signature(kind, frames, &s) < 0)
-		return NULL;
 	if ((err = tnorm_signature_format(s, depth, &text)) < 0)
 		raise_engine(err);
 	else
@@ -259,24 +252,42 @@ static PyObject *py_signature(PyObject *self, PyObject *args, PyObject *kw)
 	return result;
 }
 
-/* signature_at(kind, pid, pcs, message=None, depth=0): a debugger's stop, symbolized by the engine. */
-static PyObject *py_signature_at(PyObject *self, PyObject *args, PyObject *kw)
+static PyObject *py_signature(PyObject *self, PyObject *args, PyObject *kw)
 {
-	static char *kwlist[] = {"kind", "pid", "pcs", "message", "depth", NULL};
-	const char *kind = NULL, *message = NULL;
-	PyObject *pcs, *fast = NULL, *result = NULL;
+	static char *kwlist[] = {"kind", "frames", "depth", NULL};
+	PyObject *kind, *frames;
 	tnorm_signature *s = NULL;
-	uint64_t *arr = NULL;
 	unsigned int depth = 0;
-	int pid = 0, err;
-	char *text = NULL;
-	Py_ssize_t n, i;
 	(void)self;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "siO|zI:signature_at", kwlist, &kind, &pid, &pcs,
-	                                 &message, &depth))
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|I:signature", kwlist, &kind, &frames, &depth))
 		return NULL;
+	if (make_signature(kind, frames, &s) < 0)
+		return NULL;
+	return formatted(s, depth);
+}
+
+/* The signature of a process a debugger has stopped: kind (str), pid (int), pcs (ints, the
+ * machine frames innermost first), message (str or NULL).  0, or -1 with a Python exception. */
+static int process_signature(PyObject *kind_obj, PyObject *pid_obj, PyObject *pcs,
+                             const char *message, tnorm_signature **out)
+{
+	PyObject *fast = NULL;
+	uint64_t *arr = NULL;
+	const char *kind;
+	Py_ssize_t n, i;
+	long pid;
+	int err, rc = -1;
+	*out = NULL;
+	if (!PyUnicode_Check(kind_obj) || !(kind = PyUnicode_AsUTF8(kind_obj))) {
+		if (!PyErr_Occurred())
+			PyErr_SetString(PyExc_TypeError, "kind must be a str such as 'SIGSEGV'");
+		return -1;
+	}
+	pid = PyLong_AsLong(pid_obj);
+	if (pid == -1 && PyErr_Occurred())
+		return -1;
 	if (!(fast = PySequence_Fast(pcs, "pcs must be a list of ints")))
-		return NULL;
+		return -1;
 	n = PySequence_Fast_GET_SIZE(fast);
 	if (!(arr = PyMem_Calloc((size_t)n + 1, sizeof(*arr)))) {
 		PyErr_NoMemory();
@@ -291,20 +302,33 @@ static PyObject *py_signature_at(PyObject *self, PyObject *args, PyObject *kw)
 		}
 	}
 	Py_BEGIN_ALLOW_THREADS
-	err = tnorm_signature_from_process(&s, kind, pid, arr, (size_t)n, message);
-	if (err == 0)
-		err = tnorm_signature_format(s, depth, &text);
+	err = tnorm_signature_from_process(out, kind, (int)pid, arr, (size_t)n, message);
 	Py_END_ALLOW_THREADS
 	if (err < 0)
 		raise_engine(err);
 	else
-		result = PyUnicode_FromString(text);
+		rc = 0;
 out:
-	tnorm_free(text);
-	tnorm_signature_free(s);
 	PyMem_Free(arr);
 	Py_XDECREF(fast);
-	return result;
+	return rc;
+}
+
+/* signature_at(kind, pid, pcs, message=None, depth=0): a debugger's stop, symbolized by the engine. */
+static PyObject *py_signature_at(PyObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {"kind", "pid", "pcs", "message", "depth", NULL};
+	const char *message = NULL;
+	PyObject *kind, *pid, *pcs;
+	tnorm_signature *s = NULL;
+	unsigned int depth = 0;
+	(void)self;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "UOO|zI:signature_at", kwlist, &kind, &pid, &pcs,
+	                                 &message, &depth))
+		return NULL;
+	if (process_signature(kind, pid, pcs, message, &s) < 0)
+		return NULL;
+	return formatted(s, depth);
 }
 
 /* ---- the pipeline --------------------------------------------------------------------------- */
@@ -508,12 +532,18 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 		return PyErr_Format(PyExc_ValueError, "out (the result file) is required"), NULL;
 	if (expect != Py_None) {
 		PyObject *k, *f;
-		if (!PyTuple_Check(expect) || PyTuple_GET_SIZE(expect) != 2)
-			return PyErr_Format(PyExc_TypeError, "expect must be (kind, frames)"), NULL;
+		if (!PyTuple_Check(expect) || (PyTuple_GET_SIZE(expect) != 2 && PyTuple_GET_SIZE(expect) != 3))
+			return PyErr_Format(PyExc_TypeError, "expect must be (kind, frames) or (kind, pid, pcs)"),
+			       NULL;
 		k = PyTuple_GET_ITEM(expect, 0);
-		f = PyTuple_GET_ITEM(expect, 1);
-		if (make_signature(k, f, &exp_sig) < 0)
+		f = PyTuple_GET_ITEM(expect, PyTuple_GET_SIZE(expect) - 1);
+		if (PyTuple_GET_SIZE(expect) == 3) {
+			/* A debugger's stop: symbolized by the engine, as signature_at does. */
+			if (process_signature(k, PyTuple_GET_ITEM(expect, 1), f, NULL, &exp_sig) < 0)
+				return NULL;
+		} else if (make_signature(k, f, &exp_sig) < 0) {
 			return NULL;
+		}
 	}
 	if (!(argv = str_array(argv_obj, "argv", &keep)) ||
 	    (fixed_obj != Py_None && !(fixed = str_array(fixed_obj, "fixed", &fixed_keep))) ||
@@ -627,12 +657,18 @@ static PyObject *py_db_path(PyObject *self, PyObject *args)
 	     "     expect=None, progress=None, timeout=0.0, confirm=3, max_runs=0, max_time=0.0,\n"     \
 	     "     slipped_dir=None, wide=False, invalid_exit=(), fixed=None) -> dict\n\n" what         \
 	     "\n\nargv: the command, '{}' standing for the test file; out: the result file (required; "\
-	     "the\nbest test so far is written there from the start); expect: (kind, frames) as seen "\
-	     "by a\ndebugger, compared with the engine's own target; progress(dict): called about 10 "   \
-	     "times a\nsecond, a true return stops.  Ctrl-C (or a stop) returns the best test so far "   \
-	     "with\n'complete': False.  invalid_exit: exit codes that mean 'not a valid test' like "    \
-	     "125;\nfixed: the fixed program's argv (a test counts only if it passes there).  Raises "  \
-	     "_tnorm.Error\nwith the engine's message."
+	     "the
+best test so far is written there from the start); expect: (kind, frames) or (kind, "\
+	     "pid, pcs)
+as seen by a debugger (see signature_at), compared with the engine's own "    \
+	     "target;
+progress(dict): called about 10 times a second, a true return stops.  Ctrl-C "  \
+	     "(or a
+stop) returns the best test so far with 'complete': False.  invalid_exit: exit "  \
+	     "codes
+that mean 'not a valid test' like 125; fixed: the fixed program's argv (a test "   \
+	     "counts
+only if it passes there).  Raises _tnorm.Error with the engine's message."
 
 static PyMethodDef methods[] = {
 	{"run", (PyCFunction)(void (*)(void))py_run, METH_VARARGS | METH_KEYWORDS,

@@ -10,6 +10,7 @@ plugins stay thin and cannot drift apart.  This module imports nothing from gdb 
 
 import argparse
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -165,9 +166,91 @@ def default_output(test, mode):
     return test + {"reduce": ".min", "generalize": ".gen"}.get(mode, ".norm")
 
 
-def frames_signature(kind, frames):
-    """The engine's text for a stop: kind and frames (function, file, line, module)."""
-    return _tnorm.signature(kind, frames)
+def frames_signature(kind, pid, pcs):
+    """The engine's text for a stop: its kind (stop_kind), the stopped process and the program
+    counters of the stopped thread's machine frames, innermost first, no inlined frames.  The
+    engine symbolizes them itself (inlined calls expanded), so the text is the CLI's."""
+    return _tnorm.signature_at(kind, pid, pcs)
+
+
+# ---- sanitizer builds ----------------------------------------------------------------------
+# What the plugins put in the inferior's environment so that a sanitizer's report ends in an
+# abort the debugger stops on (rather than exit(1)): name -> (defaults the user's keys override,
+# keys forced whatever the user set).
+SANITIZER_ENV = {
+    "ASAN_OPTIONS": ({}, {"abort_on_error": "1"}),
+    "UBSAN_OPTIONS": ({"halt_on_error": "1"}, {"abort_on_error": "1"}),
+}
+
+# One flag of a sanitizer's options: NAME or NAME=VALUE, the value possibly quoted; flags are
+# separated by ':', ',' or blanks (sanitizer_common's flag parser).
+_FLAG = re.compile(r"""([^=:,\s]+)(?:=("[^"]*"|'[^']*'|[^:,\s]*))?""")
+
+
+def merge_sanitizer_options(user, defaults, forced):
+    """The options string for a sanitizer: the user's flags (in their order, they win over
+    `defaults`), then the defaults they did not set, then `forced` (replacing the user's)."""
+    flags = [(m.group(1), m.group(2)) for m in _FLAG.finditer(user or "")]
+    flags = [(k, v) for k, v in flags if k not in forced]
+    have = {k for k, _ in flags}
+    flags += [(k, v) for k, v in defaults.items() if k not in have]
+    flags += list(forced.items())
+    return ":".join(k if v is None else "%s=%s" % (k, v) for k, v in flags)
+
+
+def sanitizer_environment(lookup):
+    """{NAME: VALUE} for the inferior's environment; lookup(NAME) is the value the inferior would
+    get now (the debugger's setting, else the debugger's own environment), or None."""
+    return {name: merge_sanitizer_options(lookup(name), d, f)
+            for name, (d, f) in SANITIZER_ENV.items()}
+
+
+def ubsan_kind(message):
+    """UBSan's message ("signed integer overflow: 1 + 2 cannot ...") as the engine's kind word
+    ("signed-integer-overflow"): up to the first ':', digit, quote or newline, blanks as dashes,
+    trailing dashes dropped (core/src/report.c, tnorm__report_ubsan_kind)."""
+    m = re.match(r"[^:'\"\n0-9]*", message.lstrip(" "))
+    return m.group(0).replace(" ", "-").rstrip("-")
+
+
+# C expressions the hosts evaluate in the stopped inferior; each may fail (no such symbol).
+ASAN_DESCRIPTION = "((const char *(*)(void))__asan_get_report_description)()"
+ASAN_PRESENT = "((int (*)(void))__asan_report_present)()"
+ASAN_ACCESS = "((int (*)(void))__asan_get_report_access_type)()"
+DRIVER_FAILURE = "(const char *)&tnorm_drv_failure"
+UBSAN_REPORT_HOOK = "__ubsan_on_report"
+
+
+def ubsan_report_kind(message):
+    """The kind for the message __ubsan_get_current_report_data returns, which capitalizes its
+    first letter (UBSan prints it in lower case after "runtime error: ")."""
+    if message[:1].isupper():
+        message = message[:1].lower() + message[1:]
+    word = ubsan_kind(message)
+    return "ubsan:" + word if word else None
+
+
+def stop_kind(signal, host, ubsan_message=None):
+    """The engine's kind for a stop on `signal` (or at a sanitizer's report, signal None): a
+    fatal signal keeps its name, except when the sanitizer or the tnorm driver runtime ended the
+    program itself (its abort), as the engine reads it from the report on stderr.  host.evaluate(
+    EXPR, as_string) returns the value of a C expression in the stopped inferior, None when it
+    cannot be evaluated (the runtime is not linked in); ubsan_message is UBSan's report message
+    as recorded at __ubsan_on_report in this process, or None."""
+    if signal not in (None, "SIGABRT"):
+        return signal
+    desc = host.evaluate(ASAN_DESCRIPTION, True)
+    if desc:
+        kind = "asan:" + desc.split()[0]
+        if host.evaluate(ASAN_PRESENT, False):
+            kind += ":WRITE" if host.evaluate(ASAN_ACCESS, False) else ":READ"
+        return kind
+    if ubsan_message and ubsan_report_kind(ubsan_message):
+        return ubsan_report_kind(ubsan_message)
+    failure = host.evaluate(DRIVER_FAILURE, True)
+    if failure:
+        return failure
+    return signal or "SIGABRT"
 
 
 def parse_steps(text):
