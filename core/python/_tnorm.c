@@ -657,18 +657,12 @@ static PyObject *py_db_path(PyObject *self, PyObject *args)
 	     "     expect=None, progress=None, timeout=0.0, confirm=3, max_runs=0, max_time=0.0,\n"     \
 	     "     slipped_dir=None, wide=False, invalid_exit=(), fixed=None) -> dict\n\n" what         \
 	     "\n\nargv: the command, '{}' standing for the test file; out: the result file (required; "\
-	     "the
-best test so far is written there from the start); expect: (kind, frames) or (kind, "\
-	     "pid, pcs)
-as seen by a debugger (see signature_at), compared with the engine's own "    \
-	     "target;
-progress(dict): called about 10 times a second, a true return stops.  Ctrl-C "  \
-	     "(or a
-stop) returns the best test so far with 'complete': False.  invalid_exit: exit "  \
-	     "codes
-that mean 'not a valid test' like 125; fixed: the fixed program's argv (a test "   \
-	     "counts
-only if it passes there).  Raises _tnorm.Error with the engine's message."
+	     "the\nbest test so far is written there from the start); expect: (kind, frames) or (kind, "\
+	     "pid, pcs)\nas seen by a debugger (see signature_at), compared with the engine's own "    \
+	     "target;\nprogress(dict): called about 10 times a second, a true return stops.  Ctrl-C "  \
+	     "(or a\nstop) returns the best test so far with 'complete': False.  invalid_exit: exit "  \
+	     "codes\nthat mean 'not a valid test' like 125; fixed: the fixed program's argv (a test "   \
+	     "counts\nonly if it passes there).  Raises _tnorm.Error with the engine's message."
 
 static PyMethodDef methods[] = {
 	{"run", (PyCFunction)(void (*)(void))py_run, METH_VARARGS | METH_KEYWORDS,
