@@ -259,6 +259,60 @@ static void test_signature__offsets_and_free_stack(void **state)
 	tnorm_signature_free(sb);
 }
 
+static tnorm_signature *inlined_at(const char *kind, const char *fn, uint32_t line,
+                                   const char *caller, uint32_t cline, int inl)
+{
+	tnorm_frame f[3];
+	tnorm_signature *s = NULL;
+	memset(f, 0, sizeof(f));
+	f[0].function = fn;
+	f[0].file = "inline.c";
+	f[0].line = line;
+	f[0].module = "/bin/prog";
+	f[0].inlined = inl;
+	f[1] = f[0];
+	f[1].function = caller;
+	f[1].line = cline;
+	f[1].inlined = 0;
+	f[2] = f[1];
+	f[2].function = "main";
+	f[2].line = 90;
+	assert_int_equal(tnorm_signature_new(&s, kind, f, caller ? 3 : 1), 0);
+	return s;
+}
+
+/* A function inlined at two call sites is two sites; code the optimizer hoisted to the line of
+ * the inlined call is the inlined call's site. */
+static void test_signature__inlined_sites(void **state)
+{
+	tnorm_signature *a = inlined_at("SIGSEGV", "col_width", 30, "print_header", 47, 1);
+	tnorm_signature *b = inlined_at("SIGSEGV", "col_width", 30, "show_width", 56, 1);
+	tnorm_signature *hoist = inlined_at("SIGSEGV", "print_header", 47, "main", 96, 0);
+	tnorm_signature *called_a = inlined_at("SIGSEGV", "col_width", 30, "print_header", 47, 0);
+	tnorm_signature *called_b = inlined_at("SIGSEGV", "col_width", 30, "show_width", 56, 0);
+	tnorm_match *m = NULL;
+	char *k = NULL;
+	(void)state;
+	assert_false(matches("line", a, b, ""));
+	assert_true(matches("line", a, a, ""));
+	assert_true(matches("line", a, hoist, ""));
+	assert_true(matches("line", hoist, a, ""));
+	assert_false(matches("line", b, hoist, ""));
+	/* Not inlined (-O0): one function reached from two callers is one site by default. */
+	assert_true(matches("line", called_a, called_b, ""));
+	assert_false(matches("stack:2", called_a, called_b, ""));
+	assert_int_equal(tnorm_match_parse(&m, "line"), 0);
+	assert_int_equal(tnorm_match_key(m, a, &k), 0);
+	assert_string_equal(k, "SIGSEGV at col_width (inline.c:30) <- print_header (inline.c:47)");
+	tnorm_free(k);
+	tnorm_match_free(m);
+	tnorm_signature_free(a);
+	tnorm_signature_free(b);
+	tnorm_signature_free(hoist);
+	tnorm_signature_free(called_a);
+	tnorm_signature_free(called_b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -266,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_signature__json),
 		cmocka_unit_test(test_signature__policies),
 		cmocka_unit_test(test_signature__helpers),
+		cmocka_unit_test(test_signature__inlined_sites),
 		cmocka_unit_test(test_signature__static_sanitizer_runtime),
 		cmocka_unit_test(test_signature__offsets_and_free_stack),
 		cmocka_unit_test(test_signature__calibrate),

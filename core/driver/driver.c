@@ -42,7 +42,7 @@ __attribute__((noinline, used)) void tnorm_step_hook(unsigned long step, const c
  */
 __attribute__((used)) char tnorm_drv_failure[128];
 
-static void __attribute__((noreturn)) runtime_abort(const char *what, const char *call)
+static void __attribute__((noreturn)) tnorm__drv_abort(const char *what, const char *call)
 {
 	size_t n = strcspn(call, "(");
 	snprintf(tnorm_drv_failure, sizeof(tnorm_drv_failure), "%s:%.*s", what, (int)(n < 100 ? n : 100),
@@ -154,7 +154,7 @@ static void tnorm__drv_run_checks(tnorm_drv *d, char *text, size_t textsize)
 					}
 				}
 				fprintf(stderr, "tnorm driver: check %s) failed after step %lu\n", text, d->step);
-				runtime_abort("check-failed", text);
+				tnorm__drv_abort("check-failed", text);
 			}
 			for (s = t.nslots; s-- > 0;) {
 				if (++choice[s] < t.slot[s].count)
@@ -312,7 +312,7 @@ int tnorm_drv_main(int argc, char **argv, const char *harness_text,
 			}
 			if (r != 0) {
 				fprintf(stderr, "tnorm driver: step %zu: %s failed (handler returned %d)\n", i, text, r);
-				runtime_abort("handler-failed", text);
+				tnorm__drv_abort("handler-failed", text);
 			}
 		}
 		tnorm__drv_run_checks(&d, text, sizeof(text));

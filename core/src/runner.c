@@ -308,13 +308,28 @@ static const char *signame(int sig, char *buf, size_t size)
 }
 
 /* Symbolize machine frames (pcs[0] exact, the others return addresses) of a process whose memory
- * map is `maps` into source frames, inlined calls expanded.  Returns the number of frames. */
+ * map is `maps` into source frames, inlined calls expanded.  `starts` (may be NULL) holds each
+ * machine frame's function start as the unwinder found it in .eh_frame: a frame with no symbol
+ * (a stripped binary) is then named after it, "sub_1a2b" (its module-relative address), so that
+ * frames of one function compare equal and recursion can be folded.  `names` is scratch space
+ * for those names (max entries).  Returns the number of frames. */
 static size_t frames_from_pcs(tnorm__symcache *syms, const char *maps, const uint64_t *pcs,
-                              size_t npcs, tnorm_frame *frames, size_t max)
+                              const uint64_t *starts, size_t npcs, tnorm_frame *frames,
+                              char (*names)[32], size_t max)
 {
-	size_t i, n = 0;
-	for (i = 0; i < npcs && n < max; i++)
-		n += tnorm__symbolize(syms, maps ? maps : "", pcs[i], i == 0, &frames[n], max - n);
+	size_t i, k, n = 0;
+	for (i = 0; i < npcs && n < max; i++) {
+		size_t got = tnorm__symbolize(syms, maps ? maps : "", pcs[i], i == 0, &frames[n], max - n);
+		uint64_t lookup = i == 0 ? pcs[i] : pcs[i] - 1;
+		for (k = n; k < n + got; k++)
+			if (!frames[k].function && starts && starts[i] && starts[i] <= lookup &&
+			    frames[k].module && frames[k].offset >= lookup - starts[i]) {
+				snprintf(names[k], sizeof(names[k]), "sub_%llx",
+				         (unsigned long long)(frames[k].offset - (lookup - starts[i])));
+				frames[k].function = names[k];
+			}
+		n += got;
+	}
 	return n;
 }
 
@@ -322,7 +337,8 @@ static size_t frames_from_pcs(tnorm__symcache *syms, const char *maps, const uin
 static void unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnorm_signature **out)
 {
 	tnorm_frame frames[MAX_FRAMES];
-	uint64_t pcs[MAX_FRAMES];
+	uint64_t pcs[MAX_FRAMES], starts[MAX_FRAMES];
+	char names[MAX_FRAMES][32];
 	char mpath[64], *maps = NULL;
 	size_t n = 0, npcs = 0;
 	void *ui;
@@ -342,14 +358,17 @@ static void unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnor
 		if (unw_init_remote(&cur, r->as, ui) == 0) {
 			do {
 				unw_word_t ip = 0;
+				unw_proc_info_t pi;
 				if (unw_get_reg(&cur, UNW_REG_IP, &ip) < 0 || ip == 0)
 					break;
-				pcs[npcs++] = (uint64_t)ip;
+				pcs[npcs] = (uint64_t)ip;
+				starts[npcs] = unw_get_proc_info(&cur, &pi) == 0 ? (uint64_t)pi.start_ip : 0;
+				npcs++;
 			} while (npcs < MAX_FRAMES && unw_step(&cur) > 0);
 		}
 		_UPT_destroy(ui);
 	}
-	n = frames_from_pcs(r->syms, maps, pcs, npcs, frames, MAX_FRAMES);
+	n = frames_from_pcs(r->syms, maps, pcs, starts, npcs, frames, names, MAX_FRAMES);
 	free(maps);
 	tnorm_signature_free(*out);
 	*out = NULL;
@@ -362,6 +381,7 @@ int tnorm_signature_from_process(tnorm_signature **out, const char *kind, int pi
 {
 	tnorm__symcache *syms = NULL;
 	tnorm_frame frames[MAX_FRAMES];
+	char names[MAX_FRAMES][32];
 	char mpath[64], *maps = NULL;
 	size_t n;
 	int err;
@@ -374,7 +394,7 @@ int tnorm_signature_from_process(tnorm_signature **out, const char *kind, int pi
 		                        "still alive?", pid, mpath);
 	if ((err = tnorm__symcache_new(&syms)) < 0)
 		goto done;
-	n = frames_from_pcs(syms, maps, pcs, npcs, frames, MAX_FRAMES);
+	n = frames_from_pcs(syms, maps, pcs, NULL, npcs, frames, names, MAX_FRAMES);
 	if ((err = tnorm_signature_new(out, kind, frames, n)) < 0)
 		goto done;
 	if (message && (err = tnorm_signature_set_message(*out, message)) < 0) {

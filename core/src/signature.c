@@ -52,6 +52,8 @@ int tnorm_frame_is_runtime(const char *fn, const char *module)
 		"__msan::", "__hwasan::", "__scudo::", "__cxxabiv1::", "___interceptor_", "__tsan_",
 		"__msan_", "_ZN11__sanitizer", "_ZN6__asan", "_ZN7__ubsan", "_ZN6__lsan",
 		"_ZN14__interception", "_ZN6__tsan", "_ZN6__msan", NULL};
+	static const char *const runtime_namespaces[] = {"__sanitizer::", "__asan::", "__ubsan::",
+	                                                 "__lsan::", "__interception::", NULL};
 	const char *base = module ? strrchr(module, '/') : NULL;
 	size_t i;
 	base = base ? base + 1 : module;
@@ -70,6 +72,11 @@ int tnorm_frame_is_runtime(const char *fn, const char *module)
 	 * interceptors, and the C++ namespaces of their internals (demangled, or still mangled). */
 	for (i = 0; runtime_prefixes[i]; i++)
 		if (has_prefix(fn, runtime_prefixes[i]))
+			return 1;
+	/* Demangled templates start with their return type ("void handleIntegerOverflowImpl<
+	 * __ubsan::Value>(...)"): a runtime namespace anywhere in the name is enough. */
+	for (i = 0; runtime_namespaces[i]; i++)
+		if (strstr(fn, runtime_namespaces[i]))
 			return 1;
 	return has_prefix(fn, "tnorm_") || has_prefix(fn, "tnorm__") || has_prefix(fn, "__asan") ||
 	       has_prefix(fn, "__ubsan") || has_prefix(fn, "__sanitizer") || has_prefix(fn, "__lsan") ||
@@ -377,6 +384,18 @@ static int helper_failure(const tnorm_signature *s)
 	return 0;
 }
 
+/*
+ * When the call that reached the throwing frame is part of the crash state: a failure helper,
+ * and a function inlined into its caller (its code there is the caller's own: a helper inlined
+ * at two call sites is two sites, as two copies of its code are).
+ */
+static int site_counts(const tnorm_signature *s)
+{
+	if (s->throwing >= s->n)
+		return 0;
+	return helper_failure(s) || s->frames[s->throwing].inlined;
+}
+
 /* The first frame out from the throwing one that is not the same function again (recursion of
  * any depth is one fault), or n. */
 static size_t caller_of_throwing(const tnorm_signature *s)
@@ -565,7 +584,9 @@ static int same_module(const tnorm_frame *a, const tnorm_frame *b)
 }
 
 /* Function, file and line; where there is no line (no debug information, a stripped binary),
- * the module and the module-relative address, so that distinct sites stay distinct. */
+ * the function (named by its symbol, or by its start address as sub_1a2b), the module and the
+ * module-relative address, so that distinct sites stay distinct: a finer identity splits one
+ * fault at worst, a coarser one could take another bug for it. */
 static int same_frame(const tnorm_frame *a, const tnorm_frame *b)
 {
 	if (strcmp(a->function, b->function))
@@ -587,6 +608,20 @@ static int same_free_site(const tnorm_signature *t, const tnorm_signature *c)
 	return same_frame(&t->aux[TNORM_STACK_FREE][it], &c->aux[TNORM_STACK_FREE][ic]);
 }
 
+/*
+ * An optimizer moves part of an inlined function's code into its caller and gives it the line of
+ * the call: the same fault then stops either inside the inlined frame (col_width at its line,
+ * inlined into print_header at the call's line) or at the call's line itself (print_header at
+ * that line, no inlined frame).  `a`'s inlined throwing frame and `b`'s plain one are one site
+ * when b's throwing frame is the line a's was inlined at.
+ */
+static int hoisted(const tnorm_signature *a, const tnorm_signature *b)
+{
+	const tnorm_frame *fa = &a->frames[a->throwing], *fb = &b->frames[b->throwing];
+	return fa->inlined && !fb->inlined && a->throwing + 1 < a->n &&
+	       same_frame(&a->frames[a->throwing + 1], fb);
+}
+
 static int match_line(const tnorm_signature *t, const tnorm_signature *c)
 {
 	size_t jt, jc;
@@ -594,9 +629,11 @@ static int match_line(const tnorm_signature *t, const tnorm_signature *c)
 		return 0;
 	if (t->throwing >= t->n || c->throwing >= c->n)
 		return t->throwing >= t->n && c->throwing >= c->n;
-	if (!same_frame(&t->frames[t->throwing], &c->frames[c->throwing]) || !same_free_site(t, c))
+	if (!same_free_site(t, c))
 		return 0;
-	if (!helper_failure(t))
+	if (!same_frame(&t->frames[t->throwing], &c->frames[c->throwing]))
+		return hoisted(t, c) || hoisted(c, t);
+	if (!site_counts(t))
 		return 1;
 	jt = caller_of_throwing(t);
 	jc = caller_of_throwing(c);
@@ -609,7 +646,7 @@ static int match_line(const tnorm_signature *t, const tnorm_signature *c)
 	/* Where the stack cannot say which call reached the helper (the compiler merged the calls
 	 * into one), the helper's message stands in for the call site, as ClusterFuzz uses an
 	 * assertion's message. */
-	if (site_unknown(t, jt))
+	if (helper_failure(t) && site_unknown(t, jt))
 		return !strcmp(t->message ? t->message : "", c->message ? c->message : "");
 	return 1;
 }
@@ -645,10 +682,14 @@ int tnorm_match_test(const tnorm_match *m, const tnorm_signature *t, const tnorm
 
 static int put_key_frame(tnorm__buf *b, const char *sep, const tnorm_frame *f)
 {
+	/* What same_frame compares: file and line; else function and module; else the address. */
 	int err = tnorm__buf_printf(b, "%s%s", sep, f->function);
-	if (err == 0 && !f->line && f->build_id && *f->build_id)
-		return tnorm__buf_printf(b, " (%s+0x%llx)", f->build_id, (unsigned long long)f->offset);
-	return err ? err : put_location(b, f);
+	const char *mod = f->build_id && *f->build_id ? f->build_id : module_label(f);
+	if (err < 0 || f->line)
+		return err ? err : put_location(b, f);
+	if (strcmp(f->function, "??"))
+		return tnorm__buf_printf(b, " (%s)", mod);
+	return tnorm__buf_printf(b, " (%s+0x%llx)", mod, (unsigned long long)f->offset);
 }
 
 int tnorm_match_key(const tnorm_match *m, const tnorm_signature *s, char **out)
@@ -671,11 +712,11 @@ int tnorm_match_key(const tnorm_match *m, const tnorm_signature *s, char **out)
 			break;
 		if ((err = put_key_frame(&b, " at ", &s->frames[s->throwing])) < 0)
 			break;
-		if (helper_failure(s)) {
+		if (site_counts(s)) {
 			i = caller_of_throwing(s);
 			if (i < s->n && (err = put_key_frame(&b, " <- ", &s->frames[i])) < 0)
 				break;
-			if (site_unknown(s, i) && s->message &&
+			if (helper_failure(s) && site_unknown(s, i) && s->message &&
 			    (err = tnorm__buf_printf(&b, " [%s]", s->message)) < 0)
 				break;
 		}
