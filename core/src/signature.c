@@ -612,14 +612,13 @@ static int same_free_site(const tnorm_signature *t, const tnorm_signature *c)
  * An optimizer moves part of an inlined function's code into its caller and gives it the line of
  * the call: the same fault then stops either inside the inlined frame (col_width at its line,
  * inlined into print_header at the call's line) or at the call's line itself (print_header at
- * that line, no inlined frame).  `a`'s inlined throwing frame and `b`'s plain one are one site
- * when b's throwing frame is the line a's was inlined at.
+ * that line).  `a`'s inlined throwing frame and `b`'s are one site when b's throwing frame is
+ * the line a's was inlined at.
  */
 static int hoisted(const tnorm_signature *a, const tnorm_signature *b)
 {
 	const tnorm_frame *fa = &a->frames[a->throwing], *fb = &b->frames[b->throwing];
-	return fa->inlined && !fb->inlined && a->throwing + 1 < a->n &&
-	       same_frame(&a->frames[a->throwing + 1], fb);
+	return fa->inlined && a->throwing + 1 < a->n && same_frame(&a->frames[a->throwing + 1], fb);
 }
 
 static int match_line(const tnorm_signature *t, const tnorm_signature *c)
