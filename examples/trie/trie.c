@@ -329,8 +329,8 @@ static size_t check_node(const node *n, int is_root)
 {
 	size_t keys = n->has_key ? 1 : 0;
 	const node *c;
-	assert(is_root ? n->len == 0 : n->len > 0);      /* only the root has an empty edge */
-	assert(n->has_key || n->value == NULL);          /* no value without a key */
+	assert(is_root ? n->len == 0 : n->len > 0); /* only the root has an empty edge */
+	assert(n->has_key || n->value == NULL);     /* no value without a key */
 	assert(is_root || n->has_key || (n->child && n->child->next)); /* compact */
 	for (c = n->child; c; c = c->next) {
 		assert(c->len > 0);
