@@ -165,10 +165,10 @@ static void test_driver__harness_override_and_usage(void **state)
 
 static void test_driver__examples_fail_on_faulty_pass_on_fixed(void **state)
 {
-	static const char *const ex[] = {"avl", "htable"};
+	static const char *const ex[] = {"avl", "htable", "trie"};
 	size_t e, i, nfail = 0;
 	(void)state;
-	for (e = 0; e < 2; e++) {
+	for (e = 0; e < sizeof(ex) / sizeof(ex[0]); e++) {
 		char pattern[4096], faulty[4096], fixed[4096];
 		glob_t g;
 		snprintf(pattern, sizeof(pattern), "%s/examples/%s/tests/*.t", getenv("TNORM_SOURCE_ROOT"),

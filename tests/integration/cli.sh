@@ -21,8 +21,8 @@ for c in check gen run reduce normalize minimize generalize; do
 	expect "$c --help" sh -c "$T $c --help | grep -q '^usage: tnorm $c'"
 done
 
-# ---- check and gen on both examples ----------------------------------------------------------
-for ex in avl/avl htable/htable; do
+# ---- check and gen on the examples ----------------------------------------------------------
+for ex in avl/avl htable/htable trie/trie; do
 	h=$SRC/examples/$ex.tnh
 	expect "check $ex harness" sh -c "$T check '$h' | grep -q 'actions'"
 	for t in "$SRC"/examples/${ex%/*}/tests/*.t; do
@@ -42,7 +42,7 @@ expect "check: ill-formed test exits 1 naming file:line" sh -c "[ $rc = 1 ] && g
 expect "gen: bad --steps exits 2" sh -c "[ $rc = 2 ] && grep -q \"expects a non-negative integer, got 'x'\" '$W/err'"
 
 # ---- the examples' drivers -----------------------------------------------------------------
-for ex in avl htable; do
+for ex in avl htable trie; do
 	for t in "$SRC"/examples/$ex/tests/fail-*.t; do
 		"$B/examples/$ex/${ex}_driver_faulty" "$t" 2>/dev/null; rc=$?
 		expect "$ex $(basename "$t") aborts on the faulty build" [ "$rc" = 134 ]
