@@ -255,6 +255,55 @@ static void test_normalize__terminates_on_adversarial_predicates(void **state)
 	}
 }
 
+/* A large value domain: each slot is lowered over its own domain (binary-search-like), so the
+ * value of instance 1 reaches the smallest that still fails, in few oracle calls. */
+static unsigned big_calls;
+
+static int big_oracle(void *ctx, const tnorm_test *t, int *yes)
+{
+	const tnorm_harness *h = tnorm_test_harness(t);
+	int64_t val[2] = {0, 0};
+	size_t i;
+	(void)ctx;
+	big_calls++;
+	*yes = 0;
+	for (i = 0; i < tnorm_test_len(t); i++) {
+		const tnorm_action *act = tnorm_test_step(t, i);
+		tnorm_literal lit;
+		if (act->tmpl == 0) {
+			tnorm_harness_value(h, 0, 1, act->choice[1], &lit);
+			val[act->choice[0]] = lit.i;
+		} else if (act->tmpl == 2 && val[act->choice[1]] >= 7 && val[act->choice[1]] < 100 &&
+		           val[act->choice[2]] >= 300) {
+			*yes = 1; /* put(t, small, big): the second value must be at least 300 */
+		}
+	}
+	return 0;
+}
+
+static void test_normalize__large_domains(void **state)
+{
+	static const char big_harness[] = "pool v 2 const\npool t 1\n<v> := 1..999\n<t> := mk()\n"
+	                                  "put(<t>, <v>, <v>)\n";
+	static const char text[] = "v0 = 91\nv1 = 484\nt0 = mk()\nput(t0, v0, v1)\n";
+	tnorm_normalize_options o = TNORM_NORMALIZE_OPTIONS_INIT;
+	tnorm_harness *h = NULL;
+	tnorm_test *t = NULL, *n = NULL;
+	char *s = NULL;
+	(void)state;
+	big_calls = 0;
+	assert_int_equal(tnorm_harness_parse(&h, "big.tnh", big_harness, strlen(big_harness)), 0);
+	assert_int_equal(tnorm_test_parse(&t, h, "big.t", text, strlen(text)), 0);
+	assert_int_equal(tnorm_normalize(&n, t, &o, big_oracle, NULL, NULL, NULL, NULL), 0);
+	assert_int_equal(tnorm_test_format(n, &s, NULL), 0);
+	assert_string_equal(s, "v0 = 7\nv1 = 300\nt0 = mk()\nput(t0, v0, v1)\n");
+	assert_true(big_calls < 200);
+	tnorm_free(s);
+	tnorm_test_free(n);
+	tnorm_test_free(t);
+	tnorm_harness_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -266,6 +315,7 @@ int main(void)
 		cmocka_unit_test(test_normalize__replace_move_pool),
 		cmocka_unit_test(test_normalize__rewire),
 		cmocka_unit_test(test_normalize__deterministic),
+		cmocka_unit_test(test_normalize__large_domains),
 		cmocka_unit_test(test_normalize__terminates_on_adversarial_predicates),
 	};
 	return cmocka_run_group_tests_name("normalize", tests, NULL, NULL);

@@ -151,6 +151,62 @@ static unsigned edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
+static int cmp_action_rank(const void *x, const void *y, void *h)
+{
+	uint64_t a = rank_of(h, x), b = rank_of(h, y);
+	return a < b ? -1 : a > b;
+}
+
+/* Keep `cand` (rank below `idx`, not seen in out[0..n)) and return the new count. */
+static size_t push_lower(nz *z, const tnorm_action *cand, uint64_t idx, tnorm_action *out, size_t n,
+                         size_t max)
+{
+	uint64_t r;
+	size_t i;
+	if (n >= max || tnorm_harness_rank(z->h, cand, &r) < 0 || r >= idx)
+		return n;
+	for (i = 0; i < n; i++)
+		if (rank_of(z->h, &out[i]) == r)
+			return n;
+	out[n] = *cand;
+	return n + 1;
+}
+
+/*
+ * Lower actions of a large template (more actions than the alternatives cap): enumerating the
+ * lowest ranks would only ever vary the first slots (for `<val> := 1..999` with 2 instances,
+ * every one of the first 256 actions is an instance-0 assignment).  Instead each slot is lowered
+ * on its own, over its own domain, as Hypothesis shrinks an integer: the lowest value, then the
+ * current one minus 2^k, ..., minus 2, minus 1.  Asked lowest first and repeated after each
+ * accepted rewrite (answers are cached), this converges like a binary search per slot.  The
+ * template's lowest few actions come first, for the slots lowered together.
+ */
+static size_t slot_lowerings(nz *z, const tnorm_action *a, const tnorm_template_info *info,
+                             uint64_t idx, tnorm_action *out, size_t max)
+{
+	size_t n = 0, s;
+	uint64_t k;
+	for (k = info->first; k < info->first + info->count && k < info->first + 16 && k < idx; k++)
+		if (tnorm_harness_unrank(z->h, k, &out[n]) == 0 && ++n >= max)
+			return n;
+	for (s = 0; s < info->nslots; s++) {
+		uint32_t cur = a->choice[s], step;
+		tnorm_action c = *a;
+		if (cur == 0)
+			continue;
+		c.choice[s] = 0;
+		n = push_lower(z, &c, idx, out, n, max);
+		for (step = 1u << 30; step; step >>= 1) {
+			if (step >= cur)
+				continue;
+			c.choice[s] = cur - step;
+			n = push_lower(z, &c, idx, out, n, max);
+		}
+	}
+	qsort_r(out, n, sizeof(*out), cmp_action_rank, (void *)z->h);
+	return n;
+}
+
 /*
  * The replacement actions for `a`, lowest first: below = 1 for those lower than a (SimplifyAll,
  * SimplifySingle), 0 for any other (ReduceAction).  Writes at most max into out.
@@ -162,6 +218,8 @@ static size_t alternatives(nz *z, const tnorm_action *a, int below, tnorm_action
 	size_t n = 0;
 	char ta[512], tb[512];
 	tnorm_harness_template(z->h, a->tmpl, &info);
+	if (below && !z->o->wide && !z->o->max_edit && info.count > max)
+		return slot_lowerings(z, a, &info, idx, out, max);
 	if (z->o->wide) {
 		lo = 0;
 		hi = below ? idx : tnorm_harness_action_count(z->h);
