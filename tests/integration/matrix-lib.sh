@@ -101,6 +101,9 @@ mx_sig() { # FILE: the signature line `tnorm run` or `reduce` printed
 #          no-B   A held but no test in slipped/ meets B (B was never told apart from A)
 #          split  A held and B was filed, but a test in slipped/ also meets A: one bug counted
 #                 as two (e.g. one fault at another recursion depth)
+#          no-frames   A held and B was filed, but A's signature has no frame at all (a crash in
+#                 an untraced thread): it held only because B's signature has frames, and any
+#                 other crash of the same kind in any thread would have been taken for A
 #          build / sut / no-fail / error   the variant could not be judged (compiler, program,
 #                 tnorm run, tnorm reduce)
 mx_one() {
@@ -137,6 +140,8 @@ mx_one() {
 	done
 	if [ "$out" != A ]; then
 		o=slipped
+	elif ! mx_sig "$d/run-a.out" | grep -q ' at '; then
+		o=no-frames
 	elif [ "${got#*A}" != "$got" ]; then
 		o=split
 	elif [ "${got#*B}" != "$got" ]; then
