@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The signature matrix of issue 12: small programs with two bugs each (tests/suts/matrix), built
+# with gcc and clang, -O0 and -O2, plain, ASan and UBSan, static and shared sanitizer runtimes,
+# stripped and not (the list, and what is left out and why: tests/integration/matrix-lib.sh).
+# For every variant, `tnorm reduce` with the default policy must keep bug A (the reduced test
+# still prints BUG-A and fails, run directly) and file bug B in slipped/ (a slip-N.t that meets
+# B), without filing A there too.  One check per variant, "VARIANT PROGRAM: held"; a failing one
+# is followed by "#" lines with the signatures of A and B, what the reduction ended on and what
+# was filed in slipped/.
+# MATRIX_ONLY=regex runs only the variants whose "VARIANT PROGRAM" matches; MATRIX_POLICY=P
+# passes `--match P` to every reduction; MATRIX_JOBS=n reductions at a time (default 2).
+# Needs TNORM_EXE, TNORM_SOURCE_ROOT, TNORM_BUILD_ROOT (set by meson test), gcc and clang.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/matrix-lib.sh"
+opts=()
+[ -n "${MATRIX_POLICY:-}" ] && opts=(--match "$MATRIX_POLICY")
+start=$(date +%s)
+mx_all "$W/matrix" "${opts[@]}" >"$W/results"
+while IFS= read -r line; do
+	case $line in
+	'#'*) echo "$line" ;;
+	*)
+		IFS='|' read -r label o runs <<<"$line"
+		expect "$label: held" [ "$o" = held ]
+		[ "$o" = held ] || echo "#   outcome: $o ($runs runs)"
+		;;
+	esac
+done <"$W/results"
+echo "# $(($(date +%s) - start)) s"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
