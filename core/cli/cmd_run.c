@@ -9,12 +9,14 @@
 
 static void help(FILE *f)
 {
-	fprintf(f, "usage: tnorm run [--json] [--timeout T] [--mem SIZE] [--stdin] [--env NAME=VALUE]...\n"
+	fprintf(f, "usage: tnorm run [--json] [--match P] [--timeout T] [--mem SIZE] [--stdin] [--env NAME=VALUE]...\n"
 	           "                 [--invalid-exit N]... TEST -- CMD ARGS...\n\n"
 	           "Run CMD once on a private copy of TEST ({} in ARGS stands for its path; with\n"
 	           "--stdin it is also fed on standard input) and print the outcome (pass, fail,\n"
 	           "timeout, invalid, error) and, for a failure, its signature.\n\n"
 	           "  --json         print one JSON object instead\n"
+	           "  --match P      also print the signature's key under policy P (line, stack:N,\n"
+	           "                 kind): two failures are the same fault when their keys are equal\n"
 	           "  --timeout T    kill the program's process group after T (default 10s)\n"
 	           "  --mem SIZE     limit its address space (e.g. 512M)\n"
 	           "  --env N=V      add to the program's fixed environment (repeatable); ASAN_OPTIONS\n"
@@ -46,7 +48,8 @@ int cmd_run(int argc, char **argv)
 	cli_run_args ra;
 	tnorm_runner *r = NULL;
 	tnorm_run_result res;
-	char *data = NULL, *sig = NULL, *sigjson = NULL;
+	char *data = NULL, *sig = NULL, *sigjson = NULL, *key = NULL;
+	tnorm_match *match = NULL;
 	size_t len = 0;
 	int json = 0, err, rc = EXIT_OK, i, nrest = 0;
 	const char *test = NULL;
@@ -70,6 +73,19 @@ int cmd_run(int argc, char **argv)
 		}
 		if (!strcmp(a, "--json")) {
 			json = 1;
+			continue;
+		}
+		if (!strcmp(a, "--match")) {
+			if (i + 1 >= argc) {
+				rc = cli_usage_error("run", "--match needs a policy");
+				goto done;
+			}
+			tnorm_match_free(match);
+			match = NULL;
+			if ((err = tnorm_match_parse(&match, argv[++i])) < 0) {
+				rc = cli_usage_error("run", "%s", tnorm_error_last()->message);
+				goto done;
+			}
 			continue;
 		}
 		if ((used = cli_run_args_parse(&ra, "run", argc, argv, i)) < 0) {
@@ -106,7 +122,8 @@ int cmd_run(int argc, char **argv)
 		goto done;
 	}
 	if (res.sig && ((err = tnorm_signature_format(res.sig, 0, &sig)) < 0 ||
-	                (err = tnorm_signature_json(res.sig, &sigjson)) < 0)) {
+	                (err = tnorm_signature_json(res.sig, &sigjson)) < 0 ||
+	                (match && (err = tnorm_match_key(match, res.sig, &key)) < 0))) {
 		rc = cli_fail("run", err);
 		goto done;
 	}
@@ -116,6 +133,10 @@ int cmd_run(int argc, char **argv)
 		       tnorm_outcome_name(res.outcome), res.exit_code, res.signo, res.wall, res.child_cpu,
 		       sigjson ? sigjson : "null");
 		json_string(stdout, res.message, strlen(res.message));
+		if (key) {
+			printf(", \"key\": ");
+			json_string(stdout, key, strlen(key));
+		}
 		printf(", \"stderr\": ");
 		json_string(stdout, res.err, res.err_len);
 		printf("}\n");
@@ -123,6 +144,8 @@ int cmd_run(int argc, char **argv)
 		printf("outcome: %s\n", tnorm_outcome_name(res.outcome));
 		if (sig)
 			printf("signature: %s\n", sig);
+		if (key)
+			printf("key: %s\n", key);
 		if (res.message[0])
 			printf("message: %s\n", res.message);
 		printf("time: %.3f s\n", res.wall);
@@ -132,6 +155,8 @@ int cmd_run(int argc, char **argv)
 		rc = EXIT_SYSTEM;
 	}
 done:
+	tnorm_free(key);
+	tnorm_match_free(match);
 	tnorm_free(sig);
 	tnorm_free(sigjson);
 	tnorm_free(data);

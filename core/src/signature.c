@@ -61,6 +61,7 @@ int tnorm_frame_is_runtime(const char *fn, const char *module)
 	             has_prefix(base, "libstdc++") || has_prefix(base, "libasan") ||
 	             has_prefix(base, "libubsan") || has_prefix(base, "libtsan") ||
 	             has_prefix(base, "liblsan") || has_prefix(base, "libgcc_s") ||
+	             has_prefix(base, "libclang_rt.") ||
 	             has_prefix(base, "ld-linux")))
 		return 1;
 	if (!fn)

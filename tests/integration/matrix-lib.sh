@@ -89,6 +89,18 @@ mx_bug() {
 	esac
 }
 
+# mx_keys_differ DIR EXE [--match P]: do A's and B's inputs give different keys under the policy
+# (the part of the signature it compares)?  Then the guard tells them apart even where the
+# reducer never produced a B-only candidate (it found A's smallest test without one).
+mx_keys_differ() {
+	local d=$1 exe=$2 policy=line ka kb
+	[ "${3:-}" = --match ] && policy=$4
+	ka=$("$T" run --match "$policy" "$d/in.txt" -- "$exe" {} 2>/dev/null | sed -n 's/^key: //p')
+	kb=$("$T" run --match "$policy" "$d/in-b.txt" -- "$exe" {} 2>/dev/null | sed -n 's/^key: //p')
+	echo "'$ka' / '$kb'" >"$d/keys"
+	[ -n "$ka" ] && [ -n "$kb" ] && [ "$ka" != "$kb" ]
+}
+
 mx_sig() { # FILE: the signature line `tnorm run` or `reduce` printed
 	sed -n 's/^signature: //p; s/.*"signature": "\([^"]*\)".*/\1/p' "$1" | head -1
 }
@@ -98,9 +110,13 @@ mx_sig() { # FILE: the signature line `tnorm run` or `reduce` printed
 # "VARIANT PROGRAM|OUTCOME|RUNS" and then, for anything but "held", indented diagnosis lines.
 # OUTCOME: held   the reduced test still fails with A, and B was filed in slipped/
 #          slipped   the reduced test fails with B or not with A: the guard let the bug change
-#          no-B   A held but no test in slipped/ meets B (B was never told apart from A)
+#          held-nob   A held; the reduction never produced a B-only candidate (it found A's
+#                 smallest test without one), but A's and B's keys under the policy differ, so
+#                 the guard tells them apart: counts as held
+#          no-B   A held, B never met, and A's and B's keys are equal: B was never told apart
 #          split  A held and B was filed, but a test in slipped/ also meets A: one bug counted
-#                 as two (e.g. one fault at another recursion depth)
+#                 as two (e.g. one fault in two copies of unrolled code in a stripped binary):
+#                 the guard held, at the cost of a duplicate; counts as held
 #          no-frames   A held and B was filed, but A's signature has no frame at all (a crash in
 #                 an untraced thread): it held only because B's signature has frames, and any
 #                 other crash of the same kind in any thread would have been taken for A
@@ -146,11 +162,14 @@ mx_one() {
 		o=split
 	elif [ "${got#*B}" != "$got" ]; then
 		o=held
+	elif mx_keys_differ "$d" "$exe" "$@"; then
+		o=held-nob
 	else
 		o=no-B
 	fi
 	echo "$v $p|$o|${runs:-0}"
 	[ $o = held ] && return
+	[ $o = held-nob ] && { echo "#   B never met (the reducer did not produce it); A and B keys differ: $(cat "$d/keys")"; return; }
 	echo "#   A ($p.txt):   $(mx_sig "$d/run-a.out")"
 	echo "#   B ($p-b.txt): $(mx_sig "$d/run-b.out")"
 	"$T" run "$d/out.t" -- "$exe" {} >"$d/run-out.out" 2>&1
@@ -170,6 +189,7 @@ mx_all() {
 	mkdir -p "$dir"
 	while read -r v p; do
 		if [ -n "${MATRIX_ONLY:-}" ] && ! [[ "$v $p" =~ $MATRIX_ONLY ]]; then continue; fi
+		if [ -n "${MX_EXCLUDE:-}" ] && [[ "$v $p" =~ $MX_EXCLUDE ]]; then continue; fi
 		i=$((i + 1))
 		mx_one "$v" "$p" "$dir/$i" "$@" >"$dir/$i.res" 2>&1 &
 		while [ "$(jobs -rp | wc -l)" -ge "${MATRIX_JOBS:-2}" ]; do wait -n; done
