@@ -402,9 +402,17 @@ static int note_slip(tnorm_session *s, const tnorm_signature *sig, const char *d
 	size_t i;
 	int err;
 	slip *sl = NULL;
-	/* Slipped failures are told apart by kind and throwing frame (the default policy's view). */
-	if ((err = tnorm_signature_format(sig, 1, &text)) < 0)
-		return err;
+	/* Slipped failures are told apart as the default policy tells failures apart (its key: the
+	 * kind, the throwing frame, and where they count the call site, free site and message). */
+	{
+		tnorm_match *line = NULL;
+		if ((err = tnorm_match_parse(&line, "line")) < 0)
+			return err;
+		err = tnorm_match_key(line, sig, &text);
+		tnorm_match_free(line);
+		if (err < 0)
+			return err;
+	}
 	for (i = 0; i < s->nslips; i++)
 		if (!strcmp(s->slips[i].sig, text)) {
 			sl = &s->slips[i];
