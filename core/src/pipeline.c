@@ -300,6 +300,47 @@ static int harness_job(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 	return err;
 }
 
+/* 1 when both paths name one existing file (device and inode: ./t, $PWD/t and a hard link of t
+ * are all t). */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (!a || !b || stat(a, &sa) < 0 || stat(b, &sb) < 0)
+		return 0;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/*
+ * The output is written (atomically: a temporary file renamed over it) from the start; it must
+ * not be any file the job reads, however it is spelled, nor a symbolic link (the rename would
+ * replace the link with a file, silently).
+ */
+static int check_output(const tnorm_pipeline_options *o)
+{
+	struct stat st;
+	static const char *const what[] = {"the input test", "the harness", "the database",
+	                                   "the program"};
+	const char *inputs[4];
+	size_t i;
+	inputs[0] = o->test;
+	inputs[1] = o->harness;
+	inputs[2] = o->db;
+	inputs[3] = o->argv[0];
+	if (!strcmp(o->out, o->test))
+		return tnorm__error_set(TNORM_EINVALID, "the output must not be the input test (it is "
+		                        "never modified)");
+	for (i = 0; i < 4; i++)
+		if (same_file(o->out, inputs[i]))
+			return tnorm__error_set(TNORM_EINVALID, "the output %s is %s (%s): it would be "
+			                        "overwritten; name another output file", o->out, what[i],
+			                        inputs[i]);
+	if (lstat(o->out, &st) == 0 && S_ISLNK(st.st_mode))
+		return tnorm__error_set(TNORM_EINVALID, "the output %s is a symbolic link: writing the "
+		                        "result would replace the link with a file; name the file itself",
+		                        o->out);
+	return 0;
+}
+
 int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r)
 {
 	tnorm_session_options sopts;
@@ -330,9 +371,8 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 	if (o->mode != TNORM_MODE_REDUCE && !o->harness)
 		return tnorm__error_set(TNORM_EINVALID, "%s needs a harness: normalization rewrites "
 		                        "harness tests", tnorm_mode_name(o->mode));
-	if (!strcmp(o->out, o->test))
-		return tnorm__error_set(TNORM_EINVALID, "the output must not be the input test (it is "
-		                        "never modified)");
+	if ((err = check_output(o)) < 0)
+		return err;
 	r->unit = o->harness ? "steps" : "bytes";
 
 	/* The input: a harness test in canonical text, or any file. */

@@ -66,5 +66,30 @@ for k in 1 2; do
 done
 expect "same seed, same result" cmp -s "$W/s1.min" "$W/s2.min"
 
+# ---- -o never names an input, however spelled (issue 14: compared by device and inode) ----------
+cp "$AVL/tests/fail-1.t" "$W/in.t"
+cp "$AVL/avl.tnh" "$W/h.tnh"
+sum_t=$(md5sum <"$W/in.t")
+sum_h=$(md5sum <"$W/h.tnh")
+(cd "$W" && "$T" minimize --no-db --quiet --harness h.tnh -o ./in.t in.t -- "$AD/avl_driver" {} \
+	>/dev/null 2>"$W/o1.err"); rc=$?
+expect "-o ./TEST: refused" sh -c "[ $rc -ne 0 ] && grep -q 'is the input test' '$W/o1.err'"
+(cd "$W" && "$T" reduce --no-db --quiet --harness h.tnh -o "$W/in.t" in.t -- "$AD/avl_driver" {} \
+	>/dev/null 2>"$W/o2.err"); rc=$?
+expect "-o \$PWD/TEST: refused" sh -c "[ $rc -ne 0 ] && grep -q 'is the input test' '$W/o2.err'"
+ln "$W/in.t" "$W/hard.t"
+"$T" reduce --no-db --quiet --harness "$W/h.tnh" -o "$W/hard.t" "$W/in.t" -- "$AD/avl_driver" {} \
+	>/dev/null 2>"$W/o3.err"; rc=$?
+expect "-o a hard link of TEST: refused" [ $rc -ne 0 ]
+"$T" minimize --no-db --quiet --harness "$W/h.tnh" -o "$W/h.tnh" "$W/in.t" -- "$AD/avl_driver" {} \
+	>/dev/null 2>"$W/o4.err"; rc=$?
+expect "-o HARNESS: refused" sh -c "[ $rc -ne 0 ] && grep -q 'is the harness' '$W/o4.err'"
+ln -s "$W/target.t" "$W/link.t"
+echo keep >"$W/target.t"
+"$T" reduce --no-db --quiet --harness "$W/h.tnh" -o "$W/link.t" "$W/in.t" -- "$AD/avl_driver" {} \
+	>/dev/null 2>"$W/o5.err"; rc=$?
+expect "-o SYMLINK: refused, the link kept" sh -c "[ $rc -ne 0 ] && [ -L '$W/link.t' ] && grep -q 'symbolic link' '$W/o5.err'"
+expect "inputs unchanged" sh -c "[ \"\$(md5sum <'$W/in.t')\" = '$sum_t' ] && [ \"\$(md5sum <'$W/h.tnh')\" = '$sum_h' ] && [ \"\$(cat '$W/target.t')\" = keep ]"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
