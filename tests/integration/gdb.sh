@@ -57,7 +57,8 @@ rm -f fail-6.t.norm
 timeout 300 gdb -batch -nx -ex "source $PLUGIN" -ex run -ex 'tnorm minimize --no-db' \
 	-ex 'echo ALIVE\n' -ex 'tnorm signature' --args "$D" fail-6.t >int.log 2>&1 &
 gpid=$!
-for _ in $(seq 1 300); do [ -s fail-6.t.norm ] && break; sleep 0.05; done
+# (up to 2 minutes: on a loaded machine the debugger and the first runs start slowly)
+for _ in $(seq 1 2400); do [ -s fail-6.t.norm ] && break; sleep 0.05; done
 sleep 0.5
 kill -INT "$gpid"
 wait "$gpid"

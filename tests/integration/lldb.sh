@@ -65,7 +65,8 @@ rm -f fail-6.t.norm
 timeout 300 lldb -b -o "command script import $PLUGIN" -o run -k 'tnorm minimize --no-db' \
 	-k 'script print("ALIVE")' -k 'tnorm signature' -- "$D" fail-6.t >int.log 2>&1 &
 lpid=$!
-for _ in $(seq 1 300); do [ -s fail-6.t.norm ] && break; sleep 0.05; done
+# (up to 2 minutes: on a loaded machine the debugger and the first runs start slowly)
+for _ in $(seq 1 2400); do [ -s fail-6.t.norm ] && break; sleep 0.05; done
 sleep 0.5
 kill -INT "$lpid"
 wait "$lpid"
