@@ -151,10 +151,40 @@ static void test_harness__oom_every_allocation(void **state)
 	assert_true(n > 10);
 }
 
+/* Both places the grammar gives 'pure' parse, to the same template (issue 14: the second was
+ * rejected); 'pure' twice or before something that is not a call is refused. */
+static void test_harness__pure_after_assign(void **state)
+{
+	static const char a[] = "pool n 2 const\npool t 1\n<t> := mk()\n<n> := pure size(<t>)\n";
+	static const char b[] = "pool n 2 const\npool t 1\n<t> := mk()\npure <n> := size(<t>)\n";
+	static const char twice[] = "pool n 2 const\npool t 1\n<t> := mk()\npure <n> := pure size(<t>)\n";
+	static const char value[] = "pool n 2 const\n<n> := pure 1..3\n";
+	tnorm_harness *ha = NULL, *hb = NULL, *hc = NULL;
+	tnorm_template_info ta, tb;
+	(void)state;
+	assert_int_equal(tnorm_harness_parse(&ha, "a.tnh", a, sizeof(a) - 1), 0);
+	assert_int_equal(tnorm_harness_parse(&hb, "b.tnh", b, sizeof(b) - 1), 0);
+	assert_int_equal(tnorm_harness_template(ha, 1, &ta), 0);
+	assert_int_equal(tnorm_harness_template(hb, 1, &tb), 0);
+	assert_true(ta.is_pure);
+	assert_true(tb.is_pure);
+	assert_true(ta.has_lhs && tb.has_lhs);
+	assert_string_equal(ta.name, "size");
+	assert_int_equal(tnorm_harness_parse(&hc, "c.tnh", twice, sizeof(twice) - 1), TNORM_EPARSE);
+	assert_string_equal(tnorm_error_last()->message,
+	                    "c.tnh:4:13: 'pure' is given twice, expected it once, before the line or after ':='");
+	assert_int_equal(tnorm_harness_parse(&hc, "d.tnh", value, sizeof(value) - 1), TNORM_EPARSE);
+	assert_string_equal(tnorm_error_last()->message,
+	                    "d.tnh:2:13: found '1' after 'pure', expected a call");
+	tnorm_harness_free(ha);
+	tnorm_harness_free(hb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_harness__malformed_messages),
+		cmocka_unit_test(test_harness__pure_after_assign),
 		cmocka_unit_test(test_harness__describes_itself),
 		cmocka_unit_test(test_harness__load_errors),
 		cmocka_unit_test(test_harness__oom_every_allocation),

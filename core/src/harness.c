@@ -659,6 +659,19 @@ static int parse_line(parser *ps)
 			return err;
 		if ((err = peek(ps, &t)) < 0)
 			return err;
+		/* The grammar's second place for 'pure': '<pool> := pure call'. */
+		if (is_kw(t, "pure")) {
+			if (is_pure)
+				return perr(ps, t, "'pure' is given twice, expected it once, before the line or "
+				            "after ':='");
+			is_pure = 1;
+			tm->info.is_pure = 1;
+			consume(ps);
+			if ((err = peek(ps, &t)) < 0)
+				return err;
+			if (t->kind != T_IDENT)
+				return perr(ps, t, "found %s after 'pure', expected a call", tok_desc(t, b, sizeof(b)));
+		}
 		if (t->kind == T_IDENT) {
 			if ((err = parse_call(ps, tm)) < 0)
 				return err;
