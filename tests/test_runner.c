@@ -314,6 +314,41 @@ static void test_runner__other_threads(void **state)
 	tnorm_run_result_dispose(&res);
 }
 
+/* SIGPIPE at its default kills where the program wrote: unwound like the other fatal signals;
+ * ignored, it is no failure (and must not hide a later one). */
+static void test_runner__sigpipe(void **state)
+{
+	tnorm_run_result res;
+	(void)state;
+	run_once("sigpipe", NULL, NULL, "", 0, &res);
+	expect_throwing(&res, "SIGPIPE", "write_all", "sigpipe.c", marker_line("sigpipe.c", "PIPE_LINE"));
+	tnorm_run_result_dispose(&res);
+	run_once("sigpipe", "ignore", NULL, "", 0, &res);
+	assert_int_equal(res.outcome, TNORM_OUTCOME_PASS);
+	assert_null(res.sig);
+	tnorm_run_result_dispose(&res);
+}
+
+/* A $TMPDIR that does not exist is named in the message. */
+static void test_runner__missing_tmpdir(void **state)
+{
+	const char *argv[3] = {sut("exit3"), NULL, NULL};
+	char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+	tnorm_runner *r = NULL;
+	tnorm_run_result res;
+	(void)state;
+	setenv("TMPDIR", "/nonexistent-tnorm-tmp", 1);
+	assert_int_equal(tnorm_runner_new(&r, argv, NULL), 0);
+	assert_int_equal(tnorm_runner_run(r, "", 0, &res), TNORM_EIO);
+	assert_non_null(strstr(tnorm_error_last()->message, "/nonexistent-tnorm-tmp ($TMPDIR)"));
+	tnorm_runner_free(r);
+	if (old)
+		setenv("TMPDIR", old, 1);
+	else
+		unsetenv("TMPDIR");
+	free(old);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,6 +364,8 @@ int main(void)
 		cmocka_unit_test(test_runner__cannot_start),
 		cmocka_unit_test(test_runner__asan_points_at_the_user_line),
 		cmocka_unit_test(test_runner__other_threads),
+		cmocka_unit_test(test_runner__sigpipe),
+		cmocka_unit_test(test_runner__missing_tmpdir),
 	};
 	return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
 }

@@ -168,6 +168,8 @@ static void test_signature__helpers(void **state)
 	assert_true(matches("line", site1, site1, ""));
 	assert_true(matches("line", deep, shallow, ""));
 	assert_true(matches("line", shallow, deep, ""));
+	expect_text(deep, 0, "SIGABRT at walk (h.c:9) <- walk (h.c:12) <- walk (h.c:13) <- validate "
+	                     "(h.c:50) <- main (h.c:40)");
 	assert_false(matches("line", exit1, exit2, ""));
 	/* The key says the same. */
 	assert_int_equal(tnorm_match_parse(&m, "line"), 0);

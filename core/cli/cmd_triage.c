@@ -818,7 +818,7 @@ int cmd_triage(int argc, char **argv)
 	}
 	if (list_tests(o.dir, &names, &n) < 0) {
 		fprintf(stderr, "tnorm triage: %s: cannot read the folder: %s\n", o.dir, strerror(errno));
-		rc = EXIT_BADINPUT;
+		rc = EXIT_SYSTEM; /* a file that cannot be read: 3, as docs/cli.md says */
 		goto done;
 	}
 	if (n == 0) {

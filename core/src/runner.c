@@ -518,8 +518,31 @@ static int called_exit(pid_t tid)
 #endif
 }
 
-static int is_fatal(int sig)
+/* 1 when thread `tid` neither ignores nor catches `sig` (its /proc status masks). */
+static int default_disposition(pid_t pid, pid_t tid, int sig)
 {
+	char path[64], *text = NULL, *p;
+	unsigned long long ign = 0, cgt = 0, bit = 1ULL << (sig - 1);
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)pid, (int)tid);
+	if (tnorm__read_file(path, &text, NULL) < 0)
+		return 0;
+	if ((p = strstr(text, "\nSigIgn:")))
+		ign = strtoull(p + 8, NULL, 16);
+	if ((p = strstr(text, "\nSigCgt:")))
+		cgt = strtoull(p + 8, NULL, 16);
+	free(text);
+	return !(ign & bit) && !(cgt & bit);
+}
+
+/*
+ * Signals whose stop is unwound.  SIGPIPE too (a write to a closed pipe kills the program where
+ * it wrote), but only when the program leaves it at its default: a program that ignores or
+ * handles it goes on, and a later crash must be the one unwound.
+ */
+static int is_fatal(pid_t pid, pid_t tid, int sig)
+{
+	if (sig == SIGPIPE)
+		return default_disposition(pid, tid, sig);
 	return sig == SIGSEGV || sig == SIGABRT || sig == SIGFPE || sig == SIGBUS || sig == SIGILL ||
 	       sig == SIGTRAP || sig == SIGSYS;
 }
@@ -670,7 +693,7 @@ static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, threads *
 	} else if (sig == SIGSTOP && tid != pid) {
 		deliver = 0; /* a new thread's first stop */
 	} else {
-		if (is_fatal(sig) && !res->sig)
+		if (!res->sig && is_fatal(pid, tid, sig))
 			unwind(r, pid, tid, signame(sig, kind, sizeof(kind)), &res->sig);
 		deliver = sig;
 	}
@@ -707,7 +730,9 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 		d = mkdtemp(dir);
 	}
 	if (!d) {
-		err = tnorm__error_errno(TNORM_EIO, "cannot create a temporary folder");
+		err = tnorm__error_errno(TNORM_EIO, "cannot create a temporary folder in %s%s",
+		                         tmproot && *tmproot ? tmproot : "/tmp",
+		                         tmproot && *tmproot ? " ($TMPDIR)" : "");
 		goto done;
 	}
 	{

@@ -348,18 +348,28 @@ static size_t first_user(const tnorm_frame *f, size_t n)
 	return n;
 }
 
-/* Up to `depth` user frames of f[from..n) as "fn (loc) <- fn (loc)". */
+static int same_frame(const tnorm_frame *a, const tnorm_frame *b);
+
+/* Up to `depth` user frames of f[from..n) as "fn (loc) <- fn (loc)", a run of one repeated frame
+ * as "fn (loc) xN". */
 static int put_frames(tnorm__buf *b, const tnorm_frame *f, size_t from, size_t n, size_t depth,
                       const char *first_sep)
 {
 	size_t i, k = 0;
 	int err = 0;
 	for (i = from; i < n && (!depth || k < depth) && err == 0; i++) {
+		size_t same = 0;
 		if (f[i].is_runtime)
 			continue;
 		if ((err = tnorm__buf_printf(b, "%s%s", k ? " <- " : first_sep, f[i].function)) < 0)
 			break;
 		err = put_location(b, &f[i]);
+		/* A recursion repeats one frame many times: say how many, once. */
+		while (i + same + 1 < n && same_frame(&f[i], &f[i + same + 1]))
+			same++;
+		if (same && err == 0)
+			err = tnorm__buf_printf(b, " x%zu", same + 1);
+		i += same;
 		k++;
 		if (!strcmp(f[i].function, "main"))
 			break;

@@ -106,7 +106,7 @@ expect "triage: an empty folder is one clear error" sh -c "[ $rc = 1 ] && grep -
 "$T" triage c -- "$D" {} 2>err; rc=$?
 expect "triage: --harness is required" sh -c "[ $rc = 2 ] && grep -q 'needs --harness' err"
 "$T" triage nosuch --harness "$H" -- "$D" {} 2>err; rc=$?
-expect "triage: a missing folder is one clear error" sh -c "[ $rc = 1 ] && grep -q 'nosuch: cannot read the folder' err"
+expect "triage: a missing folder is one clear error (exit 3: cannot read)" sh -c "[ $rc = 3 ] && grep -q 'nosuch: cannot read the folder' err"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
