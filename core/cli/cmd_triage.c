@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -856,9 +857,15 @@ int cmd_triage(int argc, char **argv)
 		goto restore;
 	}
 	for (w = 0; w < jobs; w++) {
+		pid_t parent = getpid();
 		pids[w] = fork();
-		if (pids[w] == 0)
+		if (pids[w] == 0) {
+			/* A worker dies with triage, even with a kill -9 that triage cannot pass on (and
+			 * its traced runs die with it: PTRACE_O_EXITKILL). */
+			if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+				_exit(EXIT_SYSTEM);
 			_exit(worker(&o, names, n));
+		}
 		if (pids[w] < 0) {
 			fprintf(stderr, "tnorm triage: fork failed: %s\n", strerror(errno));
 			rc = EXIT_SYSTEM;

@@ -67,6 +67,18 @@ expect "resume: the second run finishes" sh -c "[ $rc = 0 ] && grep -q '^r: 6 te
 expect "resume: finished tests are not redone" sh -c "! grep -q '^${first%.json}: ' res2.out && cmp -s first.json 'r/triage/results/$first'"
 expect "resume: the rest were done ($before of 6 before the kill)" sh -c "[ \$(grep -c ': 100 -> ' res2.out) = \$((6 - $before)) ]"
 
+# ---- kill -9 of triage alone (not its group): no worker outlives it ------------------------------
+mkdir k9dir
+for k in 1 2 3 4 5 6; do cp "$AVL/tests/fail-$k.t" k9dir/; done
+setsid "$T" triage k9dir --harness "$H" -j 2 --no-db -- "$D" {} >k9.out 2>&1 &
+tpid=$!
+for _ in $(seq 1 600); do [ "$(pgrep -f 'triage k9dir' | wc -l)" -ge 3 ] && break; sleep 0.05; done
+kill -9 "$tpid" 2>/dev/null
+wait "$tpid" 2>/dev/null
+sleep 1
+expect "kill -9 of triage: its workers die with it" [ "$(pgrep -f 'triage k9dir' | wc -l)" = 0 ]
+pkill -9 -f 'triage k9dir' 2>/dev/null
+
 # ---- Ctrl-C: triage says how far it got and resumes; fuzz keeps its corpus ------------------------
 mkdir i
 for k in 1 2 3 4; do cp "$AVL/tests/fail-$k.t" i/; done
