@@ -14,6 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cmocka.h>
 
 #include "tnorm/tnorm.h"
@@ -349,6 +352,51 @@ static void test_runner__missing_tmpdir(void **state)
 	free(old);
 }
 
+/* A folder left by a killed engine (its pid gone) is removed by the next runner; a live one's is
+ * not; and what a program writes into its run folder goes with the folder. */
+static void test_runner__stale_folders(void **state)
+{
+	char root[] = "/tmp/tnorm-stale-XXXXXX", stale[128], live[128], cmd[600];
+	char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+	const char *argv[4] = {"/bin/sh", "-c", "mkdir sub && echo x > sub/f && echo y > g", NULL};
+	tnorm_runner *r = NULL;
+	tnorm_run_result res;
+	pid_t dead = fork();
+	DIR *d;
+	struct dirent *e;
+	int n = 0;
+	(void)state;
+	if (dead == 0)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	assert_non_null(mkdtemp(root));
+	snprintf(stale, sizeof(stale), "%s/tnorm-run-%d-abcdef", root, (int)dead);
+	snprintf(live, sizeof(live), "%s/tnorm-run-%d-ghijkl", root, (int)getppid());
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/deep %s && echo x > %s/deep/f", stale, live, stale);
+	assert_int_equal(system(cmd), 0);
+	setenv("TMPDIR", root, 1);
+	assert_int_equal(tnorm_runner_new(&r, argv, NULL), 0);
+	assert_int_equal(access(stale, F_OK), -1);
+	assert_int_equal(access(live, F_OK), 0);
+	assert_int_equal(tnorm_runner_run(r, "", 0, &res), 0);
+	assert_int_equal(res.outcome, TNORM_OUTCOME_PASS);
+	tnorm_run_result_dispose(&res);
+	tnorm_runner_free(r);
+	/* Only the live folder is left: the run's own folder went, with what the program wrote. */
+	assert_non_null(d = opendir(root));
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	assert_int_equal(n, 1);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+	if (old)
+		setenv("TMPDIR", old, 1);
+	else
+		unsetenv("TMPDIR");
+	free(old);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -366,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_runner__other_threads),
 		cmocka_unit_test(test_runner__sigpipe),
 		cmocka_unit_test(test_runner__missing_tmpdir),
+		cmocka_unit_test(test_runner__stale_folders),
 	};
 	return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
 }

@@ -11,8 +11,10 @@
  * polls the output pipes with a short, growing sleep and reaps with WNOHANG: no signal handlers,
  * which a library running inside a debugger must not install.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -164,6 +166,52 @@ static int is_invalid_exit(const tnorm_runner *r, int code)
 	return 0;
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+/* Remove a run's folder and whatever the program left in it (files, folders; links not
+ * followed). */
+static void remove_dir(const char *dir, const char *file)
+{
+	if (file)
+		unlink(file);
+	if (rmdir(dir) < 0)
+		nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/*
+ * Folders of runs whose engine was killed (kill -9, a crash) are named tnorm-run-PID-XXXXXX:
+ * when PID no longer exists, nobody will remove them but us.
+ */
+static void sweep_stale(const char *root)
+{
+	DIR *d = opendir(root);
+	struct dirent *e;
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char *end = NULL, path[4096];
+		long pid;
+		if (strncmp(e->d_name, "tnorm-run-", 10))
+			continue;
+		pid = strtol(e->d_name + 10, &end, 10);
+		if (pid <= 0 || !end || *end != '-' || (pid_t)pid == getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", root, e->d_name) < sizeof(path))
+			remove_dir(path, NULL);
+	}
+	closedir(d);
+}
+
 int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_run_options *opts)
 {
 	tnorm_run_options defaults = TNORM_RUN_OPTIONS_INIT;
@@ -258,6 +306,10 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 		r->opts.output_cap = 65536;
 	if ((err = tnorm__symcache_new(&r->syms)) < 0)
 		goto done;
+	{
+		const char *tmproot = getenv("TMPDIR");
+		sweep_stale(tmproot && *tmproot ? tmproot : "/tmp");
+	}
 	if (r->opts.unwind) {
 		if (!(r->as = unw_create_addr_space(&_UPT_accessors, 0))) {
 			err = tnorm__error_set(TNORM_ENOMEM, "libunwind: cannot create an address space");
@@ -597,13 +649,6 @@ oom:
 	return NULL;
 }
 
-static void remove_dir(const char *dir, const char *file)
-{
-	if (file)
-		unlink(file);
-	rmdir(dir);
-}
-
 /*
  * Start the program: vfork, then in the child only plain system calls up to exec (it borrows our
  * memory until then, so it stores nothing of ours).  vfork, not fork: copying the page tables of
@@ -702,7 +747,7 @@ static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, threads *
 
 int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_result *res)
 {
-	char dir[] = "/tmp/tnorm-run-XXXXXX", *file = NULL, **argv = NULL;
+	char *file = NULL, **argv = NULL;
 	const char *tmproot = getenv("TMPDIR");
 	int outp[2] = {-1, -1}, errp[2] = {-1, -1}, execp[2] = {-1, -1}, infd = -1, fd = -1;
 	stream so = {-1, NULL, 0, 0}, se = {-1, NULL, 0, 0};
@@ -724,11 +769,9 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 	memset(&ru, 0, sizeof(ru));
 
 	/* The private folder and the candidate file. */
-	if (tmproot && *tmproot && tnorm__buf_printf(&dirb, "%s/tnorm-run-XXXXXX", tmproot) == 0) {
+	if (tnorm__buf_printf(&dirb, "%s/tnorm-run-%d-XXXXXX", tmproot && *tmproot ? tmproot : "/tmp",
+	                      (int)getpid()) == 0)
 		d = mkdtemp(dirb.ptr);
-	} else {
-		d = mkdtemp(dir);
-	}
 	if (!d) {
 		err = tnorm__error_errno(TNORM_EIO, "cannot create a temporary folder in %s%s",
 		                         tmproot && *tmproot ? tmproot : "/tmp",

@@ -9,7 +9,9 @@
  * that a fatal signal, or a nonzero exit, is unwound (libunwind) and symbolized (libdwarf) into a
  * failure signature (signature.h) without any cooperation from the program.  A timeout kills the
  * whole group (SIGTERM, then SIGKILL); the group is always killed at the end of a run, so
- * children that outlive the program do not survive it.
+ * children that outlive the program do not survive it.  The folder ($TMPDIR or /tmp,
+ * tnorm-run-PID-XXXXXX) is removed after the run with whatever the program wrote there; folders
+ * of engines that were killed (their PID gone) are removed by the next tnorm_runner_new().
  */
 #ifndef TNORM_RUNNER_H
 #define TNORM_RUNNER_H
