@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "tnorm/tnorm.h"
 
@@ -125,7 +126,19 @@ static void test_db__bad_paths(void **state)
 	fputs("this is not a database, just some text that is long enough to matter ..........\n", f);
 	fclose(f);
 	assert_int_equal(tnorm_db_open(&db, notdb), TNORM_EDB);
-	assert_non_null(strstr(tnorm_error_last()->message, "not a usable result database"));
+	assert_non_null(strstr(tnorm_error_last()->message, "notadb: cannot read the result database"));
+	assert_non_null(strstr(tnorm_error_last()->message, "--no-db"));
+	/* Somebody else's SQLite file: refused, not extended with tnorm's tables. */
+	snprintf(notdb, sizeof(notdb), "%s/other.db", dir);
+	{
+		sqlite3 *o = NULL;
+		assert_int_equal(sqlite3_open(notdb, &o), SQLITE_OK);
+		assert_int_equal(sqlite3_exec(o, "CREATE TABLE accounts(id INTEGER)", NULL, NULL, NULL),
+		                 SQLITE_OK);
+		sqlite3_close(o);
+	}
+	assert_int_equal(tnorm_db_open(&db, notdb), TNORM_EINVALID);
+	assert_non_null(strstr(tnorm_error_last()->message, "is not a tnorm result database"));
 }
 
 static void writer(uint64_t ctx, int from, int n)

@@ -364,6 +364,8 @@ static int pipeline(int argc, char **argv, int mode)
 	err = tnorm_pipeline_run(&po, &res);
 	if (tty && !quiet && po.session.progress && res.signature)
 		fprintf(stderr, "\n");
+	if (res.warning)
+		fprintf(stderr, "tnorm %s: warning: %s\n", cmd, res.warning);
 	if (err < 0 && err != TNORM_EINTERRUPTED && err != TNORM_ETIMEOUT) {
 		rc = cli_fail(cmd, err);
 		goto restore;

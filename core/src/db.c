@@ -43,6 +43,10 @@ void tnorm_db_close(tnorm_db *d)
 	free(d);
 }
 
+/* "tnrm": the SQLite application_id that marks a file as tnorm's result database. */
+#define TNORM__DB_APPLICATION_ID 0x746e726d
+#define TNORM__DB_APPLICATION_ID_TEXT "1953395309"
+
 int tnorm_db_open(tnorm_db **out, const char *path)
 {
 	static const char schema[] =
@@ -69,9 +73,48 @@ int tnorm_db_open(tnorm_db **out, const char *path)
 		return err;
 	}
 	sqlite3_busy_timeout(d->db, 10000);
+	{
+		/* Only a database of tnorm's own is used and extended: a new, empty file gets tnorm's
+		 * application_id; one that holds other tables, or another application's id, is
+		 * somebody else's file and is refused untouched. */
+		int app = -1, ntables = -1, ours = 0, err;
+		sqlite3_stmt *st = NULL;
+		if (sqlite3_prepare_v2(d->db, "PRAGMA application_id", -1, &st, NULL) == SQLITE_OK &&
+		    sqlite3_step(st) == SQLITE_ROW)
+			app = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+		st = NULL;
+		if (sqlite3_prepare_v2(d->db, "SELECT count(*), sum(name IN ('outcome','normal','path')) "
+		                       "FROM sqlite_master WHERE type='table'", -1, &st, NULL) == SQLITE_OK &&
+		    sqlite3_step(st) == SQLITE_ROW) {
+			ntables = sqlite3_column_int(st, 0);
+			ours = sqlite3_column_int(st, 1);
+		}
+		sqlite3_finalize(st);
+		if (app < 0 || ntables < 0) {
+			err = tnorm__error_set(TNORM_EDB, "%s: cannot read the result database: %s (a corrupt "
+			                       "file? remove it, name another with --db, or use --no-db)",
+			                       path, sqlite3_errmsg(d->db));
+			tnorm_db_close(d);
+			return err;
+		}
+		if ((app != 0 && app != TNORM__DB_APPLICATION_ID) ||
+		    (app == 0 && ntables > 0 && ours != ntables)) {
+			err = tnorm__error_set(TNORM_EINVALID, "%s is not a tnorm result database (it belongs "
+			                       "to another program: application_id %d, %d tables); it is left "
+			                       "untouched: name another file with --db, or use --no-db", path,
+			                       app, ntables);
+			tnorm_db_close(d);
+			return err;
+		}
+		if (app == 0)
+			sqlite3_exec(d->db, "PRAGMA application_id=" TNORM__DB_APPLICATION_ID_TEXT, NULL, NULL,
+			             NULL);
+	}
 	if (sqlite3_exec(d->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
-		int err = tnorm__error_set(TNORM_EDB, "%s: not a usable result database: %s", path,
-		                           msg ? msg : "?");
+		int err = tnorm__error_set(TNORM_EDB, "%s: not a usable result database: %s (read-only "
+		                           "or corrupt? name another file with --db, or use --no-db)",
+		                           path, msg ? msg : "?");
 		sqlite3_free(msg);
 		tnorm_db_close(d);
 		return err;

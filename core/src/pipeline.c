@@ -141,6 +141,7 @@ void tnorm_pipeline_result_dispose(tnorm_pipeline_result *r)
 	tnorm_free(r->generalization);
 	tnorm_free(r->expect_signature);
 	tnorm_free(r->match_key);
+	tnorm_free(r->warning);
 	for (i = 0; i < r->nslipped; i++) {
 		free(r->slipped[i].signature);
 		free(r->slipped[i].path);
@@ -423,9 +424,23 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 		if (o->on_target)
 			o->on_target(o->target_ctx, r->signature, r->stable);
 	}
-	if (o->db) {
-		if ((err = tnorm_db_open(&db, o->db)) < 0)
+	if (o->db && (err = tnorm_db_open(&db, o->db)) == TNORM_EDB) {
+		/* The cache only saves runs: a database that cannot be used (read-only, corrupt) is
+		 * worth a warning, not a failed job.  Somebody else's file is refused (EINVALID). */
+		tnorm__buf w = TNORM__BUF_INIT;
+		if (tnorm__buf_printf(&w, "%s; going on without the result cache",
+		                      tnorm_error_last()->message) < 0 ||
+		    !(r->warning = tnorm__buf_detach(&w))) {
+			tnorm__buf_dispose(&w);
+			err = TNORM_ENOMEM;
 			goto done;
+		}
+		db = NULL;
+		err = 0;
+	} else if (err < 0) {
+		goto done;
+	}
+	if (db) {
 		hooks.db = db;
 		hooks.ctx = db_context(o->argv, sopts.fixed, sopts.match ? sopts.match : "line",
 		                       r->signature);

@@ -91,5 +91,29 @@ echo keep >"$W/target.t"
 expect "-o SYMLINK: refused, the link kept" sh -c "[ $rc -ne 0 ] && [ -L '$W/link.t' ] && grep -q 'symbolic link' '$W/o5.err'"
 expect "inputs unchanged" sh -c "[ \"\$(md5sum <'$W/in.t')\" = '$sum_t' ] && [ \"\$(md5sum <'$W/h.tnh')\" = '$sum_h' ] && [ \"\$(cat '$W/target.t')\" = keep ]"
 
+# ---- databases: somebody else's SQLite file is refused untouched; a read-only one is a warning --
+sqlite3 "$W/other.db" "CREATE TABLE accounts(id INTEGER, owner TEXT); INSERT INTO accounts VALUES(1, 'x');"
+sum_db=$(md5sum <"$W/other.db")
+"$T" reduce --quiet --db "$W/other.db" --harness "$AVL/avl.tnh" -o "$W/db1.min" "$AVL/tests/fail-1.t" \
+	-- "$AD/avl_driver" {} >/dev/null 2>"$W/db1.err"; rc=$?
+expect "--db OTHER.db: refused, named, untouched" sh -c "[ $rc -ne 0 ] && grep -q 'other.db is not a tnorm result database' '$W/db1.err' && [ \"\$(md5sum <'$W/other.db')\" = '$sum_db' ] && [ \"\$(sqlite3 '$W/other.db' .tables)\" = accounts ]"
+"$T" reduce --quiet --db "$W/own.db" --harness "$AVL/avl.tnh" -o "$W/db2.min" "$AVL/tests/fail-1.t" \
+	-- "$AD/avl_driver" {} >/dev/null 2>&1
+expect "--db NEW.db: created as tnorm's (application_id)" [ "$(sqlite3 "$W/own.db" 'PRAGMA application_id')" = 1953395309 ]
+mkdir "$W/ro"
+cp "$W/own.db" "$W/ro/ro.db"
+chmod 0555 "$W/ro"
+chmod 0444 "$W/ro/ro.db"
+if [ "$(id -u)" != 0 ]; then
+	"$T" reduce --quiet --db "$W/ro/ro.db" --harness "$AVL/avl.tnh" -o "$W/db3.min" \
+		"$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} >/dev/null 2>"$W/db3.err"; rc=$?
+	expect "--db READ-ONLY.db: a warning naming it, and the job is done" sh -c "[ $rc = 0 ] && grep -q 'warning: .*ro.db.*going on without the result cache' '$W/db3.err' && [ \$(grep -c warning '$W/db3.err') = 1 ]"
+fi
+printf 'this is not a database at all, just text\n%.0s' $(seq 1 200) >"$W/corrupt.db"
+"$T" reduce --quiet --db "$W/corrupt.db" --harness "$AVL/avl.tnh" -o "$W/db4.min" \
+	"$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} >/dev/null 2>"$W/db4.err"; rc=$?
+expect "--db CORRUPT.db: a warning naming it, and the job is done" sh -c "[ $rc = 0 ] && grep -q 'warning: .*corrupt.db' '$W/db4.err' && test -s '$W/db4.min'"
+chmod 0755 "$W/ro"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -104,6 +104,8 @@ typedef struct tnorm_pipeline_result {
 	size_t nslipped;
 	char *match_key;        /**< the target as the match policy compares it (tnorm_match_key):
 	                             equal keys, same fault; NULL when the confirm runs did not finish */
+	char *warning;          /**< something the user should hear once (the database could not be
+	                             used, so the job went on without it), or NULL */
 } tnorm_pipeline_result;
 
 /**
