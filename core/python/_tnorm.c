@@ -444,6 +444,8 @@ static PyObject *result_dict(const tnorm_pipeline_options *po, const tnorm_pipel
 	    set_item(d, "signature", str_or_none(r->signature)) < 0 ||
 	    set_item(d, "stable", PyBool_FromLong(r->stable)) < 0 ||
 	    set_item(d, "expect_signature", str_or_none(r->expect_signature)) < 0 ||
+	    set_item(d, "match_key", str_or_none(r->match_key)) < 0 ||
+	    set_item(d, "warning", str_or_none(r->warning)) < 0 ||
 	    set_item(d, "expect_matches", r->expect_matches < 0 ? str_or_none(NULL)
 	                                                        : PyBool_FromLong(r->expect_matches)) < 0 ||
 	    set_item(d, "complete", PyBool_FromLong(r->complete)) < 0 ||

@@ -339,6 +339,8 @@ class Session:
 
     def report(self, res, verbose=False):
         w = self.host.write
+        if res.get("warning"):
+            w("warning: %s\n" % res["warning"])
         if res["expect_matches"] is False:
             w("warning: the debugger's stop (%s) differs from the engine's run of the test (%s); "
               "working on the engine's\n" % (res["expect_signature"], res["signature"]))
