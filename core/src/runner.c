@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -658,10 +659,23 @@ oom:
 static pid_t __attribute__((noinline)) start_child(const tnorm_runner *r, const char *d, int infd,
                                                    int out, int errfd, int execw, char **argv)
 {
-	pid_t pid = vfork();
+	sigset_t all, old;
+	pid_t pid;
+	/* No signal may reach the child before it has dropped the handlers it shares with us: a
+	 * debugger's handler (lldb's SIGINT one) run in a vfork child hangs it, and the debugger with
+	 * it.  Signals are blocked across the vfork, and the child resets every handler before it
+	 * unblocks them. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pid = vfork();
 	if (pid == 0) {
 		struct rlimit rl;
-		int e;
+		int e, sig;
+		/* Every handler back to its default; ignoring first also discards what was sent to our
+		 * process group before the child left it (a Ctrl-C meant for the debugger). */
+		for (sig = 1; sig < NSIG; sig++)
+			if (sig != SIGKILL && sig != SIGSTOP && signal(sig, SIG_IGN) != SIG_ERR)
+				signal(sig, SIG_DFL);
 		setpgid(0, 0);
 		personality(ADDR_NO_RANDOMIZE);
 		rl.rlim_cur = rl.rlim_max = 0;
@@ -677,14 +691,9 @@ static pid_t __attribute__((noinline)) start_child(const tnorm_runner *r, const 
 			close_range(3, (unsigned)execw - 1, 0);
 		close_range((unsigned)execw + 1, ~0U, 0);
 		{
-			/* A debugger (the plugins run inside gdb or lldb) may block or ignore signals;
-			 * the program starts with none blocked and the usual ones at their default. */
-			static const int dfl[] = {SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGCHLD, SIGTTIN, SIGTTOU,
-			                          SIGTSTP, SIGHUP};
+			/* A debugger (the plugins run inside gdb or lldb) may block or ignore signals:
+			 * the program starts with none blocked and every one at its default (above). */
 			sigset_t none;
-			size_t k;
-			for (k = 0; k < sizeof(dfl) / sizeof(dfl[0]); k++)
-				signal(dfl[k], SIG_DFL);
 			sigemptyset(&none);
 			sigprocmask(SIG_SETMASK, &none, NULL);
 		}
@@ -697,6 +706,7 @@ child_fail:
 			_exit(127);
 		_exit(127);
 	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return pid;
 }
 
