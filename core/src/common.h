@@ -65,6 +65,11 @@ int tnorm__read_file(const char *path, char **out, size_t *len);
 /* Write `data` to `path` atomically: a temp file in the same directory, fsync, rename. */
 int tnorm__write_file_atomic(const char *path, const void *data, size_t len);
 
+/* Rename a signature's kind (a sanitizer report names the failure the signal only ended):
+ * signature.c.  0 or TNORM_ENOMEM (the signature is unchanged then). */
+struct tnorm_signature;
+int tnorm__signature_set_kind(struct tnorm_signature *s, const char *kind);
+
 /* 64-bit FNV-1a, for content hashes and caches. */
 uint64_t tnorm__hash64(const void *data, size_t len, uint64_t seed);
 

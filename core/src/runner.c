@@ -506,18 +506,17 @@ static void apply_report(tnorm_runner *r, const char *err, tnorm_signature **sig
 	tnorm__report rep;
 	tnorm_frame frames[MAX_FRAMES];
 	tnorm_signature *ns = NULL;
-	size_t n, k, i;
+	size_t n, k;
 	/* A sanitizer names the failure when it ended the program itself (its report's abort); a
 	 * fatal signal the program got first keeps the signal's name (as a debugger sees it). */
-	if (*sig && strcmp(tnorm_signature_kind(*sig), "SIGABRT") &&
-	    strncmp(tnorm_signature_kind(*sig), "exit(", 5)) {
-		set_last_line(*sig, err);
+	int ended_by_report = *sig && (!strcmp(tnorm_signature_kind(*sig), "SIGABRT") ||
+	                               !strncmp(tnorm_signature_kind(*sig), "exit(", 5));
+	if (!*sig)
 		return;
-	}
-	if (!*sig || tnorm__report_parse(err, &rep) < 0 || !rep.kind[0]) {
-		tnorm__report_dispose(&rep);
-		if (*sig)
-			set_last_line(*sig, err);
+	if (!ended_by_report || tnorm__report_parse(err, &rep) < 0 || !rep.kind[0]) {
+		if (ended_by_report)
+			tnorm__report_dispose(&rep);
+		set_last_line(*sig, err);
 		return;
 	}
 	if (rep.nstack[TNORM__REPORT_LEAK]) {
@@ -525,16 +524,9 @@ static void apply_report(tnorm_runner *r, const char *err, tnorm_signature **sig
 		                  MAX_FRAMES);
 		if (tnorm_signature_new(&ns, rep.kind, frames, n) < 0)
 			ns = NULL;
-	} else {
-		size_t nf = tnorm_signature_frame_count(*sig);
-		tnorm_frame *copy = tnorm__calloc(nf ? nf : 1, sizeof(*copy));
-		if (copy) {
-			for (i = 0; i < nf; i++)
-				copy[i] = *tnorm_signature_frame(*sig, i);
-			if (tnorm_signature_new(&ns, rep.kind, copy, nf) < 0)
-				ns = NULL;
-			free(copy);
-		}
+	} else if (tnorm_signature_dup(&ns, *sig) < 0 || tnorm__signature_set_kind(ns, rep.kind) < 0) {
+		tnorm_signature_free(ns);
+		ns = NULL;
 	}
 	for (k = 0; ns && k < 2; k++) {
 		int which = k == 0 ? TNORM__REPORT_FREE : TNORM__REPORT_ALLOC;

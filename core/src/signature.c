@@ -219,6 +219,16 @@ static char *mask_message(const char *msg)
 	return tnorm__buf_detach(&b);
 }
 
+int tnorm__signature_set_kind(tnorm_signature *s, const char *kind)
+{
+	char *k = tnorm__strdup(kind);
+	if (!k)
+		return TNORM_ENOMEM;
+	free(s->kind);
+	s->kind = k;
+	return 0;
+}
+
 int tnorm_signature_set_message(tnorm_signature *s, const char *message)
 {
 	char *m = NULL;
