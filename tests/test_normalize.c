@@ -31,6 +31,9 @@ typedef struct {
 typedef struct {
 	int64_t val[2];
 	int puts[2], first_put[2], last_put[2], looks;
+	int seq[2][16];    /* the values each t received, in order */
+	int put_inst1;     /* a put read instance int1 */
+	int put_before_look; /* some t had a put, then a look */
 } sim_state;
 
 static void interpret(const tnorm_test *t, sim_state *s)
@@ -45,11 +48,15 @@ static void interpret(const tnorm_test *t, sim_state *s)
 			tnorm_harness_value(h, 0, 1, a->choice[1], &lit);
 			s->val[a->choice[0]] = lit.i;
 		} else if (a->tmpl == 2) {
+			if (s->puts[a->choice[0]] < 16)
+				s->seq[a->choice[0]][s->puts[a->choice[0]]] = (int)s->val[a->choice[1]];
 			if (!s->puts[a->choice[0]]++)
 				s->first_put[a->choice[0]] = (int)s->val[a->choice[1]];
 			s->last_put[a->choice[0]] = (int)s->val[a->choice[1]];
+			s->put_inst1 |= a->choice[1] == 1;
 		} else if (a->tmpl == 3) {
 			s->looks++;
+			s->put_before_look |= s->puts[0] + s->puts[1] > 0;
 		}
 	}
 }
@@ -76,6 +83,21 @@ static int oracle(void *ctx, const tnorm_test *t, int *yes)
 		break;
 	case 4: /* two puts into t0, the first of a lower value */
 		*yes = s.puts[0] == 2 && s.first_put[0] < s.last_put[0];
+		break;
+	case 7: /* one t received 2 and 5, in either order, and nothing else */
+		*yes = 0;
+		for (int k = 0; k < 2; k++)
+			*yes |= s.puts[k] == 2 && s.seq[k][0] + s.seq[k][1] == 7 && s.seq[k][0] * s.seq[k][1] == 10;
+		break;
+	case 8: /* t0 received exactly 1, 2, 3, 1 */
+		*yes = s.puts[0] == 4 && s.seq[0][0] == 1 && s.seq[0][1] == 2 && s.seq[0][2] == 3 &&
+		       s.seq[0][3] == 1;
+		break;
+	case 9: /* a put, and after it a look */
+		*yes = s.put_before_look;
+		break;
+	case 10: /* a put that reads instance int1 (a program that depends on the instance) */
+		*yes = s.put_inst1;
 		break;
 	case 6: { /* exactly the tests of a list (to isolate one rule) */
 		static const char *const ok[] = {
@@ -117,17 +139,24 @@ static void on_log(void *ctx, tnorm_rule r, const char *what)
 	snprintf(p->log + n, sizeof(p->log) - n, "%s: %s\n", tnorm_rule_name(r), what);
 }
 
-static char *normalize(const char *text, int kind, const tnorm_normalize_options *o, pred *p)
+/* Normalize `text` under predicate `kind`; with o NULL, the paper's rules (the rule tests below
+ * isolate one of them); normalize_calls() uses the default, call-level rules. */
+static char *normalize_h(const char *harness_text, const char *text, int kind,
+                         const tnorm_normalize_options *o, pred *p, tnorm_normalize_stats *st)
 {
 	static char out[2048];
+	tnorm_normalize_options paper = TNORM_NORMALIZE_OPTIONS_INIT;
 	tnorm_harness *h = NULL;
 	tnorm_test *t = NULL, *n = NULL;
 	char *s = NULL;
+	paper.rules = TNORM_RULES_PAPER;
+	if (!o)
+		o = &paper;
 	memset(p, 0, sizeof(*p));
 	p->kind = kind;
-	assert_int_equal(tnorm_harness_parse(&h, "n.tnh", harness, strlen(harness)), 0);
+	assert_int_equal(tnorm_harness_parse(&h, "n.tnh", harness_text, strlen(harness_text)), 0);
 	assert_int_equal(tnorm_test_parse(&t, h, "n.t", text, strlen(text)), 0);
-	assert_int_equal(tnorm_normalize(&n, t, o, oracle, p, on_log, p, NULL), 0);
+	assert_int_equal(tnorm_normalize(&n, t, o, oracle, p, on_log, p, st), 0);
 	assert_true(tnorm_test_compare(n, t) <= 0 || tnorm_test_len(n) < tnorm_test_len(t) ||
 	            tnorm_test_len(n) == tnorm_test_len(t));
 	assert_int_equal(tnorm_test_format(n, &s, NULL), 0);
@@ -137,6 +166,11 @@ static char *normalize(const char *text, int kind, const tnorm_normalize_options
 	tnorm_test_free(t);
 	tnorm_harness_free(h);
 	return out;
+}
+
+static char *normalize(const char *text, int kind, const tnorm_normalize_options *o, pred *p)
+{
+	return normalize_h(harness, text, kind, o, p, NULL);
 }
 
 static void test_normalize__simplify_all(void **state)
@@ -185,6 +219,7 @@ static void test_normalize__reduce_action(void **state)
 	tnorm_normalize_options o = TNORM_NORMALIZE_OPTIONS_INIT;
 	pred p;
 	(void)state;
+	o.rules = TNORM_RULES_PAPER;
 	/* 1-minimal under deletion, but replacing a put by the (higher) look lets the rest go. */
 	o.wide = 1;
 	o.max_reduce_alternatives = 64;
@@ -220,6 +255,7 @@ static void test_normalize__rewire(void **state)
 	/* Turned off: ReduceAction, which may also put a higher action of the template there, finds
 	 * the same thing later in the order (Rewire is the narrower, cheaper search). */
 	o.rewire = 0;
+	o.rules = TNORM_RULES_PAPER;
 	assert_string_equal(normalize("int0 = 1\nt0 = mk()\nput(t0, int0)\nt1 = mk()\nput(t1, int0)\n"
 	                              "put(t1, int0)\nlook(t0)\n", 6, &o, &p),
 	                    "int0 = 1\nt0 = mk()\nput(t0, int0)\nput(t0, int0)\nlook(t0)\n");
@@ -281,7 +317,8 @@ static int big_oracle(void *ctx, const tnorm_test *t, int *yes)
 	return 0;
 }
 
-static void test_normalize__large_domains(void **state)
+/* Normalize the big-domain test under `rules`: the result, and the oracle calls it took. */
+static void large_domains(tnorm_rules rules, const char *want, unsigned max_calls)
 {
 	static const char big_harness[] = "pool v 2 const\npool t 1\n<v> := 1..999\n<t> := mk()\n"
 	                                  "put(<t>, <v>, <v>)\n";
@@ -290,18 +327,162 @@ static void test_normalize__large_domains(void **state)
 	tnorm_harness *h = NULL;
 	tnorm_test *t = NULL, *n = NULL;
 	char *s = NULL;
-	(void)state;
 	big_calls = 0;
+	o.rules = rules;
 	assert_int_equal(tnorm_harness_parse(&h, "big.tnh", big_harness, strlen(big_harness)), 0);
 	assert_int_equal(tnorm_test_parse(&t, h, "big.t", text, strlen(text)), 0);
 	assert_int_equal(tnorm_normalize(&n, t, &o, big_oracle, NULL, NULL, NULL, NULL), 0);
 	assert_int_equal(tnorm_test_format(n, &s, NULL), 0);
-	assert_string_equal(s, "v0 = 7\nv1 = 300\nt0 = mk()\nput(t0, v0, v1)\n");
-	assert_true(big_calls < 200);
+	assert_string_equal(s, want);
+	assert_true(big_calls < max_calls);
 	tnorm_free(s);
 	tnorm_test_free(n);
 	tnorm_test_free(t);
 	tnorm_harness_free(h);
+}
+
+static void test_normalize__large_domains(void **state)
+{
+	(void)state;
+	large_domains(TNORM_RULES_PAPER, "v0 = 7\nv1 = 300\nt0 = mk()\nput(t0, v0, v1)\n", 200);
+}
+
+/* ---- the call-level rules (the default) ---------------------------------------------------- */
+
+static void test_normalize__calls_values_inlined(void **state)
+{
+	tnorm_normalize_options o = TNORM_NORMALIZE_OPTIONS_INIT;
+	tnorm_normalize_stats st;
+	pred p;
+	(void)state;
+	/* Which instance holds a value is no longer part of the test: int1/t1 become int0/t0 by the
+	 * lowering alone, and the value goes down over its own domain. */
+	assert_string_equal(normalize_h(harness, "int1 = 7\nt1 = mk()\nput(t1, int1)\n", 0, &o, &p, &st),
+	                    "t0 = mk()\nint0 = 3\nput(t0, int0)\n");
+	assert_non_null(strstr(p.log, "SimplifyAll: 7 -> 3 (every use)\n"));
+	assert_int_equal(st.paper, 0);
+	assert_int_equal(st.asked[TNORM_RULE_SWAP_POOL], 0);
+}
+
+static void test_normalize__calls_order(void **state)
+{
+	tnorm_normalize_options o = TNORM_NORMALIZE_OPTIONS_INIT;
+	pred p;
+	char first[2048];
+	(void)state;
+	/* The AVL case in small: the same values in another order, in other instances.  One swap of
+	 * adjacent calls joins them; the paper's rules need several steps changed at once. */
+	snprintf(first, sizeof(first), "%s",
+	         normalize_h(harness, "int1 = 5\nint0 = 2\nt1 = mk()\nput(t1, int1)\nput(t1, int0)\n", 7,
+	                     &o, &p, NULL));
+	assert_string_equal(first, "t0 = mk()\nint0 = 2\nput(t0, int0)\nint1 = 5\nput(t0, int1)\n");
+	assert_true(p.fired[TNORM_RULE_SWAP_ACTION] > 0);
+	assert_string_equal(normalize_h(harness, "int0 = 5\nt0 = mk()\nput(t0, int0)\nint0 = 2\n"
+	                                         "put(t0, int0)\n", 7, &o, &p, NULL),
+	                    first);
+	assert_string_equal(normalize_h(harness, "t1 = mk()\nint1 = 2\nint0 = 5\nput(t1, int1)\n"
+	                                         "put(t1, int0)\n", 7, &o, &p, NULL),
+	                    first);
+}
+
+static void test_normalize__calls_fewest_assignments(void **state)
+{
+	tnorm_normalize_options o = TNORM_NORMALIZE_OPTIONS_INIT;
+	pred p;
+	(void)state;
+	/* Three values through two instances: the printed test assigns each value just before its
+	 * first use and evicts the value needed furthest ahead (2, never again), so three assignments,
+	 * not the input's four. */
+	assert_string_equal(normalize_h(harness, "int0 = 1\nt0 = mk()\nput(t0, int0)\nint0 = 2\n"
+	                                         "put(t0, int0)\nint0 = 3\nput(t0, int0)\nint0 = 1\n"
+	                                         "put(t0, int0)\n", 8, &o, &p, NULL),
+	                    "t0 = mk()\nint0 = 1\nput(t0, int0)\nint1 = 2\nput(t0, int1)\nint1 = 3\n"
+	                    "put(t0, int1)\nput(t0, int0)\n");
+}
+
+static void test_normalize__calls_replace_object(void **state)
+{
+	tnorm_normalize_options o = TNORM_NORMALIZE_OPTIONS_INIT;
+	pred p;
+	(void)state;
+	assert_string_equal(normalize_h(harness, "t0 = mk()\nt1 = mk()\nint0 = 3\nput(t1, int0)\n"
+	                                         "look(t0)\n", 9, &o, &p, NULL),
+	                    "t0 = mk()\nint0 = 1\nput(t0, int0)\nlook(t0)\n");
+	assert_non_null(strstr(p.log, "ReplacePool: t#1 -> t#0 (every use)\n"));
+}
+
+static int any_use_oracle(void *ctx, const tnorm_test *t, int *yes)
+{
+	size_t i;
+	(void)ctx;
+	*yes = 0;
+	for (i = 0; i < tnorm_test_len(t); i++)
+		*yes |= tnorm_test_step(t, i)->tmpl >= 2;
+	return 0;
+}
+
+static void test_normalize__calls_replace_call(void **state)
+{
+	static const char h2[] = "pool int 2 const\npool t 2\n<int> := 1..9\n<t> := mk()\nlook(<t>)\n"
+	                         "put(<t>, <int>)\n";
+	tnorm_harness *h = NULL;
+	tnorm_test *t = NULL, *n = NULL;
+	char *s = NULL;
+	pred p;
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	assert_int_equal(tnorm_harness_parse(&h, "h2.tnh", h2, strlen(h2)), 0);
+	assert_int_equal(tnorm_test_parse(&t, h, "n.t", "int0 = 5\nt0 = mk()\nput(t0, int0)\n", 33), 0);
+	assert_int_equal(tnorm_normalize(&n, t, NULL, any_use_oracle, NULL, on_log, &p, NULL), 0);
+	assert_int_equal(tnorm_test_format(n, &s, NULL), 0);
+	assert_string_equal(s, "t0 = mk()\nlook(t0)\n");
+	assert_non_null(strstr(p.log, "ReplaceCall: (call 1: put(t#0, "));
+	assert_string_equal(tnorm_rule_name(TNORM_RULE_REPLACE_CALL), "ReplaceCall");
+	tnorm_free(s);
+	tnorm_test_free(n);
+	tnorm_test_free(t);
+	tnorm_harness_free(h);
+}
+
+static void test_normalize__calls_fall_back_to_paper(void **state)
+{
+	tnorm_normalize_options o = TNORM_NORMALIZE_OPTIONS_INIT;
+	tnorm_normalize_stats st;
+	pred p;
+	(void)state;
+	/* A program that tells instances apart (int is declared const but is not a plain value):
+	 * the lowered input passes, so the paper's rules run and say so. */
+	assert_string_equal(normalize_h(harness, "int1 = 4\nt1 = mk()\nput(t1, int1)\n", 10, &o, &p, &st),
+	                    "int1 = 1\nt0 = mk()\nput(t0, int1)\n");
+	assert_int_equal(st.paper, 1);
+}
+
+static void test_normalize__calls_large_domains(void **state)
+{
+	(void)state;
+	large_domains(TNORM_RULES_CALLS, "t0 = mk()\nv0 = 7\nv1 = 300\nput(t0, v0, v1)\n", 100);
+}
+
+static void test_normalize__calls_terminate_and_are_deterministic(void **state)
+{
+	tnorm_normalize_options o = TNORM_NORMALIZE_OPTIONS_INIT;
+	pred p;
+	int seed;
+	char first[2048];
+	(void)state;
+	for (seed = 0; seed < 20; seed++) {
+		char text[512];
+		snprintf(text, sizeof(text), "int%d = %d\nt%d = mk()\nput(t%d, int%d)\nint%d = %d\nlook(t%d)\n"
+		         "put(t%d, int%d)\n", seed % 2, 1 + seed % 9, seed % 2, seed % 2, seed % 2,
+		         (seed + 1) % 2, 1 + (seed * 7) % 9, seed % 2, seed % 2, (seed + 1) % 2);
+		(void)normalize_h(harness, text, 99, &o, &p, NULL);
+	}
+	snprintf(first, sizeof(first), "%s",
+	         normalize_h(harness, "int1 = 8\nt1 = mk()\nint0 = 4\nput(t1, int1)\nt0 = mk()\n"
+	                              "put(t0, int0)\n", 0, &o, &p, NULL));
+	assert_string_equal(normalize_h(harness, "int1 = 8\nt1 = mk()\nint0 = 4\nput(t1, int1)\n"
+	                                         "t0 = mk()\nput(t0, int0)\n", 0, &o, &p, NULL),
+	                    first);
 }
 
 int main(void)
@@ -317,6 +498,14 @@ int main(void)
 		cmocka_unit_test(test_normalize__deterministic),
 		cmocka_unit_test(test_normalize__large_domains),
 		cmocka_unit_test(test_normalize__terminates_on_adversarial_predicates),
+		cmocka_unit_test(test_normalize__calls_values_inlined),
+		cmocka_unit_test(test_normalize__calls_order),
+		cmocka_unit_test(test_normalize__calls_fewest_assignments),
+		cmocka_unit_test(test_normalize__calls_replace_object),
+		cmocka_unit_test(test_normalize__calls_replace_call),
+		cmocka_unit_test(test_normalize__calls_fall_back_to_paper),
+		cmocka_unit_test(test_normalize__calls_large_domains),
+		cmocka_unit_test(test_normalize__calls_terminate_and_are_deterministic),
 	};
 	return cmocka_run_group_tests_name("normalize", tests, NULL, NULL);
 }

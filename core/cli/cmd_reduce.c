@@ -56,8 +56,8 @@ static void log_rewrite(void *ctx, tnorm_rule rule, const char *what)
 
 static void help_norm(FILE *f, int mode)
 {
-	fprintf(f, "usage: tnorm %s --harness H [--match P] [-o OUT] [--verbose] [--wide]\n"
-	           "                    [--max-edit N] [--confirm N] [--allow-flaky] [--max-runs N]\n"
+	fprintf(f, "usage: tnorm %s --harness H [--match P] [-o OUT] [--verbose]\n"
+	           "                    [--rules calls|paper] [--wide] [--max-edit N] [--confirm N] [--allow-flaky] [--max-runs N]\n"
 	           "                    [--max-time T] [--timeout T] [--mem SIZE] [--stdin]\n"
 	           "                    [--env N=V]... [--invalid-exit N]... [--fixed CMD] [--json]\n"
 	           "                    [--quiet] TEST -- CMD ARGS...\n\n",
@@ -75,9 +75,12 @@ static void help_norm(FILE *f, int mode)
 	fprintf(f, "The result is written to OUT (default\n"
 	           "TEST.norm, TEST.gen for generalize); Ctrl-C keeps the best so far.\n\n"
 	           "  --verbose      print every accepted rewrite (rule: before -> after)\n"
-	           "  --wide         try every lower action as a replacement, not just those of\n"
-	           "                 the same template (slower, sometimes lower)\n"
-	           "  --max-edit N   only replacements within edit distance N of the action text\n"
+	           "  --rules R      calls (default): rewrite what each call receives, values\n"
+	           "                 inlined, and print one canonical lowering; paper: the\n"
+	           "                 paper's rules over the pool program (docs/normalization.md)\n"
+	           "  --wide         (paper rules) try every lower action as a replacement, not\n"
+	           "                 just those of the same template (slower, sometimes lower)\n"
+	           "  --max-edit N   (paper rules) only replacements within edit distance N\n"
 	           "  --no-rewire    without the Rewire rule (rewiring one argument to another\n"
 	           "                 instance assigned earlier)\n"
 	           "  --db PATH      the cross-test cache (default .tnorm/cache.db beside TEST);\n"
@@ -196,6 +199,20 @@ static int pipeline(int argc, char **argv, int mode)
 			po.normalize.wide = 1;
 		} else if (mode != MODE_REDUCE && !strcmp(a, "--no-rewire")) {
 			po.normalize.rewire = 0;
+		} else if (mode != MODE_REDUCE && !strcmp(a, "--rules")) {
+			if (i + 1 >= argc) {
+				rc = cli_usage_error(cmd, "--rules needs a value: calls or paper");
+				goto done;
+			}
+			if (!strcmp(argv[i + 1], "calls")) {
+				po.normalize.rules = TNORM_RULES_CALLS;
+			} else if (!strcmp(argv[i + 1], "paper")) {
+				po.normalize.rules = TNORM_RULES_PAPER;
+			} else {
+				rc = cli_usage_error(cmd, "--rules takes calls or paper, not '%s'", argv[i + 1]);
+				goto done;
+			}
+			i++;
 		} else if (mode != MODE_REDUCE && (!strcmp(a, "--max-edit") || !strcmp(a, "-j") ||
 		                                   !strcmp(a, "--jobs"))) {
 			if (i + 1 >= argc || cli_parse_u64(cmd, a, argv[i + 1], &v) < 0) {

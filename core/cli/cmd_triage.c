@@ -974,8 +974,8 @@ int cmd_triage(int argc, char **argv)
 		goto restore;
 	}
 	printf("%s: %zu tests, %zu failing, %zu distinct signatures, %zu distinct reduced, %zu "
-	       "distinct normalized: %zu buckets\n",
-	       o.dir, n, nfail, nsigs, nred, nnorm, nb);
+	       "distinct normalized: %zu bucket%s\n",
+	       o.dir, n, nfail, nsigs, nred, nnorm, nb, nb == 1 ? "" : "s");
 	for (b = 0; b < nb; b++) {
 		printf("\n== bucket %zu: %zu tests; %s\n   representative %s:\n", b + 1, bk[b].count,
 		       bk[b].sig, it[bk[b].rep].name);

@@ -503,7 +503,7 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 	static char *kwlist[] = {"argv",    "test",     "harness",  "out",      "match",
 	                         "generalize", "jobs",  "db",       "expect",   "progress",
 	                         "timeout", "confirm",  "max_runs", "max_time", "slipped_dir",
-	                         "wide",    "invalid_exit", "fixed", NULL};
+	                         "wide",    "invalid_exit", "fixed", "rules", NULL};
 	tnorm_pipeline_options po = TNORM_PIPELINE_OPTIONS_INIT;
 	tnorm_pipeline_result r;
 	PyObject *argv_obj, *keep = NULL, *expect = Py_None, *progress = Py_None, *result = NULL;
@@ -511,7 +511,7 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 	const char **fixed = NULL;
 	int *invalid = NULL;
 	const char **argv = NULL, *test, *harness = NULL, *out = NULL, *match = "line", *db = NULL;
-	const char *slipped = NULL;
+	const char *slipped = NULL, *rules = "calls";
 	int generalize = 0, wide = 0, err;
 	unsigned int jobs = 1, confirm = 3;
 	unsigned long long max_runs = 0;
@@ -523,11 +523,14 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 
 	memset(&r, 0, sizeof(r));
 	memset(&c, 0, sizeof(c));
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|zzzpIzOOdIKdzpOO", kwlist, &argv_obj, &test,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|zzzpIzOOdIKdzpOOs", kwlist, &argv_obj, &test,
 	                                 &harness, &out, &match, &generalize, &jobs, &db, &expect,
 	                                 &progress, &timeout, &confirm, &max_runs, &max_time, &slipped,
-	                                 &wide, &invalid_obj, &fixed_obj))
+	                                 &wide, &invalid_obj, &fixed_obj, &rules))
 		return NULL;
+	if (strcmp(rules, "calls") && strcmp(rules, "paper"))
+		return PyErr_Format(PyExc_ValueError, "rules must be 'calls' or 'paper', not '%s'", rules),
+		       NULL;
 	if (progress != Py_None && !PyCallable_Check(progress))
 		return PyErr_Format(PyExc_TypeError, "progress must be callable"), NULL;
 	if (!out)
@@ -578,6 +581,7 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 	po.session.progress = on_progress;
 	po.session.progress_ctx = &c;
 	po.normalize.wide = wide;
+	po.normalize.rules = strcmp(rules, "paper") ? TNORM_RULES_CALLS : TNORM_RULES_PAPER;
 	po.log = on_log;
 	po.log_ctx = &c;
 	po.expect = exp_sig;
@@ -657,14 +661,16 @@ static PyObject *py_db_path(PyObject *self, PyObject *args)
 #define JOB_DOC(name, what)                                                                       \
 	name "(argv, test, harness=None, out=None, match='line', generalize=False, jobs=1, db=None,\n" \
 	     "     expect=None, progress=None, timeout=0.0, confirm=3, max_runs=0, max_time=0.0,\n"     \
-	     "     slipped_dir=None, wide=False, invalid_exit=(), fixed=None) -> dict\n\n" what         \
+	     "     slipped_dir=None, wide=False, invalid_exit=(), fixed=None, rules='calls') -> dict\n\n"  \
+	     what \
 	     "\n\nargv: the command, '{}' standing for the test file; out: the result file (required; "\
 	     "the\nbest test so far is written there from the start); expect: (kind, frames) or (kind, "\
 	     "pid, pcs)\nas seen by a debugger (see signature_at), compared with the engine's own "    \
 	     "target;\nprogress(dict): called about 10 times a second, a true return stops.  Ctrl-C "  \
 	     "(or a\nstop) returns the best test so far with 'complete': False.  invalid_exit: exit "  \
 	     "codes\nthat mean 'not a valid test' like 125; fixed: the fixed program's argv (a test "   \
-	     "counts\nonly if it passes there).  Raises _tnorm.Error with the engine's message."
+	     "counts\nonly if it passes there); rules: 'calls' or 'paper' (docs/normalization.md).  "  \
+	     "Raises\n_tnorm.Error with the engine's message."
 
 static PyMethodDef methods[] = {
 	{"run", (PyCFunction)(void (*)(void))py_run, METH_VARARGS | METH_KEYWORDS,

@@ -37,6 +37,7 @@ SUBCOMMANDS = ("minimize", "reduce", "normalize", "generalize", "signature", "ru
 
 HELP = {
     "minimize": "tnorm minimize [TEST] [--harness H] [--match P] [--generalize] [-o OUT] [-j N]\n"
+                "               [--rules calls|paper]\n"
                 "  Reduce, then normalize the failing test of the current program: the one\n"
                 "  short canonical test.  TEST defaults to the program argument that names an\n"
                 "  existing file.  When the program stopped on a signal, that stop is compared\n"
@@ -44,6 +45,7 @@ HELP = {
     "reduce": "tnorm reduce [TEST] [--harness H] [--match P] [-o OUT]\n"
               "  Reduce the failing test to a 1-minimal one with the same signature.",
     "normalize": "tnorm normalize [TEST] [--harness H] [--match P] [--generalize] [-o OUT]\n"
+                 "                [--rules calls|paper]\n"
                  "  Rewrite the failing test into its normal form.",
     "generalize": "tnorm generalize [TEST] [--harness H] [--match P] [-o OUT] [-j N]\n"
                   "  Annotate the failing test with what in it is accidental.",
@@ -84,6 +86,7 @@ def _parser(sub):
         if sub in ("minimize", "normalize"):
             p.add_argument("--generalize", action="store_true")
             p.add_argument("--verbose", action="store_true")
+            p.add_argument("--rules", choices=("calls", "paper"), default="calls")
     elif sub == "run":
         p.add_argument("test", nargs="?")
     elif sub == "step":
@@ -329,7 +332,8 @@ class Session:
         res = fn(argv, test, harness=harness, out=out, match=a.match,
                  generalize=getattr(a, "generalize", False), jobs=a.jobs, db=db, expect=expect,
                  progress=progress, timeout=a.timeout, max_runs=a.max_runs, max_time=a.max_time,
-                 slipped_dir=os.path.join(os.path.dirname(os.path.abspath(out)), "slipped"))
+                 slipped_dir=os.path.join(os.path.dirname(os.path.abspath(out)), "slipped"),
+                 rules=getattr(a, "rules", "calls"))
         if state["shown"]:
             h.write("\n")
         self.report(res, getattr(a, "verbose", False))

@@ -24,15 +24,16 @@
 #include <string.h>
 
 #include "common.h"
-#include "tnorm/normalize.h"
+#include "internal_normalize.h"
 
 static const char *const rule_names[TNORM_RULE_COUNT] = {
 	"SimplifyAll", "ReplacePool", "SimplifySingle", "SwapPool", "SwapAction", "ReduceAction",
-	"MoveAction", "Rewire",
+	"MoveAction", "Rewire", "ReplaceCall",
 };
 
 /* The default order: Rewire is cheaper than ReduceAction and often makes it unnecessary. */
-static const tnorm_rule default_order[TNORM_RULE_COUNT] = {
+#define NPAPER 8
+static const tnorm_rule default_order[NPAPER] = {
 	TNORM_RULE_SIMPLIFY_ALL, TNORM_RULE_REPLACE_POOL, TNORM_RULE_SIMPLIFY_SINGLE,
 	TNORM_RULE_SWAP_POOL,    TNORM_RULE_SWAP_ACTION,  TNORM_RULE_REWIRE,
 	TNORM_RULE_REDUCE_ACTION, TNORM_RULE_MOVE_ACTION,
@@ -89,9 +90,7 @@ typedef struct {
 	tnorm_normalize_stats *st;
 	tnorm_test *cur;
 	const char *rule_detail; /* ReplaceMovePool shows under ReplacePool */
-	/* candidates seen in this rule application (hashes) */
-	uint64_t *seen;
-	size_t nseen, capseen;
+	tnorm__seen seen; /* candidates seen in this rule application */
 } nz;
 
 static uint64_t rank_of(const tnorm_harness *h, const tnorm_action *a)
@@ -101,23 +100,27 @@ static uint64_t rank_of(const tnorm_harness *h, const tnorm_action *a)
 	return r;
 }
 
+int tnorm__seen_add(tnorm__seen *s, uint64_t hv)
+{
+	size_t i;
+	for (i = 0; i < s->n; i++)
+		if (s->h[i] == hv)
+			return 1;
+	if (s->n == s->cap) {
+		size_t nc = s->cap ? s->cap * 2 : 256;
+		uint64_t *n = tnorm__reallocarray(s->h, nc, sizeof(*n));
+		if (!n)
+			return TNORM_ENOMEM;
+		s->h = n;
+		s->cap = nc;
+	}
+	s->h[s->n++] = hv;
+	return 0;
+}
+
 static int seen_before(nz *z, const tnorm_test *t)
 {
-	uint64_t hv = tnorm_test_hash(t);
-	size_t i;
-	for (i = 0; i < z->nseen; i++)
-		if (z->seen[i] == hv)
-			return 1;
-	if (z->nseen == z->capseen) {
-		size_t nc = z->capseen ? z->capseen * 2 : 256;
-		uint64_t *n = tnorm__reallocarray(z->seen, nc, sizeof(*n));
-		if (!n)
-			return -1;
-		z->seen = n;
-		z->capseen = nc;
-	}
-	z->seen[z->nseen++] = hv;
-	return 0;
+	return tnorm__seen_add(&z->seen, tnorm_test_hash(t));
 }
 
 static size_t action_text(const tnorm_harness *h, const tnorm_action *a, char *buf, size_t n)
@@ -259,7 +262,7 @@ static int try_cand(nz *z, tnorm_test *cand, tnorm_rule rule, const char *what)
 	if (!is_reduce_action && norm_compare(cand, z->cur) >= 0)
 		return 0;
 	if ((dup = seen_before(z, cand)) != 0)
-		return dup < 0 ? TNORM_ENOMEM : 0;
+		return dup < 0 ? dup : 0;
 	z->st->candidates++;
 	z->st->asked[rule]++;
 	if ((err = z->fn(z->ctx, cand, &yes)) < 0)
@@ -607,9 +610,10 @@ static int rewire(nz *z)
 	return r;
 }
 
-static int apply(nz *z, tnorm_rule rule)
+static int apply(void *zp, tnorm_rule rule)
 {
-	z->nseen = 0;
+	nz *z = zp;
+	z->seen.n = 0;
 	switch (rule) {
 	case TNORM_RULE_SIMPLIFY_ALL: return simplify(z, 1);
 	case TNORM_RULE_REPLACE_POOL: return pool_rules(z, 0);
@@ -623,51 +627,34 @@ static int apply(nz *z, tnorm_rule rule)
 	}
 }
 
-int tnorm_normalize(tnorm_test **out, const tnorm_test *t, const tnorm_normalize_options *opts,
-                    tnorm_test_oracle oracle, void *ctx, tnorm_normalize_log log, void *log_ctx,
-                    tnorm_normalize_stats *stp)
+int tnorm__rule_loop(const tnorm_normalize_options *o, tnorm_test **cur, tnorm_normalize_stats *st,
+                     const tnorm_rule *first, size_t nrules, int (*apply_rule)(void *z, tnorm_rule rule),
+                     void *z)
 {
-	tnorm_normalize_options defaults = TNORM_NORMALIZE_OPTIONS_INIT;
-	tnorm_normalize_stats st;
-	tnorm_rule order[TNORM_RULE_COUNT];
-	nz z;
-	int err = 0, modified = 1, k;
-
-	if (!out || !t || !oracle)
-		return tnorm__error_set(TNORM_EINVALID, "tnorm_normalize: NULL argument");
-	*out = NULL;
-	memset(&st, 0, sizeof(st));
-	memset(&z, 0, sizeof(z));
-	z.h = tnorm_test_harness(t);
-	z.o = opts ? opts : &defaults;
-	z.fn = oracle;
-	z.ctx = ctx;
-	z.log = log;
-	z.lctx = log_ctx;
-	z.st = &st;
-	for (k = 0; k < TNORM_RULE_COUNT; k++)
-		order[k] = default_order[k];
-	if ((err = tnorm_test_dup(&z.cur, t)) < 0)
-		return err;
+	tnorm_rule order[TNORM_RULE_COUNT], snapshot[TNORM_RULE_COUNT];
+	int err = 0, modified = 1;
+	size_t k;
+	memcpy(order, first, nrules * sizeof(*order));
 	while (modified && err == 0) {
-		if (z.o->visited && (err = z.o->visited(z.o->hook_ctx, z.cur)) < 0)
+		if (o->visited && (err = o->visited(o->hook_ctx, *cur)) < 0)
 			break;
-		if (z.o->known) {
+		if (o->known) {
 			tnorm_test *known = NULL;
-			if ((err = z.o->known(z.o->hook_ctx, z.cur, &known)) < 0)
+			if ((err = o->known(o->hook_ctx, *cur, &known)) < 0)
 				break;
 			if (known) {
-				tnorm_test_free(z.cur);
-				z.cur = known;
-				st.jumped = 1;
+				tnorm_test_free(*cur);
+				*cur = known;
+				st->jumped = 1;
 				break;
 			}
 		}
-		tnorm_rule snapshot[TNORM_RULE_COUNT];
 		modified = 0;
-		memcpy(snapshot, order, sizeof(order));
-		for (k = 0; k < TNORM_RULE_COUNT; k++) {
-			int r = apply(&z, snapshot[k]);
+		memcpy(snapshot, order, nrules * sizeof(*order));
+		for (k = 0; k < nrules; k++) {
+			tnorm_rule rest[TNORM_RULE_COUNT];
+			size_t a, b = 0;
+			int r = apply_rule(z, snapshot[k]);
 			if (r < 0) {
 				err = r;
 				break;
@@ -677,19 +664,60 @@ int tnorm_normalize(tnorm_test **out, const tnorm_test *t, const tnorm_normalize
 				break;
 			}
 			/* The rule produced nothing: to the end of the order. */
-			{
-				int a, b = 0;
-				tnorm_rule rest[TNORM_RULE_COUNT];
-				for (a = 0; a < TNORM_RULE_COUNT; a++)
-					if (order[a] != snapshot[k])
-						rest[b++] = order[a];
-				rest[b] = snapshot[k];
-				memcpy(order, rest, sizeof(order));
-			}
+			for (a = 0; a < nrules; a++)
+				if (order[a] != snapshot[k])
+					rest[b++] = order[a];
+			rest[b] = snapshot[k];
+			memcpy(order, rest, nrules * sizeof(*order));
 		}
 	}
-	free(z.seen);
+	return err;
+}
+
+static int normalize_paper(tnorm_test **out, const tnorm_test *t, const tnorm_normalize_options *o,
+                           tnorm_test_oracle oracle, void *ctx, tnorm_normalize_log log,
+                           void *log_ctx, tnorm_normalize_stats *st)
+{
+	nz z;
+	int err;
+
+	st->paper = 1;
+	memset(&z, 0, sizeof(z));
+	z.h = tnorm_test_harness(t);
+	z.o = o;
+	z.fn = oracle;
+	z.ctx = ctx;
+	z.log = log;
+	z.lctx = log_ctx;
+	z.st = st;
+	if ((err = tnorm_test_dup(&z.cur, t)) < 0)
+		return err;
+	err = tnorm__rule_loop(o, &z.cur, st, default_order, NPAPER, apply, &z);
+	free(z.seen.h);
 	*out = z.cur;
+	return err;
+}
+
+int tnorm_normalize(tnorm_test **out, const tnorm_test *t, const tnorm_normalize_options *opts,
+                    tnorm_test_oracle oracle, void *ctx, tnorm_normalize_log log, void *log_ctx,
+                    tnorm_normalize_stats *stp)
+{
+	tnorm_normalize_options defaults = TNORM_NORMALIZE_OPTIONS_INIT;
+	const tnorm_normalize_options *o = opts ? opts : &defaults;
+	tnorm_normalize_stats st;
+	int err, unsuitable = 1;
+
+	if (!out || !t || !oracle)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_normalize: NULL argument");
+	*out = NULL;
+	memset(&st, 0, sizeof(st));
+	if (o->rules == TNORM_RULES_CALLS) {
+		err = tnorm__normalize_calls(out, t, o, oracle, ctx, log, log_ctx, &st, &unsuitable);
+		if (err < 0 || !unsuitable)
+			goto done;
+	}
+	err = normalize_paper(out, t, o, oracle, ctx, log, log_ctx, &st);
+done:
 	if (stp)
 		*stp = st;
 	return err;

@@ -30,21 +30,21 @@ for k in 1 2 3 5; do cp "$AVL/tests/fail-$k.t" c/; done
 cp "$AVL/tests/pass-1.t" c/
 "$T" triage c --harness "$H" -j 2 -- "$D" {} >tri.out 2>tri.err; rc=$?
 expect "triage: exit 0" [ $rc = 0 ]
-expect "triage: the summary" grep -q '^c: 5 tests, 4 failing, 1 distinct signatures, 4 distinct reduced, 2 distinct normalized: 2 buckets$' tri.out
+expect "triage: the summary" grep -q '^c: 5 tests, 4 failing, 1 distinct signatures, 4 distinct reduced, 1 distinct normalized: 1 bucket$' tri.out
 bucket_of() { python3 -c "import json,sys; r=json.load(open('$1')); print([x['bucket'] for x in r['results'] if x['test']==sys.argv[1]][0])" "$2"; }
 expect "triage: fail-1 and fail-2 share a bucket" [ "$(bucket_of c/triage/report.json fail-1.t)" = "$(bucket_of c/triage/report.json fail-2.t)" ]
-expect "triage: fail-3 and fail-5 share the other" sh -c "[ \"$(bucket_of c/triage/report.json fail-3.t)\" = \"$(bucket_of c/triage/report.json fail-5.t)\" ] && [ \"$(bucket_of c/triage/report.json fail-3.t)\" != \"$(bucket_of c/triage/report.json fail-1.t)\" ]"
+expect "triage: fail-3 and fail-5 share it too (one fault, one bucket)" sh -c "[ \"$(bucket_of c/triage/report.json fail-3.t)\" = \"$(bucket_of c/triage/report.json fail-5.t)\" ] && [ \"$(bucket_of c/triage/report.json fail-3.t)\" = \"$(bucket_of c/triage/report.json fail-1.t)\" ]"
 expect "triage: the passing test is reported, not bucketed" sh -c "grep -q '^not triaged: pass-1.t: notfail: the original test does not fail' tri.out && [ \"$(bucket_of c/triage/report.json pass-1.t)\" = 0 ]"
-expect "triage: each bucket's representative is annotated (Figure 2 style)" sh -c "[ \$(grep -c '^   representative ' tri.out) = 2 ] && grep -q '# STEP 0\$' tri.out"
+expect "triage: each bucket's representative is annotated (Figure 2 style)" sh -c "[ \$(grep -c '^   representative ' tri.out) = 1 ] && grep -q '# STEP 0\$' tri.out"
 expect "triage: the corpus is untouched" sh -c "for k in 1 2 3 5; do cmp -s c/fail-\$k.t '$AVL/tests/fail-'\$k.t || exit 1; done"
-expect "triage: report.json is valid JSON with the counts" python3 -c "import json; r=json.load(open('c/triage/report.json')); assert r['tests']==5 and r['failing']==4 and r['distinct_normalized']==2 and len(r['buckets'])==2"
+expect "triage: report.json is valid JSON with the counts" python3 -c "import json; r=json.load(open('c/triage/report.json')); assert r['tests']==5 and r['failing']==4 and r['distinct_normalized']==1 and len(r['buckets'])==1"
 
 # ---- report.html in headless Chromium -----------------------------------------------------------
 if command -v chromium >/dev/null; then
 	timeout 120 chromium --headless=new --no-sandbox --disable-gpu --enable-logging=stderr --v=0 \
 		--dump-dom "file://$W/c/triage/report.html" >dom.html 2>chrome.err
 	expect "report.html: no console messages in Chromium" sh -c "! grep -q 'CONSOLE' chrome.err"
-	expect "report.html: the bucket table is in the DOM" sh -c "grep -q '<table id=\"buckets\">' dom.html && [ \$(grep -c '<tr><td><a href=\"#bucket-' dom.html) = 2 ]"
+	expect "report.html: the bucket table is in the DOM" sh -c "grep -q '<table id=\"buckets\">' dom.html && [ \$(grep -c '<tr><td><a href=\"#bucket-' dom.html) = 1 ]"
 	expect "report.html: the length chart is in the DOM" grep -q '<svg' dom.html
 else
 	bad "report.html: chromium is not installed (the README's commands install it)"
@@ -108,7 +108,7 @@ qrc=$?
 wait "$ppid"
 prc=$?
 expect "shared database: both triage processes succeed" [ $prc = 0 -a $qrc = 0 ]
-expect "shared database: both see 2 buckets" sh -c "grep -q 'distinct normalized: 2 buckets' p.out && grep -q 'distinct normalized: 2 buckets' q.out"
+expect "shared database: both see 1 bucket" sh -c "grep -q 'distinct normalized: 1 bucket$' p.out && grep -q 'distinct normalized: 1 bucket$' q.out"
 expect "shared database: it is consistent" sh -c "[ \"\$(sqlite3 shared.db 'PRAGMA integrity_check')\" = ok ]"
 
 # ---- bad input -----------------------------------------------------------------------------------

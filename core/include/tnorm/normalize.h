@@ -33,8 +33,19 @@ typedef enum tnorm_rule {
 	TNORM_RULE_REWIRE = 7,        /**< (extension, SimpleTest) one use of an instance rewired to
 	                                   another instance of its pool assigned earlier, kept when
 	                                   the test gets lower (or, then reduced, shorter) */
-	TNORM_RULE_COUNT = 8
+	TNORM_RULE_REPLACE_CALL = 8,  /**< (call rules) a call by one of a lower template of compatible
+	                                   shape, arguments carried over */
+	TNORM_RULE_COUNT = 9
 } tnorm_rule;
+
+/** Which rewrite system tnorm_normalize() runs. */
+typedef enum tnorm_rules {
+	/** (default) Rules over what each call receives: values inlined, objects numbered in order
+	 *  of creation, the printed test derived by one canonical lowering (docs/normalization.md). */
+	TNORM_RULES_CALLS = 0,
+	/** The paper's seven rules over the pool program, plus MoveAction and Rewire. */
+	TNORM_RULES_PAPER = 1
+} tnorm_rules;
 
 /** The rule's name as in the paper ("SimplifyAll", ...).  Static; never free it. */
 TNORM_EXTERN const char *tnorm_rule_name(tnorm_rule r);
@@ -64,11 +75,15 @@ typedef struct tnorm_normalize_options {
 	void *hook_ctx;
 	/** 1 (default): use the Rewire rule (002's SimpleTest as a rewrite rule). */
 	int rewire;
+	/** The rule set (default TNORM_RULES_CALLS).  `wide`, `max_alternatives`, `max_edit` and
+	 *  `max_reduce_alternatives` apply to TNORM_RULES_PAPER only. */
+	tnorm_rules rules;
 } tnorm_normalize_options;
 
 #define TNORM_NORMALIZE_OPTIONS_INIT                                                              \
 	{TNORM_NORMALIZE_OPTIONS_VERSION, 0, 256, 0, 16,                                              \
-	 {TNORM_REDUCE_OPTIONS_VERSION, TNORM_ALGO_DDMIN, 1, 1, 1}, NULL, NULL, NULL, 1}
+	 {TNORM_REDUCE_OPTIONS_VERSION, TNORM_ALGO_DDMIN, 1, 1, 1}, NULL, NULL, NULL, 1,        \
+	 TNORM_RULES_CALLS}
 
 /**
  * Called for every accepted rewrite: the rule and a one-line description
@@ -83,6 +98,8 @@ typedef struct tnorm_normalize_stats {
 	uint64_t per_rule[TNORM_RULE_COUNT]; /**< accepted rewrites per rule */
 	uint64_t asked[TNORM_RULE_COUNT];    /**< candidates asked about, per rule */
 	int jumped;           /**< 1 when a known normal form (the `known` hook) ended it */
+	int paper;            /**< 1 when the paper's rules ran: asked for, or the call rules' lowering
+	                           of the input did not fail as the input does */
 } tnorm_normalize_stats;
 
 /**

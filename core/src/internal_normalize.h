@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * internal_normalize.h (internal) - the two rule sets behind tnorm_normalize().
+ */
+#ifndef TNORM__INTERNAL_NORMALIZE_H
+#define TNORM__INTERNAL_NORMALIZE_H
+
+#include "tnorm/normalize.h"
+
+/*
+ * The call-level rules (callnorm.c).  Arguments as tnorm_normalize(); `st` must be zeroed by the
+ * caller.  *unsuitable is set to 1 (and *out left NULL, 0 returned) when the input's canonical
+ * lowering does not fail as the input does: the caller then uses the paper's rules.
+ */
+int tnorm__normalize_calls(tnorm_test **out, const tnorm_test *t, const tnorm_normalize_options *o,
+                           tnorm_test_oracle oracle, void *ctx, tnorm_normalize_log log,
+                           void *log_ctx, tnorm_normalize_stats *st, int *unsuitable);
+
+/* Hashes of the candidates one rule application has asked about (both rule sets). */
+typedef struct tnorm__seen {
+	uint64_t *h;
+	size_t n, cap;
+} tnorm__seen;
+
+/* 1 when `hv` was added before (since the last reset), else add it and return 0; TNORM_ENOMEM. */
+int tnorm__seen_add(tnorm__seen *s, uint64_t hv);
+
+/*
+ * Algorithm 1's loop, shared by both rule sets: before each round the hooks see *cur (a known
+ * normal form replaces it and ends the loop, stats->jumped = 1); the rules are applied in order
+ * until one rewrites (apply returns 1; it updates *cur itself), then the order restarts; a rule
+ * that rewrites nothing moves to the end.  Ends when no rule rewrites.  0 or <0.
+ */
+int tnorm__rule_loop(const tnorm_normalize_options *o, tnorm_test **cur, tnorm_normalize_stats *st,
+                     const tnorm_rule *order, size_t nrules, int (*apply)(void *z, tnorm_rule rule),
+                     void *z);
+
+#endif
