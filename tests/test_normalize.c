@@ -444,6 +444,80 @@ static void test_normalize__calls_replace_call(void **state)
 	tnorm_harness_free(h);
 }
 
+/* Two values that must change together: the second put's value is the first's plus one (ints),
+ * or the first's string with one more character (a prefix, as in the trie example). */
+static int related_oracle(void *ctx, const tnorm_test *t, int *yes)
+{
+	const tnorm_harness *h = tnorm_test_harness(t);
+	tnorm_literal val[2], put[2];
+	size_t i, n = 0;
+	(void)ctx;
+	*yes = 0;
+	for (i = 0; i < tnorm_test_len(t); i++) {
+		const tnorm_action *a = tnorm_test_step(t, i);
+		tnorm_template_info ti;
+		tnorm_harness_template(h, a->tmpl, &ti);
+		if (ti.kind == TNORM_TMPL_VALUE)
+			tnorm_harness_value(h, a->tmpl, 1, a->choice[1], &val[a->choice[0]]);
+		else if (!strcmp(ti.name, "put") && n < 2)
+			put[n++] = val[a->choice[1]];
+	}
+	if (n == 2 && put[0].kind == TNORM_LIT_INT && put[1].kind == TNORM_LIT_INT)
+		*yes = put[1].i == put[0].i + 1;
+	else if (n == 2 && put[0].kind == TNORM_LIT_STRING && put[1].kind == TNORM_LIT_STRING)
+		*yes = put[1].len == put[0].len + 1 && !memcmp(put[0].s, put[1].s, put[0].len);
+	return 0;
+}
+
+static void test_normalize__calls_shift_values(void **state)
+{
+	static const char h3[] = "pool k 2 const\npool t 1\n<k> := 1..20\n<t> := mk()\nput(<t>, <k>)\n";
+	static const char in[] = "t0 = mk()\nk0 = 13\nk1 = 14\nput(t0, k0)\nput(t0, k1)\n";
+	tnorm_harness *h = NULL;
+	tnorm_test *t = NULL, *n = NULL;
+	char *s = NULL;
+	pred p;
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	/* Lowering either value alone breaks "one more than the other"; both minus 12 keeps it. */
+	assert_int_equal(tnorm_harness_parse(&h, "h3.tnh", h3, strlen(h3)), 0);
+	assert_int_equal(tnorm_test_parse(&t, h, "n.t", in, strlen(in)), 0);
+	assert_int_equal(tnorm_normalize(&n, t, NULL, related_oracle, NULL, on_log, &p, NULL), 0);
+	assert_int_equal(tnorm_test_format(n, &s, NULL), 0);
+	assert_string_equal(s, "t0 = mk()\nk0 = 1\nput(t0, k0)\nk1 = 2\nput(t0, k1)\n");
+	assert_non_null(strstr(p.log, "ShiftValues: every k value minus 12\n"));
+	tnorm_free(s);
+	tnorm_test_free(n);
+	tnorm_test_free(t);
+	tnorm_harness_free(h);
+}
+
+/* Strings only: a prefix pair goes down together ('c' -> 'a' in every value), and a string is
+ * shortened on its own ("cb" -> "b"). */
+static void test_normalize__calls_strings_together(void **state)
+{
+	static const char h4[] = "pool k 2 const\npool t 1\n<k> := {\"a\", \"b\", \"c\", \"aa\", \"ab\", "
+	                         "\"ba\", \"bb\", \"ca\", \"cb\", \"cc\"}\n<k> := \"x\"\n<t> := mk()\n"
+	                         "put(<t>, <k>)\n";
+	static const char in[] = "t0 = mk()\nk1 = \"c\"\nk0 = \"cb\"\nput(t0, k1)\nput(t0, k0)\n";
+	tnorm_harness *h = NULL;
+	tnorm_test *t = NULL, *n = NULL;
+	char *s = NULL;
+	pred p;
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	assert_int_equal(tnorm_harness_parse(&h, "h4.tnh", h4, strlen(h4)), 0);
+	assert_int_equal(tnorm_test_parse(&t, h, "n.t", in, strlen(in)), 0);
+	assert_int_equal(tnorm_normalize(&n, t, NULL, related_oracle, NULL, on_log, &p, NULL), 0);
+	assert_int_equal(tnorm_test_format(n, &s, NULL), 0);
+	assert_string_equal(s, "t0 = mk()\nk0 = \"a\"\nput(t0, k0)\nk1 = \"aa\"\nput(t0, k1)\n");
+	assert_true(p.fired[TNORM_RULE_SHIFT_VALUES] > 0);
+	tnorm_free(s);
+	tnorm_test_free(n);
+	tnorm_test_free(t);
+	tnorm_harness_free(h);
+}
+
 static void test_normalize__calls_fall_back_to_paper(void **state)
 {
 	tnorm_normalize_options o = TNORM_NORMALIZE_OPTIONS_INIT;
@@ -503,6 +577,8 @@ int main(void)
 		cmocka_unit_test(test_normalize__calls_fewest_assignments),
 		cmocka_unit_test(test_normalize__calls_replace_object),
 		cmocka_unit_test(test_normalize__calls_replace_call),
+		cmocka_unit_test(test_normalize__calls_shift_values),
+		cmocka_unit_test(test_normalize__calls_strings_together),
 		cmocka_unit_test(test_normalize__calls_fall_back_to_paper),
 		cmocka_unit_test(test_normalize__calls_large_domains),
 		cmocka_unit_test(test_normalize__calls_terminate_and_are_deterministic),

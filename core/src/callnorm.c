@@ -60,7 +60,8 @@ typedef struct {
 	uint32_t ntmpl, npool, nvars;
 	tnorm_template_info *ti;
 	tnorm_pool_info *pi;
-	unsigned char *inl; /* per pool: 1 when its values are inlined */
+	unsigned char *inl;   /* per pool: 1 when its values are inlined */
+	unsigned char *alpha; /* per pool, 256 each: the bytes its string values are made of */
 	cseq cur;
 	tnorm_test *cur_test; /* the lowered form of cur */
 	tnorm__seen seen;
@@ -574,6 +575,79 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* ---- values of a pool, by their literal ---------------------------------------------------- */
+
+static const tnorm__vset *vset_of(const cz *z, uint32_t tmpl)
+{
+	return &z->h->tmpls[tmpl].vset[1];
+}
+
+/* The key of literal `lit` in pool p: in template `prefer` if it is there, else the first value
+ * template of p that has it.  NONE when no value set of the pool holds it. */
+static uint64_t find_value(const cz *z, uint32_t p, uint32_t prefer, const tnorm_literal *lit)
+{
+	uint32_t t, pass;
+	for (pass = 0; pass < 2; pass++)
+		for (t = pass ? 0 : prefer; t < (pass ? z->ntmpl : prefer + 1); t++) {
+			const tnorm__vset *v;
+			uint64_t k;
+			if (z->ti[t].kind != TNORM_TMPL_VALUE || z->ti[t].slot[0].pool != p)
+				continue;
+			v = vset_of(z, t);
+			if (v->is_range) {
+				if (lit->kind == TNORM_LIT_INT && lit->i >= v->lo && lit->i <= v->hi)
+					return vkey(t, (uint32_t)(lit->i - v->lo));
+				continue;
+			}
+			for (k = 0; k < v->nlits; k++)
+				if (v->lits[k].kind == lit->kind &&
+				    (lit->kind == TNORM_LIT_INT
+				         ? v->lits[k].i == lit->i
+				         : v->lits[k].len == lit->len && !memcmp(v->lits[k].s, lit->s, lit->len)))
+					return vkey(t, (uint32_t)k);
+		}
+	return NONE;
+}
+
+enum { MAP_SUB, MAP_CHAR, MAP_DROP_FIRST, MAP_DROP_LAST };
+
+/* Apply a map to one value; NONE when the result is in no value set of the pool. */
+static uint64_t map_value(const cz *z, uint32_t p, uint64_t key, int how, int64_t d,
+                          unsigned char from, unsigned char to)
+{
+	uint32_t vt = (uint32_t)(key >> 32);
+	tnorm_literal lit;
+	char buf[512];
+	size_t j;
+	if (tnorm_harness_value(z->h, vt, 1, key & 0xffffffffu, &lit) < 0)
+		return NONE;
+	if (how == MAP_SUB) {
+		if (lit.kind != TNORM_LIT_INT)
+			return key;
+		lit.i -= d;
+		return find_value(z, p, vt, &lit);
+	}
+	if (lit.kind != TNORM_LIT_STRING)
+		return key;
+	if (lit.len > sizeof(buf))
+		return NONE;
+	memcpy(buf, lit.s, lit.len);
+	if (how == MAP_CHAR) {
+		for (j = 0; j < lit.len; j++)
+			if ((unsigned char)buf[j] == from)
+				buf[j] = (char)to;
+	} else if (lit.len == 0) {
+		return NONE;
+	} else if (how == MAP_DROP_FIRST) {
+		memmove(buf, buf + 1, lit.len - 1);
+		lit.len--;
+	} else {
+		lit.len--;
+	}
+	lit.s = buf;
+	return find_value(z, p, vt, &lit);
+}
+
 /*
  * Values below `v` of its pool to try, lowest first: the lowest value of each lower value
  * template of the pool, then within v's own set the lowest, then v - 2^k for k from 30 down to 0
@@ -584,9 +658,29 @@ static size_t lower_values(const cz *z, uint32_t pool, uint64_t v, uint64_t *out
 {
 	uint32_t vt = (uint32_t)(v >> 32), ch = (uint32_t)(v & 0xffffffffu), t, step;
 	size_t n = 0, i, m = 0;
+	int how, c;
 	for (t = 0; t < vt; t++)
 		if (z->ti[t].kind == TNORM_TMPL_VALUE && z->ti[t].slot[0].pool == pool)
 			out[n++] = vkey(t, 0);
+	/* a string shortened at either end, or a character of it lowered to the alphabet's first,
+	 * wherever in the pool's sets that string is */
+	for (how = MAP_DROP_FIRST; how <= MAP_DROP_LAST; how++) {
+		uint64_t w = map_value(z, pool, v, how, 0, 0, 0);
+		if (w != NONE && w < v)
+			out[n++] = w;
+	}
+	for (c = 0; c < 256 && !z->alpha[pool * 256 + c]; c++)
+		;
+	for (i = 0; c < 256 && i < 8; i++) {
+		tnorm_literal lit;
+		uint64_t w;
+		if (tnorm_harness_value(z->h, vt, 1, ch, &lit) < 0 || lit.kind != TNORM_LIT_STRING ||
+		    i >= lit.len)
+			break;
+		w = map_value(z, pool, v, MAP_CHAR, 0, (unsigned char)lit.s[i], (unsigned char)c);
+		if (w != NONE && w < v)
+			out[n++] = w;
+	}
 	if (ch > 0)
 		out[n++] = vkey(vt, 0);
 	for (step = 1u << 30; step; step >>= 1)
@@ -618,7 +712,7 @@ static int simplify(cz *z, int all)
 {
 	size_t i, k, nl;
 	uint32_t s;
-	uint64_t lo[64];
+	uint64_t lo[80];
 	int r = 0;
 	for (i = 0; i < z->cur.n && r == 0; i++) {
 		for (s = 0; s < z->ti[z->cur.c[i].tmpl].nslots && r == 0; s++) {
@@ -735,10 +829,25 @@ static int move_calls(cz *z, int adjacent)
 	return r;
 }
 
+/* The `r`-th value template of pool p (clipped to its last); ntmpl when it has none. */
+static uint32_t nth_value_template(const cz *z, uint32_t p, uint32_t r)
+{
+	uint32_t t, last = z->ntmpl;
+	for (t = 0; t < z->ntmpl; t++)
+		if (z->ti[t].kind == TNORM_TMPL_VALUE && z->ti[t].slot[0].pool == p) {
+			last = t;
+			if (r-- == 0)
+				break;
+		}
+	return last;
+}
+
 /*
  * A call replaced by one of a lower template of compatible shape: the same left-hand-side pool
  * (or none); each pool argument taken from the call's own arguments of that pool, in order, or
- * else the pool's lowest value (a value pool) or its first object; inline values their lowest.
+ * else the pool's first object, or for a value pool the lowest value of its first value template,
+ * then of its second, ... (so `f(t, k, "null")` can become `f(t, k, <v>)` with v = "null");
+ * inline values their lowest.
  */
 static int replace_call(cz *z)
 {
@@ -750,56 +859,176 @@ static int replace_call(cz *z)
 		uint32_t t;
 		for (t = 0; t < c0->tmpl && r == 0; t++) {
 			const tnorm_template_info *t1 = &z->ti[t];
-			unsigned char taken[TNORM_MAX_SLOTS] = {0};
-			cseq c;
-			ccall nc;
-			uint32_t s, u;
-			int fits = 1;
-			tnorm__buf what = TNORM__BUF_INIT;
+			uint32_t variant, nvariants = 1;
 			if (t1->has_lhs != t0->has_lhs || (t1->has_lhs && t1->slot[0].pool != t0->slot[0].pool))
 				continue;
 			if (t1->kind == TNORM_TMPL_VALUE && z->inl[t1->slot[0].pool])
 				continue;
-			memset(&nc, 0, sizeof(nc));
-			nc.tmpl = t;
-			if (t1->has_lhs)
-				nc.arg[0] = c0->arg[0];
-			for (s = t1->has_lhs ? 1 : 0; s < t1->nslots && fits; s++) {
-				int k = slot_kind(z, t, s);
-				if (k == K_CH) {
-					nc.arg[s] = 0;
-					continue;
-				}
-				for (u = t0->has_lhs ? 1 : 0; u < t0->nslots; u++)
-					if (!taken[u] && t0->slot[u].kind == TNORM_SLOT_POOL &&
-					    t0->slot[u].pool == t1->slot[s].pool)
-						break;
-				if (u < t0->nslots) {
-					taken[u] = 1;
-					nc.arg[s] = c0->arg[u];
-				} else if (k == K_OBJ) {
-					nc.arg[s] = 0;
-				} else {
-					uint32_t vt;
-					for (vt = 0; vt < z->ntmpl; vt++)
-						if (z->ti[vt].kind == TNORM_TMPL_VALUE &&
-						    z->ti[vt].slot[0].pool == t1->slot[s].pool)
+			for (variant = 0; variant < nvariants && r == 0; variant++) {
+				unsigned char taken[TNORM_MAX_SLOTS] = {0};
+				cseq c;
+				ccall nc;
+				uint32_t s, u;
+				int fits = 1;
+				tnorm__buf what = TNORM__BUF_INIT;
+				memset(&nc, 0, sizeof(nc));
+				nc.tmpl = t;
+				if (t1->has_lhs)
+					nc.arg[0] = c0->arg[0];
+				for (s = t1->has_lhs ? 1 : 0; s < t1->nslots && fits; s++) {
+					int k = slot_kind(z, t, s);
+					uint32_t vt, nv = 0;
+					if (k == K_CH) {
+						nc.arg[s] = 0;
+						continue;
+					}
+					for (u = t0->has_lhs ? 1 : 0; u < t0->nslots; u++)
+						if (!taken[u] && t0->slot[u].kind == TNORM_SLOT_POOL &&
+						    t0->slot[u].pool == t1->slot[s].pool)
 							break;
+					if (u < t0->nslots) {
+						taken[u] = 1;
+						nc.arg[s] = c0->arg[u];
+						continue;
+					}
+					if (k == K_OBJ) {
+						nc.arg[s] = 0;
+						continue;
+					}
+					vt = nth_value_template(z, t1->slot[s].pool, variant);
 					fits = vt < z->ntmpl;
 					nc.arg[s] = vkey(vt, 0);
+					while (nth_value_template(z, t1->slot[s].pool, nv) !=
+					       nth_value_template(z, t1->slot[s].pool, nv + 1))
+						nv++;
+					if (nv + 1 > nvariants)
+						nvariants = nv + 1;
 				}
+				if (!fits || (r = seq_copy(&c, &z->cur)) < 0)
+					continue;
+				c.c[i] = nc;
+				tnorm__buf_printf(&what, "(call %zu: ", i);
+				put_call(&what, z, c0);
+				tnorm__buf_puts(&what, ") -> (");
+				put_call(&what, z, &nc);
+				tnorm__buf_putc(&what, ')');
+				r = try_cand(z, &c, TNORM_RULE_REPLACE_CALL, 0, what.ptr);
+				tnorm__buf_dispose(&what);
 			}
-			if (!fits || (r = seq_copy(&c, &z->cur)) < 0)
-				continue;
-			c.c[i] = nc;
-			tnorm__buf_printf(&what, "(call %zu: ", i);
-			put_call(&what, z, c0);
-			tnorm__buf_puts(&what, ") -> (");
-			put_call(&what, z, &nc);
-			tnorm__buf_putc(&what, ')');
-			r = try_cand(z, &c, TNORM_RULE_REPLACE_CALL, 0, what.ptr);
-			tnorm__buf_dispose(&what);
 		}
+	}
+	return r;
+}
+
+/*
+ * ShiftValues: the values of one pool lowered together, keeping what relates them.  Integers:
+ * every one minus the same amount (the largest that keeps each in its set first, then halves),
+ * which keeps their order and differences.  Strings: one character replaced by a lower one of
+ * the pool's alphabet in every value, or the first or the last character dropped from every
+ * value, which keeps prefixes prefixes.  Each new value must be in a value set of the pool.
+ */
+static int try_map(cz *z, uint32_t p, int how, int64_t d, unsigned char from, unsigned char to)
+{
+	cseq c;
+	size_t i;
+	uint32_t s;
+	int r, changed = 0;
+	tnorm__buf what = TNORM__BUF_INIT;
+	if ((r = seq_copy(&c, &z->cur)) < 0)
+		return r;
+	for (i = 0; i < c.n; i++)
+		for (s = 0; s < z->ti[c.c[i].tmpl].nslots; s++) {
+			uint64_t w;
+			if (slot_kind(z, c.c[i].tmpl, s) != K_VAL || z->ti[c.c[i].tmpl].slot[s].pool != p)
+				continue;
+			if ((w = map_value(z, p, c.c[i].arg[s], how, d, from, to)) == NONE) {
+				seq_free(&c);
+				return 0;
+			}
+			changed |= w != c.c[i].arg[s];
+			c.c[i].arg[s] = w;
+		}
+	if (!changed) {
+		seq_free(&c);
+		return 0;
+	}
+	if (how == MAP_SUB)
+		tnorm__buf_printf(&what, "every %s value minus %lld", z->pi[p].name, (long long)d);
+	else if (how == MAP_CHAR)
+		tnorm__buf_printf(&what, "'%c' -> '%c' in every %s value", from, to, z->pi[p].name);
+	else
+		tnorm__buf_printf(&what, "the %s character of every %s value dropped",
+		                  how == MAP_DROP_FIRST ? "first" : "last", z->pi[p].name);
+	r = try_cand(z, &c, TNORM_RULE_SHIFT_VALUES, 0, what.ptr ? what.ptr : "");
+	tnorm__buf_dispose(&what);
+	return r;
+}
+
+static int shift_values(cz *z)
+{
+	uint32_t p;
+	int r = 0;
+	for (p = 0; p < z->npool && r == 0; p++) {
+		unsigned char used[256] = {0};
+		const unsigned char *alpha = &z->alpha[p * 256];
+		int64_t least = INT64_MAX, lowest = INT64_MAX, d;
+		size_t i, nvals = 0;
+		uint32_t s, t;
+		int c, c2;
+		if (!z->inl[p])
+			continue;
+		for (i = 0; i < z->cur.n; i++)
+			for (s = 0; s < z->ti[z->cur.c[i].tmpl].nslots; s++) {
+				tnorm_literal lit;
+				uint64_t key = z->cur.c[i].arg[s];
+				size_t j;
+				if (slot_kind(z, z->cur.c[i].tmpl, s) != K_VAL || z->ti[z->cur.c[i].tmpl].slot[s].pool != p ||
+				    tnorm_harness_value(z->h, (uint32_t)(key >> 32), 1, key & 0xffffffffu, &lit) < 0)
+					continue;
+				nvals++;
+				if (lit.kind == TNORM_LIT_INT && lit.i < least)
+					least = lit.i;
+				for (j = 0; lit.kind == TNORM_LIT_STRING && j < lit.len; j++)
+					used[(unsigned char)lit.s[j]] = 1;
+			}
+		if (nvals < 2)
+			continue; /* one value: SimplifyAll lowers it */
+		for (t = 0; t < z->ntmpl; t++) {
+			const tnorm__vset *v;
+			uint64_t k;
+			if (z->ti[t].kind != TNORM_TMPL_VALUE || z->ti[t].slot[0].pool != p)
+				continue;
+			v = vset_of(z, t);
+			if (v->is_range && v->lo < lowest)
+				lowest = v->lo;
+			for (k = 0; !v->is_range && k < v->nlits; k++)
+				if (v->lits[k].kind == TNORM_LIT_INT && v->lits[k].i < lowest)
+					lowest = v->lits[k].i;
+		}
+		/* integers: the largest shift first, then halves */
+		if (least != INT64_MAX && lowest < least)
+			for (d = least - lowest; d > 0 && r == 0; d /= 2)
+				r = try_map(z, p, MAP_SUB, d, 0, 0);
+		/* strings: a character by the alphabet's lowest, or by the next lower one */
+		for (c = 255; c > 0 && r == 0; c--) {
+			int lo = -1, below = -1;
+			if (!used[c])
+				continue;
+			for (c2 = 0; c2 < c; c2++)
+				if (alpha[c2]) {
+					if (lo < 0)
+						lo = c2;
+					below = c2;
+				}
+			if (lo >= 0)
+				r = try_map(z, p, MAP_CHAR, 0, (unsigned char)c, (unsigned char)lo);
+			if (r == 0 && below > lo)
+				r = try_map(z, p, MAP_CHAR, 0, (unsigned char)c, (unsigned char)below);
+		}
+		if (r == 0)
+			r = try_map(z, p, MAP_DROP_FIRST, 0, 0, 0);
+		if (r == 0)
+			r = try_map(z, p, MAP_DROP_LAST, 0, 0, 0);
 	}
 	return r;
 }
@@ -852,6 +1081,7 @@ static int apply(void *zp, tnorm_rule rule)
 	case TNORM_RULE_SWAP_ACTION: return move_calls(z, 1);
 	case TNORM_RULE_MOVE_ACTION: return move_calls(z, 0);
 	case TNORM_RULE_REPLACE_CALL: return replace_call(z);
+	case TNORM_RULE_SHIFT_VALUES: return shift_values(z);
 	case TNORM_RULE_REWIRE: return z->o->rewire ? rewire(z) : 0;
 	default: return 0;
 	}
@@ -860,7 +1090,7 @@ static int apply(void *zp, tnorm_rule rule)
 static const tnorm_rule call_order[] = {
 	TNORM_RULE_SIMPLIFY_ALL, TNORM_RULE_REPLACE_POOL, TNORM_RULE_SIMPLIFY_SINGLE,
 	TNORM_RULE_SWAP_ACTION,  TNORM_RULE_MOVE_ACTION,  TNORM_RULE_REPLACE_CALL,
-	TNORM_RULE_REWIRE,
+	TNORM_RULE_SHIFT_VALUES, TNORM_RULE_REWIRE,
 };
 #define NRULES (sizeof(call_order) / sizeof(call_order[0]))
 
@@ -874,7 +1104,8 @@ static int classify(cz *z)
 	z->ti = tnorm__calloc(z->ntmpl ? z->ntmpl : 1, sizeof(*z->ti));
 	z->pi = tnorm__calloc(z->npool ? z->npool : 1, sizeof(*z->pi));
 	z->inl = tnorm__calloc(z->npool ? z->npool : 1, 1);
-	if (!z->ti || !z->pi || !z->inl)
+	z->alpha = tnorm__calloc(z->npool ? z->npool : 1, 256);
+	if (!z->ti || !z->pi || !z->inl || !z->alpha)
 		return TNORM_ENOMEM;
 	for (i = 0; i < z->npool; i++) {
 		tnorm_harness_pool(z->h, i, &z->pi[i]);
@@ -884,6 +1115,14 @@ static int classify(cz *z)
 		tnorm_harness_template(z->h, i, &z->ti[i]);
 		if (z->ti[i].has_lhs && z->ti[i].kind != TNORM_TMPL_VALUE)
 			z->inl[z->ti[i].slot[0].pool] = 0;
+		if (z->ti[i].kind == TNORM_TMPL_VALUE) {
+			const tnorm__vset *v = vset_of(z, i);
+			uint64_t k;
+			size_t j;
+			for (k = 0; !v->is_range && k < v->nlits; k++)
+				for (j = 0; v->lits[k].kind == TNORM_LIT_STRING && j < v->lits[k].len; j++)
+					z->alpha[z->ti[i].slot[0].pool * 256 + (unsigned char)v->lits[k].s[j]] = 1;
+		}
 	}
 	for (i = 0; i < nchk; i++) {
 		tnorm_template_info ci;
@@ -935,5 +1174,6 @@ done:
 	free(z.ti);
 	free(z.pi);
 	free(z.inl);
+	free(z.alpha);
 	return err;
 }

@@ -35,7 +35,9 @@ typedef enum tnorm_rule {
 	                                   the test gets lower (or, then reduced, shorter) */
 	TNORM_RULE_REPLACE_CALL = 8,  /**< (call rules) a call by one of a lower template of compatible
 	                                   shape, arguments carried over */
-	TNORM_RULE_COUNT = 9
+	TNORM_RULE_SHIFT_VALUES = 9,  /**< (call rules) the values of one pool lowered together: integers
+	                                   minus one amount, a character lowered in every string */
+	TNORM_RULE_COUNT = 10
 } tnorm_rule;
 
 /** Which rewrite system tnorm_normalize() runs. */
