@@ -411,6 +411,25 @@ static void test_normalize__calls_replace_object(void **state)
 	assert_non_null(strstr(p.log, "ReplacePool: t#1 -> t#0 (every use)\n"));
 }
 
+/* Normalize `text` over harness `htext` with `fn` under the default rules; assert the result. */
+static void check_calls(const char *htext, const char *text, tnorm_test_oracle fn, const char *want,
+                        pred *p)
+{
+	tnorm_harness *h = NULL;
+	tnorm_test *t = NULL, *n = NULL;
+	char *s = NULL;
+	memset(p, 0, sizeof(*p));
+	assert_int_equal(tnorm_harness_parse(&h, "h.tnh", htext, strlen(htext)), 0);
+	assert_int_equal(tnorm_test_parse(&t, h, "n.t", text, strlen(text)), 0);
+	assert_int_equal(tnorm_normalize(&n, t, NULL, fn, NULL, on_log, p, NULL), 0);
+	assert_int_equal(tnorm_test_format(n, &s, NULL), 0);
+	assert_string_equal(s, want);
+	tnorm_free(s);
+	tnorm_test_free(n);
+	tnorm_test_free(t);
+	tnorm_harness_free(h);
+}
+
 static int any_use_oracle(void *ctx, const tnorm_test *t, int *yes)
 {
 	size_t i;
@@ -423,25 +442,13 @@ static int any_use_oracle(void *ctx, const tnorm_test *t, int *yes)
 
 static void test_normalize__calls_replace_call(void **state)
 {
-	static const char h2[] = "pool int 2 const\npool t 2\n<int> := 1..9\n<t> := mk()\nlook(<t>)\n"
-	                         "put(<t>, <int>)\n";
-	tnorm_harness *h = NULL;
-	tnorm_test *t = NULL, *n = NULL;
-	char *s = NULL;
 	pred p;
 	(void)state;
-	memset(&p, 0, sizeof(p));
-	assert_int_equal(tnorm_harness_parse(&h, "h2.tnh", h2, strlen(h2)), 0);
-	assert_int_equal(tnorm_test_parse(&t, h, "n.t", "int0 = 5\nt0 = mk()\nput(t0, int0)\n", 33), 0);
-	assert_int_equal(tnorm_normalize(&n, t, NULL, any_use_oracle, NULL, on_log, &p, NULL), 0);
-	assert_int_equal(tnorm_test_format(n, &s, NULL), 0);
-	assert_string_equal(s, "t0 = mk()\nlook(t0)\n");
+	check_calls("pool int 2 const\npool t 2\n<int> := 1..9\n<t> := mk()\nlook(<t>)\n"
+	            "put(<t>, <int>)\n",
+	            "int0 = 5\nt0 = mk()\nput(t0, int0)\n", any_use_oracle, "t0 = mk()\nlook(t0)\n", &p);
 	assert_non_null(strstr(p.log, "ReplaceCall: (call 1: put(t#0, "));
 	assert_string_equal(tnorm_rule_name(TNORM_RULE_REPLACE_CALL), "ReplaceCall");
-	tnorm_free(s);
-	tnorm_test_free(n);
-	tnorm_test_free(t);
-	tnorm_harness_free(h);
 }
 
 /* Two values that must change together: the second put's value is the first's plus one (ints),
@@ -471,51 +478,26 @@ static int related_oracle(void *ctx, const tnorm_test *t, int *yes)
 
 static void test_normalize__calls_shift_values(void **state)
 {
-	static const char h3[] = "pool k 2 const\npool t 1\n<k> := 1..20\n<t> := mk()\nput(<t>, <k>)\n";
-	static const char in[] = "t0 = mk()\nk0 = 13\nk1 = 14\nput(t0, k0)\nput(t0, k1)\n";
-	tnorm_harness *h = NULL;
-	tnorm_test *t = NULL, *n = NULL;
-	char *s = NULL;
 	pred p;
 	(void)state;
-	memset(&p, 0, sizeof(p));
 	/* Lowering either value alone breaks "one more than the other"; both minus 12 keeps it. */
-	assert_int_equal(tnorm_harness_parse(&h, "h3.tnh", h3, strlen(h3)), 0);
-	assert_int_equal(tnorm_test_parse(&t, h, "n.t", in, strlen(in)), 0);
-	assert_int_equal(tnorm_normalize(&n, t, NULL, related_oracle, NULL, on_log, &p, NULL), 0);
-	assert_int_equal(tnorm_test_format(n, &s, NULL), 0);
-	assert_string_equal(s, "t0 = mk()\nk0 = 1\nput(t0, k0)\nk1 = 2\nput(t0, k1)\n");
+	check_calls("pool k 2 const\npool t 1\n<k> := 1..20\n<t> := mk()\nput(<t>, <k>)\n",
+	            "t0 = mk()\nk0 = 13\nk1 = 14\nput(t0, k0)\nput(t0, k1)\n", related_oracle,
+	            "t0 = mk()\nk0 = 1\nput(t0, k0)\nk1 = 2\nput(t0, k1)\n", &p);
 	assert_non_null(strstr(p.log, "ShiftValues: every k value minus 12\n"));
-	tnorm_free(s);
-	tnorm_test_free(n);
-	tnorm_test_free(t);
-	tnorm_harness_free(h);
 }
 
 /* Strings only: a prefix pair goes down together ('c' -> 'a' in every value), and a string is
  * shortened on its own ("cb" -> "b"). */
 static void test_normalize__calls_strings_together(void **state)
 {
-	static const char h4[] = "pool k 2 const\npool t 1\n<k> := {\"a\", \"b\", \"c\", \"aa\", \"ab\", "
-	                         "\"ba\", \"bb\", \"ca\", \"cb\", \"cc\"}\n<k> := \"x\"\n<t> := mk()\n"
-	                         "put(<t>, <k>)\n";
-	static const char in[] = "t0 = mk()\nk1 = \"c\"\nk0 = \"cb\"\nput(t0, k1)\nput(t0, k0)\n";
-	tnorm_harness *h = NULL;
-	tnorm_test *t = NULL, *n = NULL;
-	char *s = NULL;
 	pred p;
 	(void)state;
-	memset(&p, 0, sizeof(p));
-	assert_int_equal(tnorm_harness_parse(&h, "h4.tnh", h4, strlen(h4)), 0);
-	assert_int_equal(tnorm_test_parse(&t, h, "n.t", in, strlen(in)), 0);
-	assert_int_equal(tnorm_normalize(&n, t, NULL, related_oracle, NULL, on_log, &p, NULL), 0);
-	assert_int_equal(tnorm_test_format(n, &s, NULL), 0);
-	assert_string_equal(s, "t0 = mk()\nk0 = \"a\"\nput(t0, k0)\nk1 = \"aa\"\nput(t0, k1)\n");
+	check_calls("pool k 2 const\npool t 1\n<k> := {\"a\", \"b\", \"c\", \"aa\", \"ab\", \"ba\", \"bb\", "
+	            "\"ca\", \"cb\", \"cc\"}\n<k> := \"x\"\n<t> := mk()\nput(<t>, <k>)\n",
+	            "t0 = mk()\nk1 = \"c\"\nk0 = \"cb\"\nput(t0, k1)\nput(t0, k0)\n", related_oracle,
+	            "t0 = mk()\nk0 = \"a\"\nput(t0, k0)\nk1 = \"aa\"\nput(t0, k1)\n", &p);
 	assert_true(p.fired[TNORM_RULE_SHIFT_VALUES] > 0);
-	tnorm_free(s);
-	tnorm_test_free(n);
-	tnorm_test_free(t);
-	tnorm_harness_free(h);
 }
 
 static void test_normalize__calls_fall_back_to_paper(void **state)
