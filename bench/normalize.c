@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * bench/normalize.c - the AVL experiment of the normalization paper (section 3.1), in small:
- * N random tests of length 100 on the faulty AVL tree -> the failing ones -> reduced ->
- * normalized.  Prints failing tests, distinct reduced and normalized tests, mean lengths, runs
- * and wall time per test, the cache hit rate, and each distinct normal form with its count.
+ * bench/normalize.c - one test per fault, measured: for each example (AVL, hash table, radix
+ * tree), random 100-step tests on the faulty driver -> the failing ones -> for each, reduced and
+ * normalized under the call rules (the default) and under the paper's rules (`--rules paper`),
+ * each in a fresh session (no cache shared between tests), the two interleaved so that the
+ * machine's load falls on both alike; then the call rules' normal form is generalized, as
+ * `minimize --generalize` does.  Prints, per example and rule set: failing tests, distinct
+ * reduced, distinct normal forms, runs and seconds per test (mean and max, reduction included),
+ * the generalization's runs, the candidates asked per rule, and the normal forms with counts.
  *
- * usage: bench_normalize SOURCE_ROOT BUILD_ROOT [N]     (ninja -C build bench-normalize)
+ * usage: bench_normalize SOURCE_ROOT BUILD_ROOT [--tests N] [--seeds S] [--only NAME]
+ *        (ninja -C build bench-normalize; defaults: 20 failing tests per example, seeds 1..4000)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +19,7 @@
 
 #include "tnorm/tnorm.h"
 
-#define MAXF 4096
+#define MAXF 256
 
 static double now(void)
 {
@@ -51,115 +56,186 @@ static void add(bag *b, const char *s)
 	}
 }
 
-int main(int argc, char **argv)
+/* What one rule set did over the failing tests of one example. */
+typedef struct {
+	bag reduced, normal;
+	double runs, runs_max, secs, secs_max, gen_runs, gen_max;
+	double asked[TNORM_RULE_COUNT];
+	unsigned tests, paper_fallbacks;
+} tally;
+
+static void note(double *sum, double *max, double v)
+{
+	*sum += v;
+	if (v > *max)
+		*max = v;
+}
+
+/* Reduce and normalize one failing test in a fresh session; generalize when asked. */
+static void one(const tnorm_test *t, const char *text, size_t len, const char **args,
+                tnorm_rules rules, int generalize, tally *y)
+{
+	tnorm_session_options so = TNORM_SESSION_OPTIONS_INIT;
+	tnorm_reduce_options ro = TNORM_REDUCE_OPTIONS_INIT;
+	tnorm_normalize_options no = TNORM_NORMALIZE_OPTIONS_INIT;
+	tnorm_normalize_stats nst;
+	tnorm_session *s = NULL;
+	tnorm_test *r = NULL, *nf = NULL;
+	tnorm_progress p;
+	char *rt = NULL, *nt = NULL;
+	double t0 = now(), runs;
+	size_t i;
+	no.rules = rules;
+	so.confirm = 1;
+	if (tnorm_session_new(&s, args, NULL, &so) < 0 || tnorm_session_confirm(s, text, len) < 0)
+		die("confirm");
+	if (tnorm_reduce_test(&r, t, &ro, tnorm_session_test_oracle, s, NULL) < 0)
+		die("reduce");
+	if (tnorm_normalize(&nf, r, &no, tnorm_session_test_oracle, s, NULL, NULL, &nst) < 0)
+		die("normalize");
+	tnorm_session_stats(s, &p);
+	runs = (double)p.runs;
+	note(&y->runs, &y->runs_max, runs);
+	note(&y->secs, &y->secs_max, now() - t0);
+	for (i = 0; i < TNORM_RULE_COUNT; i++)
+		y->asked[i] += (double)nst.asked[i];
+	y->paper_fallbacks += rules == TNORM_RULES_CALLS && nst.paper;
+	y->tests++;
+	if (generalize) {
+		tnorm_generalization *g = NULL;
+		if (tnorm_generalize_batch(&g, nf, NULL, tnorm_session_test_batch_oracle, s) < 0)
+			die("generalize");
+		tnorm_generalization_free(g);
+		tnorm_session_stats(s, &p);
+		note(&y->gen_runs, &y->gen_max, (double)p.runs - runs);
+	}
+	if (tnorm_test_format(r, &rt, NULL) < 0 || tnorm_test_format(nf, &nt, NULL) < 0)
+		die("format");
+	add(&y->reduced, rt);
+	add(&y->normal, nt);
+	tnorm_free(rt);
+	tnorm_free(nt);
+	tnorm_test_free(r);
+	tnorm_test_free(nf);
+	tnorm_session_free(s);
+}
+
+static void row(const char *name, const char *rules, const tally *y, int generalize)
+{
+	double n = y->tests ? (double)y->tests : 1;
+	printf("| %s | %s | %u | %zu | %zu | %.0f | %.0f | %.2f | %.2f |", name, rules, y->tests,
+	       y->reduced.n, y->normal.n, y->runs / n, y->runs_max, y->secs / n, y->secs_max);
+	if (generalize)
+		printf(" %.0f | %.0f |\n", y->gen_runs / n, y->gen_max);
+	else
+		printf(" - | - |\n");
+}
+
+static void example(const char *src, const char *bld, const char *name, unsigned want,
+                    unsigned long seeds)
 {
 	char harness[4096], driver[4096];
 	const char *args[3];
 	tnorm_harness *h = NULL;
 	tnorm_runner *screen = NULL;
-	bag reduced, normal;
-	unsigned long n = 1000, seed, failing = 0;
-	double sum_red = 0, sum_norm = 0, sum_runs = 0, sum_hits = 0, sum_time = 0;
-	double asked[TNORM_RULE_COUNT] = {0}, reduce_runs = 0;
-	size_t i;
-	int rewire = 1;
+	tally calls, paper;
+	unsigned long seed;
+	size_t i, k;
 
-	if (argc > 1 && !strcmp(argv[argc - 1], "--no-rewire")) {
-		rewire = 0;
-		argc--;
-	}
-	if (argc < 3) {
-		fprintf(stderr, "usage: bench_normalize SOURCE_ROOT BUILD_ROOT [N] [--no-rewire]\n");
-		return 2;
-	}
-	if (argc > 3)
-		n = strtoul(argv[3], NULL, 10);
-	memset(&reduced, 0, sizeof(reduced));
-	memset(&normal, 0, sizeof(normal));
-	snprintf(harness, sizeof(harness), "%s/examples/avl/avl.tnh", argv[1]);
-	snprintf(driver, sizeof(driver), "%s/examples/avl/avl_driver_faulty", argv[2]);
+	memset(&calls, 0, sizeof(calls));
+	memset(&paper, 0, sizeof(paper));
+	snprintf(harness, sizeof(harness), "%s/examples/%s/%s.tnh", src, name, name);
+	snprintf(driver, sizeof(driver), "%s/examples/%s/%s_driver_faulty", bld, name, name);
 	args[0] = driver;
 	args[1] = "{}";
 	args[2] = NULL;
 	if (tnorm_harness_load(&h, harness) < 0 || tnorm_runner_new(&screen, args, NULL) < 0)
 		die("setup");
-	for (seed = 1; seed <= n; seed++) {
-		tnorm_test *t = NULL, *r = NULL, *nf = NULL;
-		tnorm_session_options so = TNORM_SESSION_OPTIONS_INIT;
-		tnorm_reduce_options ro = TNORM_REDUCE_OPTIONS_INIT;
-		tnorm_normalize_options no = TNORM_NORMALIZE_OPTIONS_INIT;
-		tnorm_normalize_stats nst;
-		no.rewire = rewire;
-		tnorm_session *s = NULL;
+	for (seed = 1; seed <= seeds && calls.tests < want; seed++) {
+		tnorm_test *t = NULL;
 		tnorm_run_result res;
-		tnorm_progress p;
-		char *text = NULL, *rt = NULL, *nt = NULL;
+		char *text = NULL;
 		size_t len = 0;
-		double t0;
+		int fails;
 		if (tnorm_test_generate(&t, h, 100, seed) < 0 || tnorm_test_format(t, &text, &len) < 0)
 			die("generate");
 		if (tnorm_runner_run(screen, text, len, &res) < 0)
 			die("run");
-		if (res.outcome != TNORM_OUTCOME_FAIL) {
-			tnorm_run_result_dispose(&res);
-			tnorm_free(text);
-			tnorm_test_free(t);
-			continue;
-		}
+		fails = res.outcome == TNORM_OUTCOME_FAIL;
 		tnorm_run_result_dispose(&res);
-		failing++;
-		t0 = now();
-		so.confirm = 1;
-		if (tnorm_session_new(&s, args, NULL, &so) < 0 || tnorm_session_confirm(s, text, len) < 0)
-			die("confirm");
-		if (tnorm_reduce_test(&r, t, &ro, tnorm_session_test_oracle, s, NULL) < 0)
-			die("reduce");
-		tnorm_session_stats(s, &p);
-		reduce_runs += (double)p.runs;
-		if (tnorm_normalize(&nf, r, &no, tnorm_session_test_oracle, s, NULL, NULL, &nst) < 0)
-			die("normalize");
-		for (i = 0; i < TNORM_RULE_COUNT; i++)
-			asked[i] += (double)nst.asked[i];
-		tnorm_session_stats(s, &p);
-		sum_time += now() - t0;
-		sum_runs += (double)p.runs;
-		sum_hits += (double)p.cache_hits;
-		sum_red += (double)tnorm_test_len(r);
-		sum_norm += (double)tnorm_test_len(nf);
-		tnorm_test_format(r, &rt, NULL);
-		tnorm_test_format(nf, &nt, NULL);
-		add(&reduced, rt);
-		add(&normal, nt);
-		fprintf(stderr, "seed %lu: %zu -> %zu -> %zu steps, %llu runs\n", seed, tnorm_test_len(t),
-		        tnorm_test_len(r), tnorm_test_len(nf), (unsigned long long)p.runs);
-		tnorm_free(rt);
-		tnorm_free(nt);
+		if (fails) {
+			/* Alternate which rule set goes first, so that neither always runs on a warm cache
+			 * of the file system or a quieter machine. */
+			int first = calls.tests % 2;
+			for (k = 0; k < 2; k++) {
+				if ((k == 0) == (first == 0))
+					one(t, text, len, args, TNORM_RULES_CALLS, 1, &calls);
+				else
+					one(t, text, len, args, TNORM_RULES_PAPER, 0, &paper);
+			}
+			fprintf(stderr, "%s seed %lu: calls %.0f runs, paper %.0f runs so far\n", name, seed,
+			        calls.runs, paper.runs);
+		}
 		tnorm_free(text);
 		tnorm_test_free(t);
-		tnorm_test_free(r);
-		tnorm_test_free(nf);
-		tnorm_session_free(s);
 	}
-	printf("| random tests | failing | distinct reduced | distinct normalized | mean len reduced | "
-	       "mean len normalized | runs/test | s/test | cache hit rate |\n");
-	printf("|---|---|---|---|---|---|---|---|---|\n");
-	if (failing)
-		printf("| %lu | %lu | %zu | %zu | %.1f | %.1f | %.0f | %.2f | %.0f%% |\n", n, failing, reduced.n,
-		       normal.n, sum_red / (double)failing, sum_norm / (double)failing,
-		       sum_runs / (double)failing, sum_time / (double)failing,
-		       100.0 * sum_hits / (sum_hits + sum_runs));
-	else
-		printf("| %lu | 0 | - | - | - | - | - | - | - |\n", n);
-	if (failing) {
-		printf("\nper test: %.0f runs in the first reduction; candidates asked per rule:", reduce_runs / (double)failing);
+	row(name, "calls", &calls, 1);
+	row(name, "paper", &paper, 0);
+	fprintf(stdout, "<!-- %s: %lu seeds screened", name, seed - 1);
+	if (calls.paper_fallbacks)
+		printf("; the call rules fell back to the paper's on %u tests", calls.paper_fallbacks);
+	printf(" -->\n");
+	for (k = 0; k < 2; k++) {
+		const tally *y = k ? &paper : &calls;
+		double n = y->tests ? (double)y->tests : 1;
+		fprintf(stderr, "%s %s: candidates asked per test, per rule:", name, k ? "paper" : "calls");
 		for (i = 0; i < TNORM_RULE_COUNT; i++)
-			printf(" %s %.0f", tnorm_rule_name((tnorm_rule)i), asked[i] / (double)failing);
-		printf(" (each accepted candidate also costs a reduction)\n");
+			if (y->asked[i] > 0)
+				fprintf(stderr, " %s %.0f", tnorm_rule_name((tnorm_rule)i), y->asked[i] / n);
+		fprintf(stderr, "\n");
+		for (i = 0; i < y->normal.n; i++)
+			fprintf(stderr, "%s %s normal form %zu (%d of %u tests):\n%s", name,
+			        k ? "paper" : "calls", i + 1, y->normal.count[i], y->tests, y->normal.text[i]);
 	}
-	for (i = 0; i < normal.n; i++)
-		printf("\nnormal form %zu (%d of %lu tests):\n%s", i + 1, normal.count[i], failing,
-		       normal.text[i]);
 	tnorm_runner_free(screen);
 	tnorm_harness_free(h);
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const names[] = {"avl", "htable", "trie"};
+	const char *only = NULL;
+	unsigned want = 20;
+	unsigned long seeds = 4000;
+	size_t i;
+	int a;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: bench_normalize SOURCE_ROOT BUILD_ROOT [--tests N] [--seeds S] "
+		                "[--only NAME]\n");
+		return 2;
+	}
+	for (a = 3; a + 1 < argc; a += 2) {
+		if (!strcmp(argv[a], "--tests"))
+			want = (unsigned)strtoul(argv[a + 1], NULL, 10);
+		else if (!strcmp(argv[a], "--seeds"))
+			seeds = strtoul(argv[a + 1], NULL, 10);
+		else if (!strcmp(argv[a], "--only"))
+			only = argv[a + 1];
+		else {
+			fprintf(stderr, "bench_normalize: unknown option %s\n", argv[a]);
+			return 2;
+		}
+	}
+	printf("| example | rules | failing tests | distinct reduced | distinct normal forms | "
+	       "runs/test mean | runs/test max | s/test mean | s/test max | generalize runs mean | "
+	       "generalize runs max |\n");
+	printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+	fflush(stdout);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!only || !strcmp(only, names[i])) {
+			example(argv[1], argv[2], names[i], want, seeds);
+			fflush(stdout);
+		}
 	return 0;
 }

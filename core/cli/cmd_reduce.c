@@ -395,13 +395,18 @@ static int pipeline(int argc, char **argv, int mode)
 		size_t k;
 		printf("{\"output\": \"%s\", \"original\": %zu, \"reduced\": %zu, \"unit\": \"%s\", "
 		       "\"runs\": %llu, \"accepted\": %llu, \"cache_hits\": %llu, \"skipped\": %llu, "
-		       "\"slice_level\": %d, \"rewrites\": %llu, \"known_normal_form\": %s, "
+		       "\"slice_level\": %d, \"rewrites\": %llu, \"rules\": \"%s\", \"capped\": %llu, "
+		       "\"known_normal_form\": %s, "
 		       "\"seconds\": %.3f, \"complete\": %s, \"replay\": {\"recorded\": %zu, "
 		       "\"replayed\": %zu}, \"signature\": \"%s\", \"slipped\": [",
 		       outp, res.original, res.final, res.unit, (unsigned long long)res.stats.runs,
 		       (unsigned long long)res.stats.accepted, (unsigned long long)res.stats.cache_hits,
 		       (unsigned long long)res.reduce.skipped, res.reduce.slice_level,
-		       (unsigned long long)res.normalize.rewrites, res.known ? "true" : "false",
+		       (unsigned long long)res.normalize.rewrites,
+		       mode == MODE_REDUCE || mode == MODE_GENERALIZE ? "none"
+		       : res.normalize.paper                          ? "paper"
+		                                                      : "calls",
+		       (unsigned long long)res.normalize.capped, res.known ? "true" : "false",
 		       res.stats.elapsed, res.complete ? "true" : "false", res.replay_len, res.replayed,
 		       res.signature);
 		for (k = 0; k < res.nslipped; k++)
@@ -428,6 +433,12 @@ static int pipeline(int argc, char **argv, int mode)
 		else if (mode != MODE_REDUCE && res.text)
 			printf("normal form (%llu rewrites):\n%s", (unsigned long long)res.normalize.rewrites,
 			       res.text);
+		if (mode != MODE_REDUCE && res.normalize.capped)
+			printf("note: %llu searches were cut short by a cap (%s); the normal form may not be "
+			       "the lowest\n",
+			       (unsigned long long)res.normalize.capped,
+			       res.normalize.paper ? "--wide for every lower action; see docs/normalization.md"
+			                           : "the first 8 characters of a string are lowered");
 		for (k = 0; k < res.nslipped; k++)
 			printf("slipped: %s (smallest test, %zu bytes: %s)\n", res.slipped[k].signature,
 			       res.slipped[k].size, res.slipped[k].path ? res.slipped[k].path : "-");

@@ -41,13 +41,14 @@ static void help(FILE *f)
 	fprintf(f, "usage: tnorm triage DIR --harness H [-j N] [-o OUT] [--match P] [--db PATH |\n"
 	           "                   --no-db] [--max-time-per-test T] [--no-generalize] [--timeout T]\n"
 	           "                   [--mem SIZE] [--env N=V]... [--invalid-exit N]... [--fixed CMD]\n"
-	           "                   [--quiet] -- CMD ARGS...\n\n"
+	           "                   [--rules calls|paper] [--quiet] -- CMD ARGS...\n\n"
 	           "Confirm, reduce and normalize every test (*.t) in DIR on N worker processes\n"
 	           "(default: the number of cores) sharing one database (default DIR/.tnorm/cache.db),\n"
 	           "then group them into buckets of (signature, normal form): one test per fault.\n"
 	           "Prints the summary and writes OUT/report.json and OUT/report.html (OUT defaults\n"
 	           "to DIR/triage).  Resumable: rerun after Ctrl-C or a crash and only the tests not\n"
-	           "done yet are worked on.  --invalid-exit and --fixed as for tnorm reduce.\n\n"
+	           "done yet are worked on.  --invalid-exit and --fixed as for tnorm reduce; --rules\n"
+	           "as for tnorm minimize.\n\n"
 	           "exit status: 0 done, 1 bad harness, 2 usage, 3 system error, 130 interrupted\n");
 }
 
@@ -260,6 +261,7 @@ typedef struct {
 	cli_run_args *ra;
 	double max_time;
 	int quiet;
+	tnorm_rules rules;
 } triage_opts;
 
 static char *path2(const char *a, const char *b, const char *c)
@@ -331,6 +333,7 @@ static int work_one(const triage_opts *o, const char *name, const char *text, si
 		return TNORM_ENOMEM;
 	}
 	po.mode = TNORM_MODE_MINIMIZE;
+	po.normalize.rules = o->rules;
 	po.harness = o->harness;
 	po.test = test;
 	po.out = normp;
@@ -734,6 +737,12 @@ int cmd_triage(int argc, char **argv)
 			no_db = 1;
 		} else if (!strcmp(a, "--no-generalize")) {
 			no_gen = 1;
+		} else if (!strcmp(a, "--rules")) {
+			if (k + 1 >= argc || (strcmp(argv[k + 1], "calls") && strcmp(argv[k + 1], "paper"))) {
+				rc = cli_usage_error("triage", "--rules takes calls or paper");
+				goto done;
+			}
+			o.rules = strcmp(argv[++k], "paper") ? TNORM_RULES_CALLS : TNORM_RULES_PAPER;
 		} else if (!strcmp(a, "--harness") || !strcmp(a, "-o") || !strcmp(a, "--match") ||
 		           !strcmp(a, "--db") || !strcmp(a, "-j") || !strcmp(a, "--jobs") ||
 		           !strcmp(a, "--max-time-per-test")) {

@@ -461,6 +461,8 @@ static PyObject *result_dict(const tnorm_pipeline_options *po, const tnorm_pipel
 	    set_item(d, "cache_hits", PyLong_FromUnsignedLongLong(r->stats.cache_hits)) < 0 ||
 	    set_item(d, "seconds", PyFloat_FromDouble(r->stats.elapsed)) < 0 ||
 	    set_item(d, "rewrites", PyLong_FromUnsignedLongLong(r->normalize.rewrites)) < 0 ||
+	    set_item(d, "paper_rules", PyBool_FromLong(r->normalize.paper)) < 0 ||
+	    set_item(d, "capped", PyLong_FromUnsignedLongLong(r->normalize.capped)) < 0 ||
 	    set_item(d, "generalization", str_or_none(r->generalization)) < 0)
 		goto fail;
 	if (!(sl = PyList_New(0)))

@@ -654,7 +654,7 @@ static uint64_t map_value(const cz *z, uint32_t p, uint64_t key, int how, int64_
  * (Hypothesis's integer shrinking: asked lowest first and again after each accepted rewrite, it
  * converges like a binary search).  Returns the count (at most 64).
  */
-static size_t lower_values(const cz *z, uint32_t pool, uint64_t v, uint64_t *out)
+static size_t lower_values(cz *z, uint32_t pool, uint64_t v, uint64_t *out)
 {
 	uint32_t vt = (uint32_t)(v >> 32), ch = (uint32_t)(v & 0xffffffffu), t, step;
 	size_t n = 0, i, m = 0;
@@ -671,12 +671,16 @@ static size_t lower_values(const cz *z, uint32_t pool, uint64_t v, uint64_t *out
 	}
 	for (c = 0; c < 256 && !z->alpha[pool * 256 + c]; c++)
 		;
-	for (i = 0; c < 256 && i < 8; i++) {
+	for (i = 0; c < 256; i++) {
 		tnorm_literal lit;
 		uint64_t w;
 		if (tnorm_harness_value(z->h, vt, 1, ch, &lit) < 0 || lit.kind != TNORM_LIT_STRING ||
 		    i >= lit.len)
 			break;
+		if (i == 8) {
+			z->st->capped++;
+			break;
+		}
 		w = map_value(z, pool, v, MAP_CHAR, 0, (unsigned char)lit.s[i], (unsigned char)c);
 		if (w != NONE && w < v)
 			out[n++] = w;

@@ -232,9 +232,13 @@ static size_t alternatives(nz *z, const tnorm_action *a, int below, tnorm_action
 	}
 	if (z->o->max_edit)
 		action_text(z->h, a, ta, sizeof(ta));
-	for (k = lo; k < hi && n < max; k++) {
+	for (k = lo; k < hi; k++) {
 		if (k == idx)
 			continue;
+		if (n >= max) {
+			z->st->capped++;
+			break;
+		}
 		if (tnorm_harness_unrank(z->h, k, &out[n]) < 0)
 			break;
 		if (z->o->max_edit) {

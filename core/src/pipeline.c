@@ -53,7 +53,8 @@ int tnorm_db_path(const char *test, const char *explicit_path, char **out)
  * (recorded with the final normal form at the end). */
 typedef struct {
 	tnorm_db *db;
-	uint64_t ctx;
+	uint64_t ctx;  /* candidates' outcomes */
+	uint64_t nctx; /* normal forms: the context and the rule set */
 	const tnorm_harness *h;
 	char **visited;
 	size_t nvisited;
@@ -68,7 +69,7 @@ static int hook_known(void *vctx, const tnorm_test *t, tnorm_test **normal)
 	*normal = NULL;
 	if ((err = tnorm_test_format(t, &text, &len)) < 0)
 		return err;
-	err = tnorm_db_get_normal(c->db, c->ctx, text, len, &form);
+	err = tnorm_db_get_normal(c->db, c->nctx, text, len, &form);
 	tnorm_free(text);
 	if (err < 0 || !form)
 		return err;
@@ -114,7 +115,7 @@ static int add_command(const char **parts, int np, int max, const char *const *a
 /* The context key: the program (and when it was built), its arguments, the fixed program when
  * there is one (an answer under --fixed is not an answer without it), the policy, the target. */
 static uint64_t db_context(const char *const *argv, const char *const *fixed, const char *match,
-                           const char *sigtext)
+                           const char *sigtext, const char *rules)
 {
 	const char *parts[132];
 	char stamp[64], fstamp[64];
@@ -125,6 +126,8 @@ static uint64_t db_context(const char *const *argv, const char *const *fixed, co
 	}
 	parts[np++] = match;
 	parts[np++] = sigtext;
+	if (rules) /* normal forms depend on the rule set */
+		parts[np++] = rules;
 	parts[np] = NULL;
 	return tnorm_db_context(parts);
 }
@@ -267,7 +270,7 @@ static int harness_job(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 			size_t k;
 			int e2 = tnorm_test_format(nt, &form, NULL);
 			for (k = 0; e2 == 0 && k < hooks->nvisited; k++)
-				e2 = tnorm_db_put_normal(hooks->db, hooks->ctx, hooks->visited[k],
+				e2 = tnorm_db_put_normal(hooks->db, hooks->nctx, hooks->visited[k],
 				                         strlen(hooks->visited[k]), form);
 			if (e2 == 0 && mode == TNORM_MODE_MINIMIZE)
 				e2 = record_path(r, hooks, data, len, form);
@@ -443,7 +446,11 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 	if (db) {
 		hooks.db = db;
 		hooks.ctx = db_context(o->argv, sopts.fixed, sopts.match ? sopts.match : "line",
-		                       r->signature);
+		                       r->signature, NULL);
+		hooks.nctx = db_context(o->argv, sopts.fixed, sopts.match ? sopts.match : "line",
+		                        r->signature,
+		                        o->normalize.rules == TNORM_RULES_PAPER ? "\001rules=paper"
+		                                                                : "\001rules=calls");
 		hooks.h = h;
 		tnorm_session_set_db(s, db, hooks.ctx);
 	}

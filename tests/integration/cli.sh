@@ -156,6 +156,23 @@ expect "database: beside the test, in .tnorm/" [ -s "$W/.tnorm/cache.db" ]
 expect "database: a second minimize jumps to the known normal form" sh -c "grep -q '\"known_normal_form\": true' '$W/db2.json' && cmp -s '$W/dbt.norm' '$W/dbt2.norm'"
 expect "database: and runs only the confirm runs" [ "$(sed -n 's/.*"runs": \([0-9]*\).*/\1/p' "$W/db2.json")" -le 3 ]
 expect "normalize without a harness exits 2" sh -c "[ $rc = 2 ] && grep -q 'needs --harness' '$W/err'"
+# the rule sets: fail-1 and fail-3 (the same fault) have one normal form under the call rules, and
+# two under the paper's (without a database: with one, fail-3 meets a test of fail-1's path and
+# jumps to its form); the database keeps normal forms per rule set
+for i in 1 3; do
+	for r in calls paper; do
+		env -u TNORM_DB "$T" minimize --quiet --json --rules $r --harness "$AVL/avl.tnh" --db "$W/rules.db" \
+			-o "$W/r$i.$r" "$AVL/tests/fail-$i.t" -- "$AD/avl_driver" {} >"$W/r$i.$r.json"
+	done
+done
+expect "rules: --json says which rule set ran" sh -c "grep -q '\"rules\": \"calls\"' '$W/r1.calls.json' && grep -q '\"rules\": \"paper\"' '$W/r1.paper.json'"
+expect "rules: the call rules give fail-1 and fail-3 one normal form" cmp -s "$W/r1.calls" "$W/r3.calls"
+"$T" minimize --quiet --no-db --rules paper --harness "$AVL/avl.tnh" -o "$W/r3.paper-alone" \
+	"$AVL/tests/fail-3.t" -- "$AD/avl_driver" {} >/dev/null
+expect "rules: the paper's rules alone give them two (the AVL case of docs/normalization.md)" sh -c "! cmp -s '$W/r1.paper' '$W/r3.paper-alone'"
+expect "rules: a normal form from one rule set is not reused for the other" sh -c "! cmp -s '$W/r1.calls' '$W/r1.paper'"
+"$T" minimize --rules fancy --harness "$AVL/avl.tnh" "$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} 2>"$W/err"; rc=$?
+expect "rules: an unknown rule set is a usage error" sh -c "[ $rc = 2 ] && grep -q 'calls or paper' '$W/err'"
 
 # ---- generalize: the annotated normal form is a test that still fails ---------------------------
 "$T" generalize --quiet --harness "$AVL/avl.tnh" -o "$W/m1.gen" "$W/m1.norm" -- "$AD/avl_driver" {} >/dev/null

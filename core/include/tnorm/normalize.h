@@ -102,6 +102,9 @@ typedef struct tnorm_normalize_stats {
 	int jumped;           /**< 1 when a known normal form (the `known` hook) ended it */
 	int paper;            /**< 1 when the paper's rules ran: asked for, or the call rules' lowering
 	                           of the input did not fail as the input does */
+	uint64_t capped;      /**< searches a cap cut short: replacement lists at max_alternatives or
+	                           max_reduce_alternatives (paper), characters of a string past the
+	                           8th not lowered (calls) */
 } tnorm_normalize_stats;
 
 /**
