@@ -487,6 +487,38 @@ static void test_normalize__calls_shift_values(void **state)
 	assert_non_null(strstr(p.log, "ShiftValues: every k value minus 12\n"));
 }
 
+/* put a, put b, put b with {a, b} = {3, 7}: only exchanging 7 and 3 at every use lowers 7, 3, 3. */
+static int exchange_oracle(void *ctx, const tnorm_test *t, int *yes)
+{
+	const tnorm_harness *h = tnorm_test_harness(t);
+	int64_t val[2] = {0, 0}, put[3];
+	size_t i, n = 0;
+	(void)ctx;
+	for (i = 0; i < tnorm_test_len(t); i++) {
+		const tnorm_action *a = tnorm_test_step(t, i);
+		tnorm_literal lit;
+		if (a->tmpl == 0) {
+			tnorm_harness_value(h, 0, 1, a->choice[1], &lit);
+			val[a->choice[0]] = lit.i;
+		} else if (a->tmpl == 2 && n < 3) {
+			put[n++] = val[a->choice[1]];
+		}
+	}
+	*yes = n == 3 && put[1] == put[2] && put[0] != put[1] && (put[0] == 3 || put[0] == 7) &&
+	       (put[1] == 3 || put[1] == 7);
+	return 0;
+}
+
+static void test_normalize__calls_exchange_values(void **state)
+{
+	pred p;
+	(void)state;
+	check_calls(harness, "t0 = mk()\nint0 = 7\nput(t0, int0)\nint1 = 3\nput(t0, int1)\nput(t0, int1)\n",
+	            exchange_oracle,
+	            "t0 = mk()\nint0 = 3\nput(t0, int0)\nint1 = 7\nput(t0, int1)\nput(t0, int1)\n", &p);
+	assert_non_null(strstr(p.log, "ShiftValues: 7 <-> 3 (every use)\n"));
+}
+
 /* Strings only: a prefix pair goes down together ('c' -> 'a' in every value), and a string is
  * shortened on its own ("cb" -> "b"). */
 static void test_normalize__calls_strings_together(void **state)
@@ -561,6 +593,7 @@ int main(void)
 		cmocka_unit_test(test_normalize__calls_replace_call),
 		cmocka_unit_test(test_normalize__calls_shift_values),
 		cmocka_unit_test(test_normalize__calls_strings_together),
+		cmocka_unit_test(test_normalize__calls_exchange_values),
 		cmocka_unit_test(test_normalize__calls_fall_back_to_paper),
 		cmocka_unit_test(test_normalize__calls_large_domains),
 		cmocka_unit_test(test_normalize__calls_terminate_and_are_deterministic),

@@ -925,7 +925,8 @@ static int replace_call(cz *z)
 }
 
 /*
- * ShiftValues: the values of one pool lowered together, keeping what relates them.  Integers:
+ * ShiftValues: the values of one pool lowered together, keeping what relates them.  Two values
+ * exchanged at every use (the first used gets the lower name).  Integers:
  * every one minus the same amount (the largest that keeps each in its set first, then halves),
  * which keeps their order and differences.  Strings: one character replaced by a lower one of
  * the pool's alphabet in every value, or the first or the last character dropped from every
@@ -968,6 +969,46 @@ static int try_map(cz *z, uint32_t p, int how, int64_t d, unsigned char from, un
 	return r;
 }
 
+/* Two values of pool p exchanged at every use (the values' roles kept, their names swapped). */
+static int exchange_values(cz *z, uint32_t p)
+{
+	uint64_t vals[64];
+	size_t nv = 0, i, a, b, j;
+	uint32_t s;
+	int r = 0;
+	for (i = 0; i < z->cur.n; i++)
+		for (s = 0; s < z->ti[z->cur.c[i].tmpl].nslots; s++) {
+			if (slot_kind(z, z->cur.c[i].tmpl, s) != K_VAL || z->ti[z->cur.c[i].tmpl].slot[s].pool != p)
+				continue;
+			for (j = 0; j < nv && vals[j] != z->cur.c[i].arg[s]; j++)
+				;
+			if (j == nv && nv < sizeof(vals) / sizeof(vals[0]))
+				vals[nv++] = z->cur.c[i].arg[s];
+		}
+	for (a = 0; a < nv && r == 0; a++)
+		for (b = a + 1; b < nv && r == 0; b++) {
+			cseq c;
+			tnorm__buf what = TNORM__BUF_INIT;
+			if (vals[b] > vals[a])
+				continue; /* a later value that is higher: exchanging cannot lower the test */
+			if ((r = seq_copy(&c, &z->cur)) < 0)
+				break;
+			for (i = 0; i < c.n; i++)
+				for (s = 0; s < z->ti[c.c[i].tmpl].nslots; s++)
+					if (slot_kind(z, c.c[i].tmpl, s) == K_VAL && z->ti[c.c[i].tmpl].slot[s].pool == p)
+						c.c[i].arg[s] = c.c[i].arg[s] == vals[a]   ? vals[b]
+						                : c.c[i].arg[s] == vals[b] ? vals[a]
+						                                           : c.c[i].arg[s];
+			put_value(&what, z, vals[a]);
+			tnorm__buf_puts(&what, " <-> ");
+			put_value(&what, z, vals[b]);
+			tnorm__buf_puts(&what, " (every use)");
+			r = try_cand(z, &c, TNORM_RULE_SHIFT_VALUES, 0, what.ptr);
+			tnorm__buf_dispose(&what);
+		}
+	return r;
+}
+
 static int shift_values(cz *z)
 {
 	uint32_t p;
@@ -997,6 +1038,8 @@ static int shift_values(cz *z)
 			}
 		if (nvals < 2)
 			continue; /* one value: SimplifyAll lowers it */
+		if ((r = exchange_values(z, p)) != 0)
+			break;
 		for (t = 0; t < z->ntmpl; t++) {
 			const tnorm__vset *v;
 			uint64_t k;
