@@ -217,6 +217,71 @@ static void test_test__generator(void **state)
 	}
 }
 
+/* Parse `text` against the harness `htext`; the message (or "") goes to msg. */
+static int parse_with(const char *htext, const char *text, tnorm_test **out)
+{
+	tnorm_harness *h = NULL;
+	int err;
+	*out = NULL;
+	assert_int_equal(tnorm_harness_parse(&h, "l.tnh", htext, strlen(htext)), 0);
+	err = tnorm_test_parse(out, h, "l.t", text, strlen(text));
+	if (err == 0) {
+		char *back = NULL;
+		/* Whatever parses prints back identically (the text here is canonical). */
+		assert_int_equal(tnorm_test_format(*out, &back, NULL), 0);
+		assert_string_equal(back, text);
+		tnorm_free(back);
+		tnorm_test_free(*out);
+		*out = NULL;
+	}
+	tnorm_harness_free(h);
+	return err;
+}
+
+static void test_test__limits_agree(void **state)
+{
+	char name[301], htext[700], text[700];
+	tnorm_test *t = NULL;
+	tnorm_harness *h = NULL;
+	tnorm_action a;
+	uint64_t r;
+	(void)state;
+
+	/* A function name of any length the harness accepts, the test parser accepts in full
+	 * (it used to compare only the first 100 characters, so no step of it parsed). */
+	memset(name, 'f', 300);
+	name[300] = '\0';
+	snprintf(htext, sizeof(htext), "pool n 1\n<n> := 0\n%s(<n>)\n%.*sg(<n>)\n", name, 150, name);
+	snprintf(text, sizeof(text), "n0 = 0\n%s(n0)\n%.*sg(n0)\n", name, 150, name);
+	assert_int_equal(parse_with(htext, text, &t), 0);
+	snprintf(text, sizeof(text), "n0 = 0\n%.*s(n0)\n", 299, name);
+	assert_int_equal(parse_with(htext, text, &t), TNORM_EPARSE);
+	assert_non_null(strstr(tnorm_error_last()->message, "l.t:2:1: unknown action 'fff"));
+
+	/* A 20-digit value never saturates into the top of a range. */
+	assert_int_equal(parse_with("pool n 1\n<n> := 9223372036854775000..9223372036854775807\n",
+	                            "n0 = 99999999999999999999\n", &t), TNORM_EPARSE);
+	assert_string_equal(tnorm_error_last()->message,
+	                    "l.t:1:6: value 99999999999999999999 is out of range, expected "
+	                    "9223372036854775000..9223372036854775807");
+	assert_int_equal(parse_with("pool n 1\n<n> := 9223372036854775000..9223372036854775807\n",
+	                            "n0 = 9223372036854775807\n", &t), 0);
+	assert_int_equal(parse_with("pool n 1\n<n> := {9223372036854775807}\n",
+	                            "n0 = 99999999999999999999\n", &t), TNORM_EPARSE);
+
+	/* The largest set a slot may hold: its last value unranks, prints and parses back. */
+	snprintf(htext, sizeof(htext), "pool n 1\n<n> := -5..4294967289\n");
+	assert_int_equal(tnorm_harness_parse(&h, "l.tnh", htext, strlen(htext)), 0);
+	assert_int_equal(tnorm_harness_action_count(h), 4294967295u);
+	assert_int_equal(tnorm_harness_unrank(h, 4294967294u, &a), 0);
+	assert_int_equal(a.choice[1], 4294967294u);
+	assert_int_equal(tnorm_test_parse(&t, h, "l.t", "n0 = 4294967289\n", 16), 0);
+	assert_int_equal(tnorm_harness_rank(h, tnorm_test_step(t, 0), &r), 0);
+	assert_int_equal(r, 4294967294u);
+	tnorm_test_free(t);
+	tnorm_harness_free(h);
+}
+
 static void test_test__oom_every_allocation(void **state)
 {
 	const tnorm_harness *h = *state;
@@ -251,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_test__defuse),
 		cmocka_unit_test(test_test__edit_and_compare),
 		cmocka_unit_test(test_test__generator),
+		cmocka_unit_test(test_test__limits_agree),
 		cmocka_unit_test(test_test__oom_every_allocation),
 	};
 	return cmocka_run_group_tests_name("test", tests, setup, teardown);

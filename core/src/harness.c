@@ -9,6 +9,7 @@
  * as a Python exception inside gdb).  After parsing, each template's slot counts are multiplied
  * out with overflow checks so that rank/unrank (order.c) can work arithmetically.
  */
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -182,15 +183,17 @@ static int lex(parser *ps, token *t)
 			p++;
 		t->len = (size_t)(p - s);
 		ps->p = p;
-		if (t->len >= sizeof(tmp))
-			return perr(ps, t, "integer '%.*s' is out of range, expected a 64-bit integer",
-			            (int)(t->len > 40 ? 40 : t->len), s);
-		memcpy(tmp, s, t->len);
-		tmp[t->len] = '\0';
+		/* One message however long the number: a 20-digit and a 40-digit one read alike. */
 		errno = 0;
-		t->ival = strtoll(tmp, &e, 10);
-		if (errno == ERANGE)
-			return perr(ps, t, "integer '%s' is out of range, expected a 64-bit integer", tmp);
+		if (t->len < sizeof(tmp)) {
+			memcpy(tmp, s, t->len);
+			tmp[t->len] = '\0';
+			t->ival = strtoll(tmp, &e, 10);
+		}
+		if (t->len >= sizeof(tmp) || errno == ERANGE)
+			return perr(ps, t, "integer '%.*s%s' is out of range, expected %s..%s",
+			            (int)(t->len > 40 ? 40 : t->len), s, t->len > 40 ? "..." : "",
+			            TNORM__INT64_MIN_TEXT, TNORM__INT64_MAX_TEXT);
 		t->kind = T_INT;
 		return 0;
 	}
@@ -326,10 +329,25 @@ static int parse_pool_ref(parser *ps, uint32_t *pool, token *where)
 	return expect(ps, T_GT, "'>' after the pool name", "found");
 }
 
+/* The number of values of LO..HI in decimal: it may be 2^64, one more than a uint64_t holds. */
+static const char *range_count_text(int64_t lo, int64_t hi, char *buf, size_t size)
+{
+	uint64_t n = (uint64_t)hi - (uint64_t)lo;
+	if (n == UINT64_MAX)
+		snprintf(buf, size, "18446744073709551616");
+	else
+		snprintf(buf, size, "%llu", (unsigned long long)n + 1);
+	return buf;
+}
+
 static int add_literal(parser *ps, tnorm__vset *vs, const token *t)
 {
-	tnorm_literal *n = tnorm__reallocarray(vs->lits, vs->nlits + 1, sizeof(*n));
+	tnorm_literal *n;
 	tnorm_literal *l;
+	if (vs->nlits >= TNORM_MAX_VALUES)
+		return perr(ps, t, "value list has more than %u values, expected at most %u values in "
+		            "one set", TNORM_MAX_VALUES, TNORM_MAX_VALUES);
+	n = tnorm__reallocarray(vs->lits, vs->nlits + 1, sizeof(*n));
 	if (!n)
 		return TNORM_ENOMEM;
 	vs->lits = n;
@@ -383,8 +401,12 @@ static int parse_vset(parser *ps, tnorm__vset *vs, const char *context)
 		vs->lo = lo.ival;
 		vs->hi = t->ival;
 		consume(ps);
-		if ((uint64_t)vs->hi - (uint64_t)vs->lo == UINT64_MAX)
-			return perr(ps, &lo, "range has more than 2^64-1 values, expected a smaller range");
+		/* Choices are 32-bit (tnorm_action): a larger set would unrank, parse and generate
+		 * wrongly, so it is refused here rather than truncated later. */
+		if ((uint64_t)vs->hi - (uint64_t)vs->lo >= TNORM_MAX_VALUES)
+			return perr(ps, &lo, "range %lld..%lld has %s values, expected at most %u values "
+			            "in one set", (long long)vs->lo, (long long)vs->hi,
+			            range_count_text(vs->lo, vs->hi, b, sizeof(b)), TNORM_MAX_VALUES);
 		return 0;
 	}
 	if (t->kind == T_STRING) {
@@ -772,7 +794,8 @@ static int finish(parser *ps)
 		t->info.name = t->name;
 		for (s = 0; s < t->info.nslots; s++) {
 			uint64_t n = tnorm__slot_count(t, s);
-			t->info.slot[s].count = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+			assert(n >= 1 && n <= TNORM_MAX_VALUES); /* parse_vset and add_literal see to it */
+			t->info.slot[s].count = (uint32_t)n;
 			if (!mul_ok(t->info.slot[s].kind == TNORM_SLOT_POOL ? pc : vc, n,
 			            t->info.slot[s].kind == TNORM_SLOT_POOL ? &pc : &vc))
 				goto overflow;
