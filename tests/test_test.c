@@ -282,6 +282,75 @@ static void test_test__limits_agree(void **state)
 	tnorm_harness_free(h);
 }
 
+/* Strict UTF-8 (RFC 3629), written apart from the engine's own check. */
+static int is_utf8(const char *str)
+{
+	const unsigned char *p = (const unsigned char *)str;
+	while (*p) {
+		unsigned cp, n, i;
+		if (*p < 0x80) {
+			p++;
+			continue;
+		}
+		if ((*p & 0xe0) == 0xc0)
+			n = 1, cp = *p & 0x1f;
+		else if ((*p & 0xf0) == 0xe0)
+			n = 2, cp = *p & 0x0f;
+		else if ((*p & 0xf8) == 0xf0)
+			n = 3, cp = *p & 0x07;
+		else
+			return 0;
+		for (i = 1; i <= n; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				return 0;
+			cp = cp << 6 | (p[i] & 0x3f);
+		}
+		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return 0;
+		p += n + 1;
+	}
+	return 1;
+}
+
+/* Whatever bytes a test holds, its message is valid UTF-8 and names file:line:col (it is read as
+ * a Python str in gdb: a raw byte used to turn it into a UnicodeDecodeError). */
+static void test_test__messages_are_utf8(void **state)
+{
+	static const struct {
+		const char *name, *text, *where;
+	} cases[] = {
+		{"c.t", "int0 = 1\n\xff" "\n", "c.t:2:1: "},
+		{"c.t", "int0 = \xe2\x82" "\n", "c.t:1:8: "},
+		{"c.t", "int0 = 1\navl0 = avl_new()\navl_insert(avl0, \xc0\xaf)\n", "c.t:3:18: "},
+		{"c.t", "s0 = \"\xed\xa0\x80\"\n", "c.t:1:6: "},
+		{"c.t", "s0 = \"\xf4\x90\x80\x80\"\n", "c.t:1:6: "},
+		{"c\xff.t", "int0 = 99\n", "c\\xff.t:1:8: "},
+	};
+	const tnorm_harness *h = *state;
+	char big[700];
+	size_t i;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tnorm_test *t = NULL;
+		const char *msg;
+		assert_int_equal(tnorm_test_parse(&t, h, cases[i].name, cases[i].text, strlen(cases[i].text)),
+		                 TNORM_EPARSE);
+		msg = tnorm_error_last()->message;
+		if (!is_utf8(msg) || strncmp(msg, cases[i].where, strlen(cases[i].where)))
+			fail_msg("case %zu: not UTF-8 or not at %s: %s", i, cases[i].where, msg);
+	}
+	/* A message that the escapes make longer than the message buffer is cut at a whole escape. */
+	memset(big, 0xff, sizeof(big));
+	memcpy(big, "s0 = \"", 6);
+	memcpy(big + sizeof(big) - 3, "\"\n", 3);
+	{
+		tnorm_test *t = NULL;
+		assert_int_equal(tnorm_test_parse(&t, h, "c.t", big, strlen(big)), TNORM_EPARSE);
+		assert_true(is_utf8(tnorm_error_last()->message));
+		assert_non_null(strstr(tnorm_error_last()->message, "c.t:1:6: value \"\\xff\\xff"));
+	}
+}
+
 static void test_test__oom_every_allocation(void **state)
 {
 	const tnorm_harness *h = *state;
@@ -317,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_test__edit_and_compare),
 		cmocka_unit_test(test_test__generator),
 		cmocka_unit_test(test_test__limits_agree),
+		cmocka_unit_test(test_test__messages_are_utf8),
 		cmocka_unit_test(test_test__oom_every_allocation),
 	};
 	return cmocka_run_group_tests_name("test", tests, setup, teardown);

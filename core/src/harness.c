@@ -244,9 +244,19 @@ static int lex(parser *ps, token *t)
 		break;
 	}
 	t->kind = T_BAD;
-	return perr(ps, t, "unexpected character '%c', expected a name, a number, a string or one "
-	            "of < > := .. { } ( ) ,",
-	            isprint((unsigned char)*p) ? *p : '?');
+	{
+		/* The character as the user wrote it: a whole UTF-8 character, else \xHH. */
+		char shown[8];
+		size_t u = tnorm__utf8_len(p, (size_t)(ps->end - p));
+		if (u > 1)
+			snprintf(shown, sizeof(shown), "%.*s", (int)u, p);
+		else if (u == 1 && isprint((unsigned char)*p))
+			snprintf(shown, sizeof(shown), "%c", *p);
+		else
+			snprintf(shown, sizeof(shown), "\\x%02x", (unsigned char)*p);
+		return perr(ps, t, "unexpected character '%s', expected a name, a number, a string or "
+		            "one of < > := .. { } ( ) ,", shown);
+	}
 }
 
 /* Peek/next over a one-token lookahead. */

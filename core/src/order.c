@@ -238,8 +238,13 @@ static const char *shown(const char *p, const char *end, char *buf, size_t size)
 		n = 1;
 		while (p + n < end && isdigit((unsigned char)p[n]))
 			n++;
+	} else if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+		snprintf(buf, size, "'\\x%02x'", (unsigned char)*p);
+		return buf;
 	} else {
-		n = 1;
+		/* A whole UTF-8 character; a byte that starts none is escaped with the message. */
+		n = tnorm__utf8_len(p, (size_t)(end - p));
+		n = n ? n : 1;
 	}
 	snprintf(buf, size, "'%.*s'", (int)(n > 40 ? 40 : n), p);
 	return buf;
