@@ -257,6 +257,10 @@ static void test_test__limits_agree(void **state)
 	snprintf(text, sizeof(text), "n0 = 0\n%.*s(n0)\n", 299, name);
 	assert_int_equal(parse_with(htext, text, &t), TNORM_EPARSE);
 	assert_non_null(strstr(tnorm_error_last()->message, "l.t:2:1: unknown action 'fff"));
+	/* Pool names too. */
+	snprintf(htext, sizeof(htext), "pool %.*sp 2\n<%.*sp> := 0..1\n", 200, name, 200, name);
+	snprintf(text, sizeof(text), "%.*sp1 = 1\n", 200, name);
+	assert_int_equal(parse_with(htext, text, &t), 0);
 
 	/* A 20-digit value never saturates into the top of a range. */
 	assert_int_equal(parse_with("pool n 1\n<n> := 9223372036854775000..9223372036854775807\n",
