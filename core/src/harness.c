@@ -7,7 +7,11 @@
  * recursive-descent function per line kind; it stops at the first error and reports it as
  * "NAME:LINE:COL: what was found, expected what", because a person reads these messages (often
  * as a Python exception inside gdb).  After parsing, each template's slot counts are multiplied
- * out with overflow checks so that rank/unrank (order.c) can work arithmetically.
+ * out with overflow checks so that rank/unrank (order.c) can work arithmetically, and a harness
+ * in which two actions would print as the same step is refused, so that text -> test -> text is
+ * the identity for every harness that loads.  Every limit (docs/harness.md) is enforced here, at
+ * load, so that the test parser, rank/unrank and the generator never meet a harness they cannot
+ * serve.
  */
 #include <assert.h>
 #include <ctype.h>
@@ -392,8 +396,8 @@ static int add_literal(parser *ps, tnorm__vset *vs, const token *t)
 
 typedef struct {
 	tnorm_literal lit;
-	uint64_t idx;  /* position in the list */
-	uint32_t col;  /* where it was written (lists being parsed only) */
+	uint64_t idx; /* position in the list */
+	uint32_t col; /* where it was written (lists being parsed only) */
 } vitem;
 
 /* The order printing agrees with: a string and an integer never print alike. */
@@ -468,8 +472,11 @@ static int check_list_duplicates(parser *ps, const tnorm__vset *vs, const uint32
 			token at = *open;
 			char b[96];
 			at.col = v[i].col;
-			err = perr(ps, &at, "value %s is listed twice in one set (columns %u and %u), expected "
-			           "each value once", lit_text(&v[i].lit, b, sizeof(b)), v[i - 1].col, v[i].col);
+			err = perr(
+			    ps, &at,
+			    "value %s is listed twice in one set (columns %u and %u), expected "
+			    "each value once",
+			    lit_text(&v[i].lit, b, sizeof(b)), v[i - 1].col, v[i].col);
 			break;
 		}
 	free(v);
@@ -493,14 +500,17 @@ static int parse_list(parser *ps, tnorm__vset *vs)
 		if ((err = peek(ps, &t)) < 0)
 			goto done;
 		if (t->kind != T_INT && t->kind != T_STRING) {
-			err = perr(ps, t, "found %s in a value list, expected an integer or a string",
-			           tok_desc(t, b, sizeof(b)));
+			err =
+			    perr(ps, t, "found %s in a value list, expected an integer or a string",
+			         tok_desc(t, b, sizeof(b)));
 			goto done;
 		}
 		if (vs->nlits == 0)
 			kind = t->kind == T_INT ? TNORM_LIT_INT : TNORM_LIT_STRING;
 		else if ((t->kind == T_INT) != (kind == TNORM_LIT_INT)) {
-			err = perr(ps, t, "value list mixes integers and strings, expected values of one kind");
+			err = perr(
+			    ps, t,
+			    "value list mixes integers and strings, expected values of one kind");
 			goto done;
 		}
 		if (!(nc = tnorm__reallocarray(cols, (size_t)vs->nlits + 1, sizeof(*cols)))) {
@@ -951,7 +961,8 @@ static int same_shape(const tnorm__tmpl *a, const tnorm__tmpl *b)
 	for (s = 0; s < a->info.nslots; s++) {
 		if (a->info.slot[s].kind != b->info.slot[s].kind)
 			return 0;
-		if (a->info.slot[s].kind == TNORM_SLOT_POOL && a->info.slot[s].pool != b->info.slot[s].pool)
+		if (a->info.slot[s].kind == TNORM_SLOT_POOL &&
+		    a->info.slot[s].pool != b->info.slot[s].pool)
 			return 0;
 	}
 	return 1;
@@ -971,7 +982,8 @@ static int check_ambiguity(parser *ps)
 	for (i = 0; i < h->ntmpls; i++)
 		for (s = 0; s < h->tmpls[i].info.nslots; s++)
 			if (h->tmpls[i].info.slot[s].kind == TNORM_SLOT_VALUE &&
-			    (err = sorted_values(&h->tmpls[i].vset[s], NULL, &sorted[i * TNORM_MAX_SLOTS + s])) < 0)
+			    (err = sorted_values(&h->tmpls[i].vset[s], NULL,
+			                         &sorted[i * TNORM_MAX_SLOTS + s])) < 0)
 				goto done;
 	for (j = 1; j < h->ntmpls; j++) {
 		for (i = 0; i < j; i++) {
@@ -986,8 +998,9 @@ static int check_ambiguity(parser *ps)
 			for (s = 0; s < b->info.nslots; s++) {
 				if (b->info.slot[s].kind != TNORM_SLOT_VALUE)
 					continue;
-				if (!vsets_meet(&a->vset[s], sorted[i * TNORM_MAX_SLOTS + s], &b->vset[s],
-				                sorted[j * TNORM_MAX_SLOTS + s], &ia, &ib))
+				if (!vsets_meet(&a->vset[s], sorted[i * TNORM_MAX_SLOTS + s],
+				                &b->vset[s], sorted[j * TNORM_MAX_SLOTS + s], &ia,
+				                &ib))
 					break;
 				ex.choice[s] = (uint32_t)ib;
 			}
@@ -997,12 +1010,15 @@ static int check_ambiguity(parser *ps)
 				tnorm__buf_dispose(&text);
 				goto done;
 			}
-			err = tnorm__error_set(TNORM_EPARSE, "%s:%u:1: this template prints steps exactly as "
-			                       "the template at %s:%u does (both write '%.*s%s'), so such a "
-			                       "step would not read back as written; expected templates whose "
-			                       "steps differ", ps->name, b->info.line, ps->name, a->info.line,
-			                       (int)(text.len > 80 ? 80 : text.len), text.ptr,
-			                       text.len > 80 ? "..." : "");
+			err = tnorm__error_set(
+			    TNORM_EPARSE,
+			    "%s:%u:1: this template prints steps exactly as "
+			    "the template at %s:%u does (both write '%.*s%s'), so such a "
+			    "step would not read back as written; expected templates whose "
+			    "steps differ",
+			    ps->name, b->info.line, ps->name, a->info.line,
+			    (int)(text.len > 80 ? 80 : text.len), text.ptr,
+			    text.len > 80 ? "..." : "");
 			tnorm__buf_dispose(&text);
 			goto done;
 		}

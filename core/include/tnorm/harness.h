@@ -73,7 +73,7 @@ typedef struct tnorm_pool_info {
 typedef struct tnorm_slot_info {
 	tnorm_slot_kind kind;
 	uint32_t pool;  /**< TNORM_SLOT_POOL: pool index */
-	uint32_t count; /**< number of choices: pool instances, or values in the set */
+	uint32_t count; /**< choices: pool instances, or values in the set (<= TNORM_MAX_VALUES) */
 } tnorm_slot_info;
 
 /** Description of a template (an action template or a check).  Strings borrowed. */
