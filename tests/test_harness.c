@@ -283,7 +283,9 @@ static void test_harness__round_trip_examples(void **state)
 /* A random small harness: pools a and b, templates that often share a shape and values. */
 static void random_harness(uint64_t *seed, char *pools, size_t psize, char lines[][160], size_t *nlines)
 {
-	static const char *strs[] = {"\"x\"", "\"y\"", "\"\\x78\"", "\"xy\"", "\"\""};
+	/* Strings that print escaped, raw or as a comment character, and one spelled two ways. */
+	static const char *strs[] = {"\"x\"", "\"\\x78\"", "\"xy\"", "\"\"", "\"\\xff\"",
+	                             "\"#\"", "\"\\0\\n\"", "\"a\\\"b\\\\\""};
 	size_t k, npools = 1 + rnd(seed) % 2;
 	snprintf(pools, psize, "pool a %u\n%s", (unsigned)(1 + rnd(seed) % 2), npools > 1 ? "pool b 1\n" : "");
 	*nlines = 1 + rnd(seed) % 4;
@@ -313,14 +315,14 @@ static void random_harness(uint64_t *seed, char *pools, size_t psize, char lines
 						                      v == 0 && rnd(seed) % 2 ? "-" : "", v);
 					} else {
 						n += (size_t)snprintf(l + n, 160 - n, "%s%s", q ? ", " : "",
-						                      strs[rnd(seed) % 5]);
+						                      strs[rnd(seed) % 8]);
 					}
 				}
 				n += (size_t)snprintf(l + n, 160 - n, "}");
 			} else if (vk == 3) {
 				n += (size_t)snprintf(l + n, 160 - n, "%d", (int)(rnd(seed) % 4));
 			} else if (vk == 4) {
-				n += (size_t)snprintf(l + n, 160 - n, "%s", strs[rnd(seed) % 5]);
+				n += (size_t)snprintf(l + n, 160 - n, "%s", strs[rnd(seed) % 8]);
 			} else {
 				n += (size_t)snprintf(l + n, 160 - n, "<%s>", npools > 1 && rnd(seed) % 2 ? "b" : "a");
 			}
