@@ -180,6 +180,223 @@ static void test_harness__pure_after_assign(void **state)
 	tnorm_harness_free(hb);
 }
 
+/* ---- text -> action -> text is the identity for every harness the parser accepts ----------- */
+
+static uint64_t rnd(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Action `idx` printed (a new string), checked to parse back to the same index and text. */
+static char *round_trip_one(const tnorm_harness *h, uint64_t idx)
+{
+	tnorm_action a, b;
+	uint64_t r;
+	size_t col = 0;
+	char *text, *again;
+	int len;
+	assert_int_equal(tnorm_harness_unrank(h, idx, &a), 0);
+	len = tnorm_harness_format_action(h, &a, NULL, 0);
+	assert_true(len > 0);
+	text = malloc((size_t)len + 1);
+	again = malloc((size_t)len + 1);
+	assert_non_null(text);
+	assert_non_null(again);
+	assert_int_equal(tnorm_harness_format_action(h, &a, text, (size_t)len + 1), len);
+	if (tnorm_harness_parse_action(h, text, (size_t)len, &b, &col) < 0)
+		fail_msg("%s: action %llu '%s' does not parse back: %s", tnorm_harness_name(h),
+		         (unsigned long long)idx, text, tnorm_error_last()->message);
+	assert_int_equal(tnorm_harness_rank(h, &b, &r), 0);
+	if (r != idx)
+		fail_msg("%s: action %llu '%s' reads back as action %llu", tnorm_harness_name(h),
+		         (unsigned long long)idx, text, (unsigned long long)r);
+	assert_int_equal(tnorm_harness_format_action(h, &b, again, (size_t)len + 1), len);
+	assert_string_equal(again, text);
+	free(again);
+	return text;
+}
+
+/* Every action of a small harness, a sample of a large one; and a generated test. */
+static void round_trip_all(const tnorm_harness *h)
+{
+	uint64_t n = tnorm_harness_action_count(h), i, seed = n;
+	tnorm_test *t = NULL, *u = NULL;
+	char *out = NULL, *out2 = NULL;
+	size_t len = 0;
+	if (n <= 200000) {
+		for (i = 0; i < n; i++)
+			free(round_trip_one(h, i));
+	} else {
+		free(round_trip_one(h, 0));
+		free(round_trip_one(h, n - 1));
+		for (i = 0; i < 100000; i++)
+			free(round_trip_one(h, rnd(&seed) % n));
+	}
+	if (tnorm_test_generate(&t, h, 200, 7) == 0) {
+		assert_int_equal(tnorm_test_format(t, &out, &len), 0);
+		assert_int_equal(tnorm_test_parse(&u, h, "g.t", out, len), 0);
+		assert_int_equal(tnorm_test_compare(t, u), 0);
+		assert_int_equal(tnorm_test_format(u, &out2, NULL), 0);
+		assert_string_equal(out, out2);
+	}
+	tnorm_free(out);
+	tnorm_free(out2);
+	tnorm_test_free(t);
+	tnorm_test_free(u);
+}
+
+static void test_harness__round_trip_examples(void **state)
+{
+	static const char *files[] = {"examples/avl/avl.tnh", "examples/htable/htable.tnh",
+	                              "examples/trie/trie.tnh", "tests/driver/probe.tnh"};
+	static const char huge[] = "pool a 1000\n<a> := 0..4294967294\nf(<a>, <a>, \"s\", <a>)\n"
+	                           "f(<a>, <a>, \"t\", <a>)\ng({-9223372036854775808, 1}, 0..7)\n"
+	                           "g(-9223372036854775808..-9223372036854775000, 8..9)\n"
+	                           "h(9223372036854775000..9223372036854775807)\n";
+	const char *root = getenv("TNORM_SOURCE_ROOT");
+	tnorm_harness *h = NULL;
+	char path[4096];
+	size_t i;
+	(void)state;
+	assert_non_null(root);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", root, files[i]);
+		if (tnorm_harness_load(&h, path) < 0)
+			fail_msg("%s", tnorm_error_last()->message);
+		round_trip_all(h);
+		tnorm_harness_free(h);
+	}
+	assert_int_equal(tnorm_harness_parse(&h, "avl.tnh", avl_tnh, strlen(avl_tnh)), 0);
+	round_trip_all(h);
+	tnorm_harness_free(h);
+	assert_int_equal(tnorm_harness_parse(&h, "t.tnh", test_harness_text, strlen(test_harness_text)), 0);
+	round_trip_all(h);
+	tnorm_harness_free(h);
+	assert_int_equal(tnorm_harness_parse(&h, "huge.tnh", huge, strlen(huge)), 0);
+	round_trip_all(h);
+	tnorm_harness_free(h);
+}
+
+/* A random small harness: pools a and b, templates that often share a shape and values. */
+static void random_harness(uint64_t *seed, char *pools, size_t psize, char lines[][160], size_t *nlines)
+{
+	/* Strings that print escaped, raw or as a comment character, and one spelled two ways. */
+	static const char *strs[] = {"\"x\"", "\"\\x78\"", "\"xy\"", "\"\"", "\"\\xff\"",
+	                             "\"#\"", "\"\\0\\n\"", "\"a\\\"b\\\\\""};
+	size_t k, npools = 1 + rnd(seed) % 2;
+	snprintf(pools, psize, "pool a %u\n%s", (unsigned)(1 + rnd(seed) % 2), npools > 1 ? "pool b 1\n" : "");
+	*nlines = 1 + rnd(seed) % 4;
+	for (k = 0; k < *nlines; k++) {
+		char *l = lines[k];
+		size_t n = 0, kind = rnd(seed) % 3, nargs, j;
+		const char *pool = npools > 1 && rnd(seed) % 2 ? "b" : "a";
+		if (kind != 1)
+			n += (size_t)snprintf(l + n, 160 - n, "<%s> := ", pool);
+		nargs = kind == 0 ? 1 : rnd(seed) % 3;
+		if (kind != 0)
+			n += (size_t)snprintf(l + n, 160 - n, "%s(", rnd(seed) % 2 ? "f" : "g");
+		for (j = 0; j < nargs; j++) {
+			size_t vk = rnd(seed) % (kind == 0 ? 5 : 6), m, q;
+			if (j)
+				n += (size_t)snprintf(l + n, 160 - n, ", ");
+			if (vk == 0) {
+				int lo = (int)(rnd(seed) % 5) - 2;
+				n += (size_t)snprintf(l + n, 160 - n, "%d..%d", lo, lo + (int)(rnd(seed) % 4));
+			} else if (vk == 1 || vk == 2) {
+				m = 1 + rnd(seed) % 3;
+				n += (size_t)snprintf(l + n, 160 - n, "{");
+				for (q = 0; q < m; q++) {
+					if (vk == 1) {
+						int v = (int)(rnd(seed) % 6) - 2;
+						n += (size_t)snprintf(l + n, 160 - n, "%s%s%d", q ? ", " : "",
+						                      v == 0 && rnd(seed) % 2 ? "-" : "", v);
+					} else {
+						n += (size_t)snprintf(l + n, 160 - n, "%s%s", q ? ", " : "",
+						                      strs[rnd(seed) % 8]);
+					}
+				}
+				n += (size_t)snprintf(l + n, 160 - n, "}");
+			} else if (vk == 3) {
+				n += (size_t)snprintf(l + n, 160 - n, "%d", (int)(rnd(seed) % 4));
+			} else if (vk == 4) {
+				n += (size_t)snprintf(l + n, 160 - n, "%s", strs[rnd(seed) % 8]);
+			} else {
+				n += (size_t)snprintf(l + n, 160 - n, "<%s>", npools > 1 && rnd(seed) % 2 ? "b" : "a");
+			}
+		}
+		if (kind != 0)
+			n += (size_t)snprintf(l + n, 160 - n, ")");
+		snprintf(l + n, 160 - n, "\n");
+	}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The parser refuses exactly the harnesses in which two actions print alike: the texts of each
+ * template's actions are listed from a harness of that template alone, so this does not trust
+ * the check it tests. */
+static void test_harness__ambiguity_is_exact(void **state)
+{
+	uint64_t seed = 42;
+	int iter, refused = 0, accepted = 0;
+	(void)state;
+	for (iter = 0; iter < 3000; iter++) {
+		char pools[64], lines[4][160], text[800];
+		char *texts[4096];
+		size_t nlines, k, ntexts = 0;
+		int alone_refused = 0, dup = 0, err;
+		tnorm_harness *h = NULL;
+		random_harness(&seed, pools, sizeof(pools), lines, &nlines);
+		for (k = 0; k < nlines; k++) {
+			uint64_t i, n;
+			snprintf(text, sizeof(text), "%s%s", pools, lines[k]);
+			if (tnorm_harness_parse(&h, "one.tnh", text, strlen(text)) < 0) {
+				assert_non_null(strstr(tnorm_error_last()->message, "is listed twice in one set"));
+				alone_refused = 1;
+				continue;
+			}
+			n = tnorm_harness_action_count(h);
+			for (i = 0; i < n && ntexts < 4096; i++) {
+				tnorm_action a;
+				char buf[160];
+				assert_int_equal(tnorm_harness_unrank(h, i, &a), 0);
+				assert_true(tnorm_harness_format_action(h, &a, buf, sizeof(buf)) > 0);
+				texts[ntexts++] = strdup(buf);
+			}
+			tnorm_harness_free(h);
+			h = NULL;
+		}
+		qsort(texts, ntexts, sizeof(texts[0]), cmp_str);
+		for (k = 1; k < ntexts; k++)
+			dup |= !strcmp(texts[k - 1], texts[k]);
+		for (k = 0; k < ntexts; k++)
+			free(texts[k]);
+		snprintf(text, sizeof(text), "%s%s%s%s%s", pools, lines[0], nlines > 1 ? lines[1] : "",
+		         nlines > 2 ? lines[2] : "", nlines > 3 ? lines[3] : "");
+		err = tnorm_harness_parse(&h, "r.tnh", text, strlen(text));
+		if ((err < 0) != (alone_refused || dup))
+			fail_msg("harness %s\n%s: %s", err < 0 ? "refused but no two actions print alike:" :
+			         "accepted but two actions print alike:", text,
+			         err < 0 ? tnorm_error_last()->message : "");
+		if (err < 0) {
+			assert_int_equal(err, TNORM_EPARSE);
+			refused++;
+		} else {
+			round_trip_all(h);
+			tnorm_harness_free(h);
+			accepted++;
+		}
+	}
+	/* Both outcomes are common, so both directions are tested. */
+	assert_true(refused > 300 && accepted > 300);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +405,8 @@ int main(void)
 		cmocka_unit_test(test_harness__describes_itself),
 		cmocka_unit_test(test_harness__load_errors),
 		cmocka_unit_test(test_harness__oom_every_allocation),
+		cmocka_unit_test(test_harness__round_trip_examples),
+		cmocka_unit_test(test_harness__ambiguity_is_exact),
 	};
 	return cmocka_run_group_tests_name("harness", tests, NULL, NULL);
 }

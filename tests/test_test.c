@@ -217,6 +217,144 @@ static void test_test__generator(void **state)
 	}
 }
 
+/* Parse `text` against the harness `htext`; the message (or "") goes to msg. */
+static int parse_with(const char *htext, const char *text, tnorm_test **out)
+{
+	tnorm_harness *h = NULL;
+	int err;
+	*out = NULL;
+	assert_int_equal(tnorm_harness_parse(&h, "l.tnh", htext, strlen(htext)), 0);
+	err = tnorm_test_parse(out, h, "l.t", text, strlen(text));
+	if (err == 0) {
+		char *back = NULL;
+		/* Whatever parses prints back identically (the text here is canonical). */
+		assert_int_equal(tnorm_test_format(*out, &back, NULL), 0);
+		assert_string_equal(back, text);
+		tnorm_free(back);
+		tnorm_test_free(*out);
+		*out = NULL;
+	}
+	tnorm_harness_free(h);
+	return err;
+}
+
+static void test_test__limits_agree(void **state)
+{
+	char name[301], htext[700], text[700];
+	tnorm_test *t = NULL;
+	tnorm_harness *h = NULL;
+	tnorm_action a;
+	uint64_t r;
+	(void)state;
+
+	/* A function name of any length the harness accepts, the test parser accepts in full
+	 * (it used to compare only the first 100 characters, so no step of it parsed). */
+	memset(name, 'f', 300);
+	name[300] = '\0';
+	snprintf(htext, sizeof(htext), "pool n 1\n<n> := 0\n%s(<n>)\n%.*sg(<n>)\n", name, 150, name);
+	snprintf(text, sizeof(text), "n0 = 0\n%s(n0)\n%.*sg(n0)\n", name, 150, name);
+	assert_int_equal(parse_with(htext, text, &t), 0);
+	snprintf(text, sizeof(text), "n0 = 0\n%.*s(n0)\n", 299, name);
+	assert_int_equal(parse_with(htext, text, &t), TNORM_EPARSE);
+	assert_non_null(strstr(tnorm_error_last()->message, "l.t:2:1: unknown action 'fff"));
+	/* Pool names too. */
+	snprintf(htext, sizeof(htext), "pool %.*sp 2\n<%.*sp> := 0..1\n", 200, name, 200, name);
+	snprintf(text, sizeof(text), "%.*sp1 = 1\n", 200, name);
+	assert_int_equal(parse_with(htext, text, &t), 0);
+
+	/* A 20-digit value never saturates into the top of a range. */
+	assert_int_equal(parse_with("pool n 1\n<n> := 9223372036854775000..9223372036854775807\n",
+	                            "n0 = 99999999999999999999\n", &t), TNORM_EPARSE);
+	assert_string_equal(tnorm_error_last()->message,
+	                    "l.t:1:6: value 99999999999999999999 is out of range, expected "
+	                    "9223372036854775000..9223372036854775807");
+	assert_int_equal(parse_with("pool n 1\n<n> := 9223372036854775000..9223372036854775807\n",
+	                            "n0 = 9223372036854775807\n", &t), 0);
+	assert_int_equal(parse_with("pool n 1\n<n> := {9223372036854775807}\n",
+	                            "n0 = 99999999999999999999\n", &t), TNORM_EPARSE);
+
+	/* The largest set a slot may hold: its last value unranks, prints and parses back. */
+	snprintf(htext, sizeof(htext), "pool n 1\n<n> := -5..4294967289\n");
+	assert_int_equal(tnorm_harness_parse(&h, "l.tnh", htext, strlen(htext)), 0);
+	assert_int_equal(tnorm_harness_action_count(h), 4294967295u);
+	assert_int_equal(tnorm_harness_unrank(h, 4294967294u, &a), 0);
+	assert_int_equal(a.choice[1], 4294967294u);
+	assert_int_equal(tnorm_test_parse(&t, h, "l.t", "n0 = 4294967289\n", 16), 0);
+	assert_int_equal(tnorm_harness_rank(h, tnorm_test_step(t, 0), &r), 0);
+	assert_int_equal(r, 4294967294u);
+	tnorm_test_free(t);
+	tnorm_harness_free(h);
+}
+
+/* Strict UTF-8 (RFC 3629), written apart from the engine's own check. */
+static int is_utf8(const char *str)
+{
+	const unsigned char *p = (const unsigned char *)str;
+	while (*p) {
+		unsigned cp, n, i;
+		if (*p < 0x80) {
+			p++;
+			continue;
+		}
+		if ((*p & 0xe0) == 0xc0)
+			n = 1, cp = *p & 0x1f;
+		else if ((*p & 0xf0) == 0xe0)
+			n = 2, cp = *p & 0x0f;
+		else if ((*p & 0xf8) == 0xf0)
+			n = 3, cp = *p & 0x07;
+		else
+			return 0;
+		for (i = 1; i <= n; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				return 0;
+			cp = cp << 6 | (p[i] & 0x3f);
+		}
+		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return 0;
+		p += n + 1;
+	}
+	return 1;
+}
+
+/* Whatever bytes a test holds, its message is valid UTF-8 and names file:line:col (it is read as
+ * a Python str in gdb: a raw byte used to turn it into a UnicodeDecodeError). */
+static void test_test__messages_are_utf8(void **state)
+{
+	static const struct {
+		const char *name, *text, *where;
+	} cases[] = {
+		{"c.t", "int0 = 1\n\xff" "\n", "c.t:2:1: "},
+		{"c.t", "int0 = \xe2\x82" "\n", "c.t:1:8: "},
+		{"c.t", "int0 = 1\navl0 = avl_new()\navl_insert(avl0, \xc0\xaf)\n", "c.t:3:18: "},
+		{"c.t", "s0 = \"\xed\xa0\x80\"\n", "c.t:1:6: "},
+		{"c.t", "s0 = \"\xf4\x90\x80\x80\"\n", "c.t:1:6: "},
+		{"c\xff.t", "int0 = 99\n", "c\\xff.t:1:8: "},
+	};
+	const tnorm_harness *h = *state;
+	char big[700];
+	size_t i;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tnorm_test *t = NULL;
+		const char *msg;
+		assert_int_equal(tnorm_test_parse(&t, h, cases[i].name, cases[i].text, strlen(cases[i].text)),
+		                 TNORM_EPARSE);
+		msg = tnorm_error_last()->message;
+		if (!is_utf8(msg) || strncmp(msg, cases[i].where, strlen(cases[i].where)))
+			fail_msg("case %zu: not UTF-8 or not at %s: %s", i, cases[i].where, msg);
+	}
+	/* A message that the escapes make longer than the message buffer is cut at a whole escape. */
+	memset(big, 0xff, sizeof(big));
+	memcpy(big, "s0 = \"", 6);
+	memcpy(big + sizeof(big) - 3, "\"\n", 3);
+	{
+		tnorm_test *t = NULL;
+		assert_int_equal(tnorm_test_parse(&t, h, "c.t", big, strlen(big)), TNORM_EPARSE);
+		assert_true(is_utf8(tnorm_error_last()->message));
+		assert_non_null(strstr(tnorm_error_last()->message, "c.t:1:6: value \"\\xff\\xff"));
+	}
+}
+
 static void test_test__oom_every_allocation(void **state)
 {
 	const tnorm_harness *h = *state;
@@ -251,6 +389,8 @@ int main(void)
 		cmocka_unit_test(test_test__defuse),
 		cmocka_unit_test(test_test__edit_and_compare),
 		cmocka_unit_test(test_test__generator),
+		cmocka_unit_test(test_test__limits_agree),
+		cmocka_unit_test(test_test__messages_are_utf8),
 		cmocka_unit_test(test_test__oom_every_allocation),
 	};
 	return cmocka_run_group_tests_name("test", tests, setup, teardown);

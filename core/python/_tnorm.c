@@ -12,7 +12,10 @@
  * calls the user's progress function (a true return value also stops).  A stop ends the job
  * early and still returns the result: the best test so far, with "complete": False.
  *
- * Every Python object created here is checked and released on every path.
+ * Every Python object created here is checked and released on every path.  Every str made from
+ * the engine's bytes (messages, program output, tests, paths) is decoded with "backslashreplace":
+ * those bytes come from users' files and programs and need not be UTF-8, and a UnicodeDecodeError
+ * must never hide the engine's own error (in gdb it would replace the file:line:col message).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -25,16 +28,29 @@
 
 static PyObject *TnormError; /* the module's exception class (a module constant) */
 
+/* A new str from `n` bytes that may not be UTF-8 (see above); NULL with an exception. */
+static PyObject *text_n(const char *s, size_t n)
+{
+	if (n > PY_SSIZE_T_MAX)
+		return PyErr_NoMemory();
+	return PyUnicode_DecodeUTF8(s, (Py_ssize_t)n, "backslashreplace");
+}
+
+static PyObject *text(const char *s)
+{
+	return text_n(s, strlen(s));
+}
+
 /* Raise _tnorm.Error from the engine's last error. */
 static PyObject *raise_engine(int code)
 {
 	const tnorm_error *e = tnorm_error_last();
-	PyObject *args, *exc;
+	PyObject *msg_obj, *exc;
 	const char *msg = e && e->message[0] ? e->message : tnorm_error_name(code);
-	if (!(args = Py_BuildValue("(s)", msg)))
+	if (!(msg_obj = text(msg)))
 		return NULL;
-	exc = PyObject_Call(TnormError, args, NULL);
-	Py_DECREF(args);
+	exc = PyObject_CallOneArg(TnormError, msg_obj);
+	Py_DECREF(msg_obj);
 	if (!exc)
 		return NULL;
 	{
@@ -178,6 +194,29 @@ out:
 
 /* ---- run ------------------------------------------------------------------------------------ */
 
+static int set_item(PyObject *d, const char *key, PyObject *v);
+static PyObject *str_or_none(const char *s);
+
+/* The dict run() returns.  The program's output is whatever bytes it wrote. */
+static PyObject *run_dict(const tnorm_run_result *res, const char *sig)
+{
+	PyObject *d = PyDict_New();
+	if (!d)
+		return NULL;
+	if (set_item(d, "outcome", text(tnorm_outcome_name(res->outcome))) < 0 ||
+	    set_item(d, "exit_code", PyLong_FromLong(res->exit_code)) < 0 ||
+	    set_item(d, "signo", PyLong_FromLong(res->signo)) < 0 ||
+	    set_item(d, "signature", str_or_none(sig)) < 0 ||
+	    set_item(d, "stdout", text_n(res->out ? res->out : "", res->out ? res->out_len : 0)) < 0 ||
+	    set_item(d, "stderr", text_n(res->err ? res->err : "", res->err ? res->err_len : 0)) < 0 ||
+	    set_item(d, "wall", PyFloat_FromDouble(res->wall)) < 0 ||
+	    set_item(d, "message", text(res->message)) < 0) {
+		Py_DECREF(d);
+		return NULL;
+	}
+	return d;
+}
+
 static PyObject *py_run(PyObject *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = {"argv", "test", "timeout", "stdin", "invalid_exit", NULL};
@@ -219,11 +258,7 @@ static PyObject *py_run(PyObject *self, PyObject *args, PyObject *kw)
 		raise_engine(err);
 		goto out;
 	}
-	result = Py_BuildValue("{s:s,s:i,s:i,s:z,s:s#,s:s#,s:d,s:s}", "outcome",
-	                       tnorm_outcome_name(res.outcome), "exit_code", res.exit_code, "signo",
-	                       res.signo, "signature", sig, "stdout", res.out ? res.out : "",
-	                       (Py_ssize_t)res.out_len, "stderr", res.err ? res.err : "",
-	                       (Py_ssize_t)res.err_len, "wall", res.wall, "message", res.message);
+	result = run_dict(&res, sig);
 out:
 	tnorm_run_result_dispose(&res);
 	tnorm_runner_free(r);
@@ -241,13 +276,13 @@ out:
 static PyObject *formatted(tnorm_signature *s, unsigned int depth)
 {
 	PyObject *result = NULL;
-	char *text = NULL;
+	char *sig_text = NULL;
 	int err;
-	if ((err = tnorm_signature_format(s, depth, &text)) < 0)
+	if ((err = tnorm_signature_format(s, depth, &sig_text)) < 0)
 		raise_engine(err);
 	else
-		result = PyUnicode_FromString(text);
-	tnorm_free(text);
+		result = text_n(sig_text, strlen(sig_text));
+	tnorm_free(sig_text);
 	tnorm_signature_free(s);
 	return result;
 }
@@ -425,7 +460,7 @@ static int set_item(PyObject *d, const char *key, PyObject *v)
 static PyObject *str_or_none(const char *s)
 {
 	if (s)
-		return PyUnicode_FromString(s);
+		return text(s);
 	Py_RETURN_NONE;
 }
 
@@ -436,10 +471,9 @@ static PyObject *result_dict(const tnorm_pipeline_options *po, const tnorm_pipel
 	size_t i;
 	if (!d)
 		return NULL;
-	if (set_item(d, "mode", PyUnicode_FromString(tnorm_mode_name(po->mode))) < 0 ||
-	    set_item(d, "output", PyUnicode_FromString(po->out)) < 0 ||
-	    set_item(d, "text", r->text ? PyUnicode_FromStringAndSize(r->text, (Py_ssize_t)r->text_len)
-	                                : str_or_none(NULL)) < 0 ||
+	if (set_item(d, "mode", text(tnorm_mode_name(po->mode))) < 0 ||
+	    set_item(d, "output", text(po->out)) < 0 ||
+	    set_item(d, "text", r->text ? text_n(r->text, r->text_len) : str_or_none(NULL)) < 0 ||
 	    set_item(d, "plain", str_or_none(r->plain)) < 0 ||
 	    set_item(d, "signature", str_or_none(r->signature)) < 0 ||
 	    set_item(d, "stable", PyBool_FromLong(r->stable)) < 0 ||
@@ -451,11 +485,11 @@ static PyObject *result_dict(const tnorm_pipeline_options *po, const tnorm_pipel
 	    set_item(d, "complete", PyBool_FromLong(r->complete)) < 0 ||
 	    set_item(d, "interrupted", PyBool_FromLong(err == TNORM_EINTERRUPTED)) < 0 ||
 	    set_item(d, "stopped", err == 0 ? str_or_none(NULL)
-	                                    : PyUnicode_FromString(tnorm_error_last()->message)) < 0 ||
+	                                    : text(tnorm_error_last()->message)) < 0 ||
 	    set_item(d, "known", PyBool_FromLong(r->known)) < 0 ||
 	    set_item(d, "original", PyLong_FromSize_t(r->original)) < 0 ||
 	    set_item(d, "final", PyLong_FromSize_t(r->final)) < 0 ||
-	    set_item(d, "unit", PyUnicode_FromString(r->unit ? r->unit : "steps")) < 0 ||
+	    set_item(d, "unit", text(r->unit ? r->unit : "steps")) < 0 ||
 	    set_item(d, "runs", PyLong_FromUnsignedLongLong(r->stats.runs)) < 0 ||
 	    set_item(d, "accepted", PyLong_FromUnsignedLongLong(r->stats.accepted)) < 0 ||
 	    set_item(d, "cache_hits", PyLong_FromUnsignedLongLong(r->stats.cache_hits)) < 0 ||
@@ -468,9 +502,11 @@ static PyObject *result_dict(const tnorm_pipeline_options *po, const tnorm_pipel
 	if (!(sl = PyList_New(0)))
 		goto fail;
 	for (i = 0; i < r->nslipped; i++) {
-		PyObject *e = Py_BuildValue("{s:s,s:z,s:n}", "signature", r->slipped[i].signature, "path",
-		                            r->slipped[i].path, "size", (Py_ssize_t)r->slipped[i].size);
-		if (!e || PyList_Append(sl, e) < 0) {
+		PyObject *e = PyDict_New();
+		if (!e || set_item(e, "signature", str_or_none(r->slipped[i].signature)) < 0 ||
+		    set_item(e, "path", str_or_none(r->slipped[i].path)) < 0 ||
+		    set_item(e, "size", PyLong_FromSize_t(r->slipped[i].size)) < 0 ||
+		    PyList_Append(sl, e) < 0) {
 			Py_XDECREF(e);
 			goto fail;
 		}
@@ -482,7 +518,7 @@ static PyObject *result_dict(const tnorm_pipeline_options *po, const tnorm_pipel
 	if (!(lg = PyList_New(0)))
 		goto fail;
 	for (i = 0; i < c->nlog; i++) {
-		PyObject *e = PyUnicode_FromString(c->log[i]);
+		PyObject *e = text(c->log[i]);
 		if (!e || PyList_Append(lg, e) < 0) {
 			Py_XDECREF(e);
 			goto fail;

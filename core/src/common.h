@@ -42,6 +42,10 @@ int tnorm__error_errno(int code, const char *fmt, ...) TNORM__PRINTF(2, 3);
 /* Prefix the current message with "prefix: " (keeps the code); returns the code. */
 int tnorm__error_prefix(const char *fmt, ...) TNORM__PRINTF(1, 2);
 
+/* Length of the well-formed UTF-8 character at s (n bytes available): 1 to 4, or 0 when the
+ * byte at s does not start one.  Messages escape the bytes this refuses (error.c). */
+size_t tnorm__utf8_len(const char *s, size_t n);
+
 /* A growable, always NUL-terminated byte buffer. Zero-initialize (TNORM__BUF_INIT) to use. */
 typedef struct tnorm__buf {
 	char *ptr;

@@ -6,6 +6,10 @@
  * thread-local storage (as in libgit2) rather than in a global.  Messages are formatted once,
  * where the problem is found, into a fixed buffer: recording an error never allocates, so it
  * works after an allocation failure too.
+ *
+ * Messages quote bytes from users' files and paths, which need not be UTF-8, while a message is
+ * read as a Python str inside gdb and lldb.  So every setter leaves the message valid UTF-8:
+ * each byte that does not belong to a well-formed UTF-8 sequence is written as "\xHH".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +24,72 @@ static _Thread_local struct {
 	int set;
 	char msg[MSG_MAX];
 } last;
+
+size_t tnorm__utf8_len(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t len, i;
+	if (n == 0)
+		return 0;
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	/* No overlong forms, no surrogates, nothing above U+10FFFF (RFC 3629). */
+	if (p[0] == 0xe0)
+		lo = 0xa0;
+	else if (p[0] == 0xed)
+		hi = 0x9f;
+	else if (p[0] == 0xf0)
+		lo = 0x90;
+	else if (p[0] == 0xf4)
+		hi = 0x8f;
+	if (n < len || p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+/* Rewrite the message so that it is valid UTF-8 (see above), truncating at a whole character
+ * or escape when the escapes make it longer than the buffer. */
+static void make_utf8(void)
+{
+	char in[MSG_MAX];
+	size_t n = strlen(last.msg), i = 0, o = 0, len;
+	for (; i < n; i += len)
+		if (!(len = tnorm__utf8_len(last.msg + i, n - i)))
+			break;
+	if (i == n)
+		return; /* already valid: the common case copies nothing */
+	o = i;
+	memcpy(in, last.msg, n + 1);
+	while (i < n) {
+		len = tnorm__utf8_len(in + i, n - i);
+		if (len) {
+			if (o + len >= sizeof(last.msg))
+				break;
+			memcpy(last.msg + o, in + i, len);
+			o += len;
+			i += len;
+		} else {
+			if (o + 4 >= sizeof(last.msg))
+				break;
+			snprintf(last.msg + o, 5, "\\x%02x", (unsigned char)in[i]);
+			o += 4;
+			i++;
+		}
+	}
+	last.msg[o] = '\0';
+}
 
 const tnorm_error *tnorm_error_last(void)
 {
@@ -38,6 +108,7 @@ void tnorm_error_clear(void)
 int tnorm__error_setv(int code, const char *fmt, va_list ap)
 {
 	vsnprintf(last.msg, sizeof(last.msg), fmt, ap);
+	make_utf8();
 	last.err.code = code;
 	last.set = 1;
 	return code;
@@ -63,6 +134,7 @@ int tnorm__error_errno(int code, const char *fmt, ...)
 	va_end(ap);
 	n = strlen(last.msg);
 	snprintf(last.msg + n, sizeof(last.msg) - n, ": %s", strerror(saved));
+	make_utf8();
 	return code;
 }
 
@@ -80,6 +152,7 @@ int tnorm__error_prefix(const char *fmt, ...)
 	va_end(ap);
 	n = strlen(last.msg);
 	snprintf(last.msg + n, sizeof(last.msg) - n, ": %s", old);
+	make_utf8();
 	return last.err.code;
 }
 

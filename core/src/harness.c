@@ -7,8 +7,13 @@
  * recursive-descent function per line kind; it stops at the first error and reports it as
  * "NAME:LINE:COL: what was found, expected what", because a person reads these messages (often
  * as a Python exception inside gdb).  After parsing, each template's slot counts are multiplied
- * out with overflow checks so that rank/unrank (order.c) can work arithmetically.
+ * out with overflow checks so that rank/unrank (order.c) can work arithmetically, and a harness
+ * in which two actions would print as the same step is refused, so that text -> test -> text is
+ * the identity for every harness that loads.  Every limit (docs/harness.md) is enforced here, at
+ * load, so that the test parser, rank/unrank and the generator never meet a harness they cannot
+ * serve.
  */
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -182,15 +187,17 @@ static int lex(parser *ps, token *t)
 			p++;
 		t->len = (size_t)(p - s);
 		ps->p = p;
-		if (t->len >= sizeof(tmp))
-			return perr(ps, t, "integer '%.*s' is out of range, expected a 64-bit integer",
-			            (int)(t->len > 40 ? 40 : t->len), s);
-		memcpy(tmp, s, t->len);
-		tmp[t->len] = '\0';
+		/* One message however long the number: a 20-digit and a 40-digit one read alike. */
 		errno = 0;
-		t->ival = strtoll(tmp, &e, 10);
-		if (errno == ERANGE)
-			return perr(ps, t, "integer '%s' is out of range, expected a 64-bit integer", tmp);
+		if (t->len < sizeof(tmp)) {
+			memcpy(tmp, s, t->len);
+			tmp[t->len] = '\0';
+			t->ival = strtoll(tmp, &e, 10);
+		}
+		if (t->len >= sizeof(tmp) || errno == ERANGE)
+			return perr(ps, t, "integer '%.*s%s' is out of range, expected %s..%s",
+			            (int)(t->len > 40 ? 40 : t->len), s, t->len > 40 ? "..." : "",
+			            TNORM__INT64_MIN_TEXT, TNORM__INT64_MAX_TEXT);
 		t->kind = T_INT;
 		return 0;
 	}
@@ -241,9 +248,19 @@ static int lex(parser *ps, token *t)
 		break;
 	}
 	t->kind = T_BAD;
-	return perr(ps, t, "unexpected character '%c', expected a name, a number, a string or one "
-	            "of < > := .. { } ( ) ,",
-	            isprint((unsigned char)*p) ? *p : '?');
+	{
+		/* The character as the user wrote it: a whole UTF-8 character, else \xHH. */
+		char shown[8];
+		size_t u = tnorm__utf8_len(p, (size_t)(ps->end - p));
+		if (u > 1)
+			snprintf(shown, sizeof(shown), "%.*s", (int)u, p);
+		else if (u == 1 && isprint((unsigned char)*p))
+			snprintf(shown, sizeof(shown), "%c", *p);
+		else
+			snprintf(shown, sizeof(shown), "\\x%02x", (unsigned char)*p);
+		return perr(ps, t, "unexpected character '%s', expected a name, a number, a string or "
+		            "one of < > := .. { } ( ) ,", shown);
+	}
 }
 
 /* Peek/next over a one-token lookahead. */
@@ -326,10 +343,25 @@ static int parse_pool_ref(parser *ps, uint32_t *pool, token *where)
 	return expect(ps, T_GT, "'>' after the pool name", "found");
 }
 
+/* The number of values of LO..HI in decimal: it may be 2^64, one more than a uint64_t holds. */
+static const char *range_count_text(int64_t lo, int64_t hi, char *buf, size_t size)
+{
+	uint64_t n = (uint64_t)hi - (uint64_t)lo;
+	if (n == UINT64_MAX)
+		snprintf(buf, size, "18446744073709551616");
+	else
+		snprintf(buf, size, "%llu", (unsigned long long)n + 1);
+	return buf;
+}
+
 static int add_literal(parser *ps, tnorm__vset *vs, const token *t)
 {
-	tnorm_literal *n = tnorm__reallocarray(vs->lits, vs->nlits + 1, sizeof(*n));
+	tnorm_literal *n;
 	tnorm_literal *l;
+	if (vs->nlits >= TNORM_MAX_VALUES)
+		return perr(ps, t, "value list has more than %u values, expected at most %u values in "
+		            "one set", TNORM_MAX_VALUES, TNORM_MAX_VALUES);
+	n = tnorm__reallocarray(vs->lits, vs->nlits + 1, sizeof(*n));
 	if (!n)
 		return TNORM_ENOMEM;
 	vs->lits = n;
@@ -349,6 +381,164 @@ static int add_literal(parser *ps, tnorm__vset *vs, const token *t)
 	}
 	vs->nlits++;
 	return 0;
+}
+
+/* ---- values that would print alike ----------------------------------------------------------
+ *
+ * A test is text, so two different actions that print as the same step would make text -> test
+ * -> text other than the identity (the parser reads the step back as the first of them).  Only
+ * value slots can do that: instance names never collide (a pool name does not end in a digit and
+ * an instance number has no leading zero), and a value (a number or a quoted string) never looks
+ * like an instance.  So two actions print alike exactly when they come from templates of the same
+ * shape (left-hand side pool, value or call, name, arguments' pools) whose value slots have a
+ * value in common, slot by slot; or from one template whose list names one value twice.  Sets
+ * are compared sorted, so the check stays near-linear however long the lists. */
+
+typedef struct {
+	tnorm_literal lit;
+	uint64_t idx; /* position in the list */
+	uint32_t col; /* where it was written (lists being parsed only) */
+} vitem;
+
+/* The order printing agrees with: a string and an integer never print alike. */
+static int lit_cmp(const tnorm_literal *a, const tnorm_literal *b)
+{
+	int c;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if (a->kind == TNORM_LIT_INT)
+		return a->i < b->i ? -1 : a->i > b->i;
+	c = memcmp(a->s, b->s, a->len < b->len ? a->len : b->len);
+	if (c)
+		return c;
+	return a->len < b->len ? -1 : a->len > b->len;
+}
+
+static int vitem_cmp(const void *x, const void *y)
+{
+	const vitem *a = x, *b = y;
+	int c = lit_cmp(&a->lit, &b->lit);
+	if (c)
+		return c;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* A sorted copy of a list's values (NULL for a range).  0 or TNORM_ENOMEM. */
+static int sorted_values(const tnorm__vset *vs, const uint32_t *cols, vitem **out)
+{
+	uint64_t i;
+	*out = NULL;
+	if (vs->is_range)
+		return 0;
+	if (!(*out = tnorm__calloc((size_t)vs->nlits, sizeof(**out))))
+		return TNORM_ENOMEM;
+	for (i = 0; i < vs->nlits; i++) {
+		(*out)[i].lit = vs->lits[i];
+		(*out)[i].idx = i;
+		(*out)[i].col = cols ? cols[i] : 0;
+	}
+	qsort(*out, (size_t)vs->nlits, sizeof(**out), vitem_cmp);
+	return 0;
+}
+
+/* Print a literal for a message (strings quoted and escaped, cut at 40 bytes). */
+static const char *lit_text(const tnorm_literal *l, char *buf, size_t size)
+{
+	tnorm__buf b = TNORM__BUF_INIT;
+	if (l->kind == TNORM_LIT_INT) {
+		snprintf(buf, size, "%lld", (long long)l->i);
+		return buf;
+	}
+	if (tnorm__buf_put_quoted(&b, l->s, l->len > 40 ? 40 : l->len) < 0) {
+		tnorm__buf_dispose(&b);
+		return "a string";
+	}
+	snprintf(buf, size, "%s%s", b.ptr, l->len > 40 ? "..." : "");
+	tnorm__buf_dispose(&b);
+	return buf;
+}
+
+/* A list that names one value twice makes two choices print alike: refuse it, at both places. */
+static int check_list_duplicates(parser *ps, const tnorm__vset *vs, const uint32_t *cols,
+                                 const token *open)
+{
+	vitem *v = NULL;
+	uint64_t i;
+	int err;
+	if ((err = sorted_values(vs, cols, &v)) < 0)
+		return err;
+	for (i = 1; i < vs->nlits; i++)
+		if (!lit_cmp(&v[i - 1].lit, &v[i].lit)) {
+			token at = *open;
+			char b[96];
+			at.col = v[i].col;
+			err = perr(
+			    ps, &at,
+			    "value %s is listed twice in one set (columns %u and %u), expected "
+			    "each value once",
+			    lit_text(&v[i].lit, b, sizeof(b)), v[i - 1].col, v[i].col);
+			break;
+		}
+	free(v);
+	return err;
+}
+
+/* {LIT, ...} with the cursor on '{'. */
+static int parse_list(parser *ps, tnorm__vset *vs)
+{
+	tnorm_literal_kind kind = TNORM_LIT_INT;
+	uint32_t *cols = NULL, *nc;
+	token *t, open;
+	char b[64];
+	int err;
+	if ((err = peek(ps, &t)) < 0)
+		return err;
+	open = *t;
+	open.sval = NULL;
+	consume(ps);
+	for (;;) {
+		if ((err = peek(ps, &t)) < 0)
+			goto done;
+		if (t->kind != T_INT && t->kind != T_STRING) {
+			err =
+			    perr(ps, t, "found %s in a value list, expected an integer or a string",
+			         tok_desc(t, b, sizeof(b)));
+			goto done;
+		}
+		if (vs->nlits == 0)
+			kind = t->kind == T_INT ? TNORM_LIT_INT : TNORM_LIT_STRING;
+		else if ((t->kind == T_INT) != (kind == TNORM_LIT_INT)) {
+			err = perr(
+			    ps, t,
+			    "value list mixes integers and strings, expected values of one kind");
+			goto done;
+		}
+		if (!(nc = tnorm__reallocarray(cols, (size_t)vs->nlits + 1, sizeof(*cols)))) {
+			err = TNORM_ENOMEM;
+			goto done;
+		}
+		cols = nc;
+		cols[vs->nlits] = t->col;
+		if ((err = add_literal(ps, vs, t)) < 0)
+			goto done;
+		consume(ps);
+		if ((err = peek(ps, &t)) < 0)
+			goto done;
+		if (t->kind == T_RBRACE) {
+			consume(ps);
+			err = check_list_duplicates(ps, vs, cols, &open);
+			goto done;
+		}
+		if (t->kind != T_COMMA) {
+			err = perr(ps, t, "found %s in a value list, expected ',' or '}'",
+			           tok_desc(t, b, sizeof(b)));
+			goto done;
+		}
+		consume(ps);
+	}
+done:
+	free(cols);
+	return err;
 }
 
 /* LO..HI | {LIT, ...} | LIT */
@@ -383,8 +573,12 @@ static int parse_vset(parser *ps, tnorm__vset *vs, const char *context)
 		vs->lo = lo.ival;
 		vs->hi = t->ival;
 		consume(ps);
-		if ((uint64_t)vs->hi - (uint64_t)vs->lo == UINT64_MAX)
-			return perr(ps, &lo, "range has more than 2^64-1 values, expected a smaller range");
+		/* Choices are 32-bit (tnorm_action): a larger set would unrank, parse and generate
+		 * wrongly, so it is refused here rather than truncated later. */
+		if ((uint64_t)vs->hi - (uint64_t)vs->lo >= TNORM_MAX_VALUES)
+			return perr(ps, &lo, "range %lld..%lld has %s values, expected at most %u values "
+			            "in one set", (long long)vs->lo, (long long)vs->hi,
+			            range_count_text(vs->lo, vs->hi, b, sizeof(b)), TNORM_MAX_VALUES);
 		return 0;
 	}
 	if (t->kind == T_STRING) {
@@ -393,34 +587,8 @@ static int parse_vset(parser *ps, tnorm__vset *vs, const char *context)
 		consume(ps);
 		return 0;
 	}
-	if (t->kind == T_LBRACE) {
-		tnorm_literal_kind kind = TNORM_LIT_INT;
-		consume(ps);
-		for (;;) {
-			if ((err = peek(ps, &t)) < 0)
-				return err;
-			if (t->kind != T_INT && t->kind != T_STRING)
-				return perr(ps, t, "found %s in a value list, expected an integer or a string",
-				            tok_desc(t, b, sizeof(b)));
-			if (vs->nlits == 0)
-				kind = t->kind == T_INT ? TNORM_LIT_INT : TNORM_LIT_STRING;
-			else if ((t->kind == T_INT) != (kind == TNORM_LIT_INT))
-				return perr(ps, t, "value list mixes integers and strings, expected values of one kind");
-			if ((err = add_literal(ps, vs, t)) < 0)
-				return err;
-			consume(ps);
-			if ((err = peek(ps, &t)) < 0)
-				return err;
-			if (t->kind == T_RBRACE) {
-				consume(ps);
-				return 0;
-			}
-			if (t->kind != T_COMMA)
-				return perr(ps, t, "found %s in a value list, expected ',' or '}'",
-				            tok_desc(t, b, sizeof(b)));
-			consume(ps);
-		}
-	}
+	if (t->kind == T_LBRACE)
+		return parse_list(ps, vs);
 	return perr(ps, t, "found %s %s, expected a value (an integer, a string, LO..HI or {...})",
 	            tok_desc(t, b, sizeof(b)), context);
 }
@@ -735,6 +903,133 @@ static int mul_ok(uint64_t a, uint64_t b, uint64_t *out)
 	return 1;
 }
 
+/* Do sets a and b (sorted copies sa, sb; NULL for ranges) share a value?  Its positions in each
+ * go to *ia and *ib. */
+static int vsets_meet(const tnorm__vset *a, const vitem *sa, const tnorm__vset *b, const vitem *sb,
+                      uint64_t *ia, uint64_t *ib)
+{
+	uint64_t i = 0, j = 0;
+	if (a->is_range && b->is_range) {
+		int64_t lo = a->lo > b->lo ? a->lo : b->lo, hi = a->hi < b->hi ? a->hi : b->hi;
+		if (lo > hi)
+			return 0;
+		*ia = (uint64_t)lo - (uint64_t)a->lo;
+		*ib = (uint64_t)lo - (uint64_t)b->lo;
+		return 1;
+	}
+	if (b->is_range)
+		return vsets_meet(b, sb, a, sa, ib, ia);
+	if (a->is_range) {
+		/* The first integer of the sorted list at or above the range's low end. */
+		uint64_t lo = 0, hi = b->nlits;
+		while (lo < hi) {
+			uint64_t mid = lo + (hi - lo) / 2;
+			if (sb[mid].lit.kind == TNORM_LIT_INT && sb[mid].lit.i < a->lo)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == b->nlits || sb[lo].lit.kind != TNORM_LIT_INT || sb[lo].lit.i > a->hi)
+			return 0;
+		*ia = (uint64_t)sb[lo].lit.i - (uint64_t)a->lo;
+		*ib = sb[lo].idx;
+		return 1;
+	}
+	while (i < a->nlits && j < b->nlits) {
+		int c = lit_cmp(&sa[i].lit, &sb[j].lit);
+		if (c == 0) {
+			*ia = sa[i].idx;
+			*ib = sb[j].idx;
+			return 1;
+		}
+		if (c < 0)
+			i++;
+		else
+			j++;
+	}
+	return 0;
+}
+
+/* Same left-hand side pool, same kind and name, and the same pool in every pool slot: then the
+ * two templates print alike exactly when every value slot's sets meet. */
+static int same_shape(const tnorm__tmpl *a, const tnorm__tmpl *b)
+{
+	uint32_t s;
+	if (a->info.kind != b->info.kind || a->info.has_lhs != b->info.has_lhs ||
+	    a->info.nslots != b->info.nslots || strcmp(a->name, b->name))
+		return 0;
+	for (s = 0; s < a->info.nslots; s++) {
+		if (a->info.slot[s].kind != b->info.slot[s].kind)
+			return 0;
+		if (a->info.slot[s].kind == TNORM_SLOT_POOL &&
+		    a->info.slot[s].pool != b->info.slot[s].pool)
+			return 0;
+	}
+	return 1;
+}
+
+int tnorm__format_action(tnorm__buf *b, const tnorm_harness *h, const tnorm_action *a);
+
+/* Refuse two action templates that print some action alike (see above). */
+static int check_ambiguity(parser *ps)
+{
+	tnorm_harness *h = ps->h;
+	vitem **sorted = NULL;
+	uint32_t i, j, s;
+	int err = 0;
+	if (!(sorted = tnorm__calloc((size_t)h->ntmpls * TNORM_MAX_SLOTS, sizeof(*sorted))))
+		return TNORM_ENOMEM;
+	for (i = 0; i < h->ntmpls; i++)
+		for (s = 0; s < h->tmpls[i].info.nslots; s++)
+			if (h->tmpls[i].info.slot[s].kind == TNORM_SLOT_VALUE &&
+			    (err = sorted_values(&h->tmpls[i].vset[s], NULL,
+			                         &sorted[i * TNORM_MAX_SLOTS + s])) < 0)
+				goto done;
+	for (j = 1; j < h->ntmpls; j++) {
+		for (i = 0; i < j; i++) {
+			const tnorm__tmpl *a = &h->tmpls[i], *b = &h->tmpls[j];
+			tnorm_action ex;
+			uint64_t ia, ib;
+			tnorm__buf text = TNORM__BUF_INIT;
+			if (!same_shape(a, b))
+				continue;
+			memset(&ex, 0, sizeof(ex));
+			ex.tmpl = j;
+			for (s = 0; s < b->info.nslots; s++) {
+				if (b->info.slot[s].kind != TNORM_SLOT_VALUE)
+					continue;
+				if (!vsets_meet(&a->vset[s], sorted[i * TNORM_MAX_SLOTS + s],
+				                &b->vset[s], sorted[j * TNORM_MAX_SLOTS + s], &ia,
+				                &ib))
+					break;
+				ex.choice[s] = (uint32_t)ib;
+			}
+			if (s < b->info.nslots)
+				continue;
+			if ((err = tnorm__format_action(&text, h, &ex)) < 0) {
+				tnorm__buf_dispose(&text);
+				goto done;
+			}
+			err = tnorm__error_set(
+			    TNORM_EPARSE,
+			    "%s:%u:1: this template prints steps exactly as "
+			    "the template at %s:%u does (both write '%.*s%s'), so such a "
+			    "step would not read back as written; expected templates whose "
+			    "steps differ",
+			    ps->name, b->info.line, ps->name, a->info.line,
+			    (int)(text.len > 80 ? 80 : text.len), text.ptr,
+			    text.len > 80 ? "..." : "");
+			tnorm__buf_dispose(&text);
+			goto done;
+		}
+	}
+done:
+	for (i = 0; i < h->ntmpls * TNORM_MAX_SLOTS; i++)
+		free(sorted[i]);
+	free(sorted);
+	return err;
+}
+
 static int finish(parser *ps)
 {
 	tnorm_harness *h = ps->h;
@@ -772,7 +1067,8 @@ static int finish(parser *ps)
 		t->info.name = t->name;
 		for (s = 0; s < t->info.nslots; s++) {
 			uint64_t n = tnorm__slot_count(t, s);
-			t->info.slot[s].count = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+			assert(n >= 1 && n <= TNORM_MAX_VALUES); /* parse_vset and add_literal see to it */
+			t->info.slot[s].count = (uint32_t)n;
 			if (!mul_ok(t->info.slot[s].kind == TNORM_SLOT_POOL ? pc : vc, n,
 			            t->info.slot[s].kind == TNORM_SLOT_POOL ? &pc : &vc))
 				goto overflow;
@@ -798,7 +1094,7 @@ overflow:
 		                        ps->name, t->info.line);
 	}
 	h->total = total;
-	return 0;
+	return check_ambiguity(ps);
 }
 
 void tnorm_harness_free(tnorm_harness *h)

@@ -50,6 +50,10 @@ struct tnorm_test {
 	size_t len, cap;
 };
 
+/* The bounds of a 64-bit integer, as messages about out-of-range integers print them. */
+#define TNORM__INT64_MIN_TEXT "-9223372036854775808"
+#define TNORM__INT64_MAX_TEXT "9223372036854775807"
+
 /* Number of choices of slot `s` of template `t`. */
 uint64_t tnorm__slot_count(const tnorm__tmpl *t, uint32_t s);
 

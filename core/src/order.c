@@ -8,7 +8,9 @@
  * pool-instance choices order lexicographically and values follow their natural order, as the
  * design requires, and nothing ever enumerates the universe.
  */
+#include <assert.h>
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,8 +238,13 @@ static const char *shown(const char *p, const char *end, char *buf, size_t size)
 		n = 1;
 		while (p + n < end && isdigit((unsigned char)p[n]))
 			n++;
+	} else if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+		snprintf(buf, size, "'\\x%02x'", (unsigned char)*p);
+		return buf;
 	} else {
-		n = 1;
+		/* A whole UTF-8 character; a byte that starts none is escaped with the message. */
+		n = tnorm__utf8_len(p, (size_t)(end - p));
+		n = n ? n : 1;
 	}
 	snprintf(buf, size, "'%.*s'", (int)(n > 40 ? 40 : n), p);
 	return buf;
@@ -317,33 +324,38 @@ static int parse_value(cur *c, const tnorm__tmpl *t, uint32_t s, uint32_t *out)
 		            "harness lists for this slot", (int)(after - start), start);
 	}
 	if (c->p < c->end && (isdigit((unsigned char)*c->p) || *c->p == '-')) {
-		char tmp[32];
+		char tmp[48];
 		const char *p = c->p;
 		char *e;
-		long long v;
+		long long v = 0;
 		size_t n;
+		int fits;
 		if (*p == '-')
 			p++;
 		while (p < c->end && isdigit((unsigned char)*p))
 			p++;
 		n = (size_t)(p - c->p);
-		if (n == 0 || n >= sizeof(tmp) || (n == 1 && *c->p == '-'))
+		if (n == 0 || (n == 1 && *c->p == '-'))
 			return fail(c, start, "found %s, expected an integer", shown(start, c->end, b, sizeof(b)));
-		memcpy(tmp, c->p, n);
-		tmp[n] = '\0';
-		v = strtoll(tmp, &e, 10);
+		/* A number too long for strtoll is out of range like one it saturates (a 40-digit and
+		 * a 20-digit number give one message), and never matches a value by saturating. */
+		snprintf(tmp, sizeof(tmp), "%.*s%s", (int)(n > 40 ? 40 : n), c->p, n > 40 ? "..." : "");
+		errno = 0;
+		if ((fits = n <= 40))
+			v = strtoll(tmp, &e, 10);
+		fits = fits && errno != ERANGE;
 		if (vs->is_range) {
-			if (v < vs->lo || v > vs->hi)
+			if (!fits || v < vs->lo || v > vs->hi)
 				return fail(c, start, "value %s is out of range, expected %" PRId64 "..%" PRId64,
 				            tmp, vs->lo, vs->hi);
-			if ((uint64_t)v - (uint64_t)vs->lo > UINT32_MAX)
-				return fail(c, start, "value %s is too far into its range for this version", tmp);
+			/* The harness parser refuses sets of more than TNORM_MAX_VALUES values. */
+			assert((uint64_t)v - (uint64_t)vs->lo < TNORM_MAX_VALUES);
 			*out = (uint32_t)((uint64_t)v - (uint64_t)vs->lo);
 			c->p = p;
 			return 0;
 		} else {
 			uint64_t i;
-			for (i = 0; i < vs->nlits; i++)
+			for (i = 0; fits && i < vs->nlits; i++)
 				if (vs->lits[i].kind == TNORM_LIT_INT && vs->lits[i].i == v) {
 					*out = (uint32_t)i;
 					c->p = p;
@@ -462,13 +474,14 @@ int tnorm_harness_parse_action(const tnorm_harness *h, const char *text, size_t 
 			lhs_end = d.p + 1;
 		}
 	}
-	snprintf(name, sizeof(name), "%.*s", (int)(n < 100 ? n : 100), p);
+	/* `name` is for messages only: names of any length are compared in full below. */
+	snprintf(name, sizeof(name), "%.*s%s", (int)(n < 100 ? n : 100), p, n > 100 ? "..." : "");
 	/* Try every template of the matching shape; keep the error that got furthest. */
 	for (ti = 0; ti < h->ntmpls; ti++) {
 		const tnorm__tmpl *t = &h->tmpls[ti];
 		if (t->info.has_lhs != is_assign)
 			continue;
-		if (!is_assign && strcmp(t->name, name))
+		if (!is_assign && (strlen(t->name) != n || memcmp(t->name, p, n)))
 			continue;
 		if (is_assign) {
 			/* lhs pool must match and, for calls, the callee name */

@@ -69,6 +69,25 @@ e = raises(_tnorm.Error, _tnorm.minimize, [D, "{}"], t1, harness=H, out=os.path.
            match="output:no such text")
 check("minimize: output:REGEX not matching the original is ENOTFAIL",
       e is not None and e.name == "ENOTFAIL" and "does not match --match output:no such text" in str(e))
+# Bytes that are not UTF-8 (issue 14 item 5): the engine's message reaches Python as _tnorm.Error
+# with file:line:col, never as a UnicodeDecodeError; program output is decoded with backslashes.
+bad = os.path.join(W, "bad-utf8.t")
+with open(bad, "wb") as f:
+    f.write(b"avl0 = avl_new()\n\xff\n")
+try:
+    _tnorm.minimize([D, "{}"], bad, harness=H, out=os.path.join(W, "bad.norm"))
+    e = None
+except Exception as x:  # noqa: BLE001 - any other exception is the failure under test
+    e = x
+check("a test with a 0xff byte raises _tnorm.Error naming file:line:col (got %r)" % (e,),
+      isinstance(e, _tnorm.Error) and e.name == "EPARSE" and (bad + ":2:1: found '\\xff'") in str(e))
+try:
+    r = _tnorm.run(["sh", "-c", "printf 'a\\377b'; printf '\\376' >&2"], t1)
+    e = None
+except Exception as x:  # noqa: BLE001
+    r, e = None, x
+check("run: output that is not UTF-8 is decoded with backslashes (got %r)" % (e,),
+      e is None and r["stdout"] == "a\\xffb" and r["stderr"] == "\\xfe")
 r = _tnorm.run(["sh", "-c", "exit 2"], t1, invalid_exit=[2])
 check("run: invalid_exit", r["outcome"] == "invalid" and r["exit_code"] == 2)
 check("run: invalid_exit out of range is ValueError",

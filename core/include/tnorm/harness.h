@@ -23,6 +23,12 @@ extern "C" {
 /** Most slots (left-hand side + arguments) one template may have. */
 #define TNORM_MAX_SLOTS 8
 
+/**
+ * Most values one value slot's set may hold (a range LO..HI or a list): a choice is 32-bit, so
+ * harnesses with larger sets are refused at load (TNORM_EPARSE naming the set).
+ */
+#define TNORM_MAX_VALUES 4294967295u
+
 typedef struct tnorm_harness tnorm_harness;
 
 /** A concrete action: a template and one choice per slot.  Plain value; copy freely. */
@@ -67,7 +73,7 @@ typedef struct tnorm_pool_info {
 typedef struct tnorm_slot_info {
 	tnorm_slot_kind kind;
 	uint32_t pool;  /**< TNORM_SLOT_POOL: pool index */
-	uint32_t count; /**< number of choices: pool instances, or values in the set */
+	uint32_t count; /**< choices: pool instances, or values in the set (<= TNORM_MAX_VALUES) */
 } tnorm_slot_info;
 
 /** Description of a template (an action template or a check).  Strings borrowed. */
