@@ -99,6 +99,9 @@ static int oracle(void *ctx, const tnorm_test *t, int *yes)
 	case 10: /* a put that reads instance int1 (a program that depends on the instance) */
 		*yes = s.put_inst1;
 		break;
+	case 11: /* an odd number of puts: no single put can go from three */
+		*yes = (s.puts[0] + s.puts[1]) % 2 == 1;
+		break;
 	case 6: { /* exactly the tests of a list (to isolate one rule) */
 		static const char *const ok[] = {
 			"int0 = 1\nt0 = mk()\nput(t0, int0)\nt1 = mk()\nput(t1, int0)\nput(t1, int0)\nlook(t0)\n",
@@ -532,6 +535,17 @@ static void test_normalize__calls_strings_together(void **state)
 	assert_true(p.fired[TNORM_RULE_SHIFT_VALUES] > 0);
 }
 
+static void test_normalize__calls_delete_pair(void **state)
+{
+	tnorm_normalize_options o = TNORM_NORMALIZE_OPTIONS_INIT;
+	pred p;
+	(void)state;
+	assert_string_equal(normalize_h(harness, "int0 = 4\nt0 = mk()\nput(t0, int0)\nput(t0, int0)\n"
+	                                         "put(t0, int0)\n", 11, &o, &p, NULL),
+	                    "t0 = mk()\nint0 = 1\nput(t0, int0)\n");
+	assert_non_null(strstr(p.log, "DeletePair: calls 1 (put(t#0, "));
+}
+
 static void test_normalize__calls_fall_back_to_paper(void **state)
 {
 	tnorm_normalize_options o = TNORM_NORMALIZE_OPTIONS_INIT;
@@ -594,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_normalize__calls_shift_values),
 		cmocka_unit_test(test_normalize__calls_strings_together),
 		cmocka_unit_test(test_normalize__calls_exchange_values),
+		cmocka_unit_test(test_normalize__calls_delete_pair),
 		cmocka_unit_test(test_normalize__calls_fall_back_to_paper),
 		cmocka_unit_test(test_normalize__calls_large_domains),
 		cmocka_unit_test(test_normalize__calls_terminate_and_are_deterministic),

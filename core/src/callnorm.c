@@ -1117,6 +1117,32 @@ static int rewire(cz *z)
 	return r;
 }
 
+/* DeletePair: two calls removed at once, where no single one can go (a 1-minimal test need not be
+ * 2-minimal: a deeper tree may fail in a subtree where a smaller one fails at the root).  Last in
+ * the order: it costs n(n-1)/2 candidates once nothing else applies. */
+static int delete_pair(cz *z)
+{
+	size_t i, j;
+	int r = 0;
+	for (i = 0; i + 1 < z->cur.n && r == 0; i++)
+		for (j = i + 1; j < z->cur.n && r == 0; j++) {
+			cseq c;
+			tnorm__buf what = TNORM__BUF_INIT;
+			if ((r = seq_copy(&c, &z->cur)) < 0)
+				break;
+			seq_remove(&c, j);
+			seq_remove(&c, i);
+			tnorm__buf_printf(&what, "calls %zu (", i);
+			put_call(&what, z, &z->cur.c[i]);
+			tnorm__buf_printf(&what, ") and %zu (", j);
+			put_call(&what, z, &z->cur.c[j]);
+			tnorm__buf_puts(&what, ") removed");
+			r = try_cand(z, &c, TNORM_RULE_DELETE_PAIR, 0, what.ptr);
+			tnorm__buf_dispose(&what);
+		}
+	return r;
+}
+
 static int apply(void *zp, tnorm_rule rule)
 {
 	cz *z = zp;
@@ -1129,6 +1155,7 @@ static int apply(void *zp, tnorm_rule rule)
 	case TNORM_RULE_MOVE_ACTION: return move_calls(z, 0);
 	case TNORM_RULE_REPLACE_CALL: return replace_call(z);
 	case TNORM_RULE_SHIFT_VALUES: return shift_values(z);
+	case TNORM_RULE_DELETE_PAIR: return delete_pair(z);
 	case TNORM_RULE_REWIRE: return z->o->rewire ? rewire(z) : 0;
 	default: return 0;
 	}
@@ -1137,7 +1164,7 @@ static int apply(void *zp, tnorm_rule rule)
 static const tnorm_rule call_order[] = {
 	TNORM_RULE_SIMPLIFY_ALL, TNORM_RULE_REPLACE_POOL, TNORM_RULE_SIMPLIFY_SINGLE,
 	TNORM_RULE_SWAP_ACTION,  TNORM_RULE_MOVE_ACTION,  TNORM_RULE_REPLACE_CALL,
-	TNORM_RULE_SHIFT_VALUES, TNORM_RULE_REWIRE,
+	TNORM_RULE_SHIFT_VALUES, TNORM_RULE_REWIRE,      TNORM_RULE_DELETE_PAIR,
 };
 #define NRULES (sizeof(call_order) / sizeof(call_order[0]))
 

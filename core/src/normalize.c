@@ -28,7 +28,7 @@
 
 static const char *const rule_names[TNORM_RULE_COUNT] = {
 	"SimplifyAll", "ReplacePool", "SimplifySingle", "SwapPool", "SwapAction", "ReduceAction",
-	"MoveAction", "Rewire", "ReplaceCall", "ShiftValues",
+	"MoveAction", "Rewire", "ReplaceCall", "ShiftValues", "DeletePair",
 };
 
 /* The default order: Rewire is cheaper than ReduceAction and often makes it unnecessary. */

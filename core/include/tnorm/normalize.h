@@ -37,7 +37,9 @@ typedef enum tnorm_rule {
 	                                   shape, arguments carried over */
 	TNORM_RULE_SHIFT_VALUES = 9,  /**< (call rules) the values of one pool lowered together: integers
 	                                   minus one amount, a character lowered in every string */
-	TNORM_RULE_COUNT = 10
+	TNORM_RULE_DELETE_PAIR = 10,  /**< (call rules) two calls removed at once where no single one can
+	                                   go */
+	TNORM_RULE_COUNT = 11
 } tnorm_rule;
 
 /** Which rewrite system tnorm_normalize() runs. */
