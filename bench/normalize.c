@@ -10,7 +10,9 @@
  * the generalization's runs, the candidates asked per rule, and the normal forms with counts.
  *
  * usage: bench_normalize SOURCE_ROOT BUILD_ROOT [--tests N] [--seeds S] [--only NAME]
- *        (ninja -C build bench-normalize; defaults: 20 failing tests per example, seeds 1..4000)
+ *                        [--generalize-paper]
+ *        (ninja -C build bench-normalize; defaults: 20 failing tests per example, seeds 1..4000;
+ *        --generalize-paper: also generalize the paper's normal forms)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,7 +134,7 @@ static void row(const char *name, const char *rules, const tally *y, int general
 }
 
 static void example(const char *src, const char *bld, const char *name, unsigned want,
-                    unsigned long seeds)
+                    unsigned long seeds, int gen_paper)
 {
 	char harness[4096], driver[4096];
 	const char *args[3];
@@ -171,7 +173,7 @@ static void example(const char *src, const char *bld, const char *name, unsigned
 				if ((k == 0) == (first == 0))
 					one(t, text, len, args, TNORM_RULES_CALLS, 1, &calls);
 				else
-					one(t, text, len, args, TNORM_RULES_PAPER, 0, &paper);
+					one(t, text, len, args, TNORM_RULES_PAPER, gen_paper, &paper);
 			}
 			fprintf(stderr, "%s seed %lu: calls %.0f runs, paper %.0f runs so far\n", name, seed,
 			        calls.runs, paper.runs);
@@ -180,7 +182,7 @@ static void example(const char *src, const char *bld, const char *name, unsigned
 		tnorm_test_free(t);
 	}
 	row(name, "calls", &calls, 1);
-	row(name, "paper", &paper, 0);
+	row(name, "paper", &paper, gen_paper);
 	fprintf(stdout, "<!-- %s: %lu seeds screened", name, seed - 1);
 	if (calls.paper_fallbacks)
 		printf("; the call rules fell back to the paper's on %u tests", calls.paper_fallbacks);
@@ -208,15 +210,21 @@ int main(int argc, char **argv)
 	unsigned want = 20;
 	unsigned long seeds = 4000;
 	size_t i;
-	int a;
+	int a, gen_paper = 0;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: bench_normalize SOURCE_ROOT BUILD_ROOT [--tests N] [--seeds S] "
-		                "[--only NAME]\n");
+		                "[--only NAME] [--generalize-paper]\n");
 		return 2;
 	}
-	for (a = 3; a + 1 < argc; a += 2) {
-		if (!strcmp(argv[a], "--tests"))
+	for (a = 3; a < argc; a += 2) {
+		if (!strcmp(argv[a], "--generalize-paper")) {
+			gen_paper = 1;
+			a--;
+		} else if (a + 1 >= argc) {
+			fprintf(stderr, "bench_normalize: %s needs a value\n", argv[a]);
+			return 2;
+		} else if (!strcmp(argv[a], "--tests"))
 			want = (unsigned)strtoul(argv[a + 1], NULL, 10);
 		else if (!strcmp(argv[a], "--seeds"))
 			seeds = strtoul(argv[a + 1], NULL, 10);
@@ -234,7 +242,7 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!only || !strcmp(only, names[i])) {
-			example(argv[1], argv[2], names[i], want, seeds);
+			example(argv[1], argv[2], names[i], want, seeds, gen_paper);
 			fflush(stdout);
 		}
 	return 0;

@@ -718,8 +718,8 @@ static int simplify(cz *z, int all)
 	uint32_t s;
 	uint64_t lo[80];
 	int r = 0;
-	for (i = 0; i < z->cur.n && r == 0; i++) {
-		for (s = 0; s < z->ti[z->cur.c[i].tmpl].nslots && r == 0; s++) {
+	for (i = 0; r == 0 && i < z->cur.n; i++) {
+		for (s = 0; r == 0 && s < z->ti[z->cur.c[i].tmpl].nslots; s++) {
 			uint32_t tmpl = z->cur.c[i].tmpl, pool = z->ti[tmpl].slot[s].pool;
 			int kind = slot_kind(z, tmpl, s);
 			uint64_t v = z->cur.c[i].arg[s];
@@ -739,7 +739,7 @@ static int simplify(cz *z, int all)
 					continue;
 			}
 			nl = kind == K_VAL ? lower_values(z, pool, v, lo) : lower_choices(v, lo);
-			for (k = 0; k < nl && r == 0; k++) {
+			for (k = 0; r == 0 && k < nl; k++) {
 				cseq c;
 				tnorm__buf what = TNORM__BUF_INIT;
 				size_t j;
@@ -777,7 +777,7 @@ static int replace_object(cz *z)
 {
 	uint32_t p;
 	int r = 0;
-	for (p = 0; p < z->npool && r == 0; p++) {
+	for (p = 0; r == 0 && p < z->npool; p++) {
 		uint64_t made = 0, a, b;
 		size_t i;
 		if (z->inl[p])
@@ -785,8 +785,8 @@ static int replace_object(cz *z)
 		for (i = 0; i < z->cur.n; i++)
 			if (z->ti[z->cur.c[i].tmpl].has_lhs && z->ti[z->cur.c[i].tmpl].slot[0].pool == p)
 				made++;
-		for (b = 1; b < made && r == 0; b++) {
-			for (a = 0; a < b && r == 0; a++) {
+		for (b = 1; r == 0 && b < made; b++) {
+			for (a = 0; r == 0 && a < b; a++) {
 				cseq c;
 				tnorm__buf what = TNORM__BUF_INIT;
 				uint32_t s;
@@ -812,8 +812,8 @@ static int move_calls(cz *z, int adjacent)
 {
 	size_t i, j;
 	int r = 0;
-	for (j = 1; j < z->cur.n && r == 0; j++) {
-		for (i = adjacent ? j - 1 : 0; i + (adjacent ? 0 : 1) < j && r == 0; i++) {
+	for (j = 1; r == 0 && j < z->cur.n; j++) {
+		for (i = adjacent ? j - 1 : 0; r == 0 && i + (adjacent ? 0 : 1) < j; i++) {
 			cseq c;
 			ccall moved;
 			tnorm__buf what = TNORM__BUF_INIT;
@@ -857,18 +857,18 @@ static int replace_call(cz *z)
 {
 	size_t i;
 	int r = 0;
-	for (i = 0; i < z->cur.n && r == 0; i++) {
+	for (i = 0; r == 0 && i < z->cur.n; i++) {
 		const ccall *c0 = &z->cur.c[i];
 		const tnorm_template_info *t0 = &z->ti[c0->tmpl];
 		uint32_t t;
-		for (t = 0; t < c0->tmpl && r == 0; t++) {
+		for (t = 0; r == 0 && t < c0->tmpl; t++) {
 			const tnorm_template_info *t1 = &z->ti[t];
 			uint32_t variant, nvariants = 1;
 			if (t1->has_lhs != t0->has_lhs || (t1->has_lhs && t1->slot[0].pool != t0->slot[0].pool))
 				continue;
 			if (t1->kind == TNORM_TMPL_VALUE && z->inl[t1->slot[0].pool])
 				continue;
-			for (variant = 0; variant < nvariants && r == 0; variant++) {
+			for (variant = 0; r == 0 && variant < nvariants; variant++) {
 				unsigned char taken[TNORM_MAX_SLOTS] = {0};
 				cseq c;
 				ccall nc;
@@ -985,8 +985,8 @@ static int exchange_values(cz *z, uint32_t p)
 			if (j == nv && nv < sizeof(vals) / sizeof(vals[0]))
 				vals[nv++] = z->cur.c[i].arg[s];
 		}
-	for (a = 0; a < nv && r == 0; a++)
-		for (b = a + 1; b < nv && r == 0; b++) {
+	for (a = 0; r == 0 && a < nv; a++)
+		for (b = a + 1; r == 0 && b < nv; b++) {
 			cseq c;
 			tnorm__buf what = TNORM__BUF_INIT;
 			if (vals[b] > vals[a])
@@ -1013,7 +1013,7 @@ static int shift_values(cz *z)
 {
 	uint32_t p;
 	int r = 0;
-	for (p = 0; p < z->npool && r == 0; p++) {
+	for (p = 0; r == 0 && p < z->npool; p++) {
 		unsigned char used[256] = {0};
 		const unsigned char *alpha = &z->alpha[p * 256];
 		int64_t least = INT64_MAX, lowest = INT64_MAX, d;
@@ -1054,10 +1054,10 @@ static int shift_values(cz *z)
 		}
 		/* integers: the largest shift first, then halves */
 		if (least != INT64_MAX && lowest < least)
-			for (d = least - lowest; d > 0 && r == 0; d /= 2)
+			for (d = least - lowest; r == 0 && d > 0; d /= 2)
 				r = try_map(z, p, MAP_SUB, d, 0, 0);
 		/* strings: a character by the alphabet's lowest, or by the next lower one */
-		for (c = 255; c > 0 && r == 0; c--) {
+		for (c = 255; r == 0 && c > 0; c--) {
 			int lo = -1, below = -1;
 			if (!used[c])
 				continue;
@@ -1086,10 +1086,10 @@ static int rewire(cz *z)
 {
 	size_t i;
 	int r = 0;
-	for (i = z->cur.n; i-- > 0 && r == 0;) {
+	for (i = z->cur.n; r == 0 && i-- > 0;) {
 		const ccall *c0 = &z->cur.c[i];
 		uint32_t s;
-		for (s = 0; s < z->ti[c0->tmpl].nslots && r == 0; s++) {
+		for (s = 0; r == 0 && s < z->ti[c0->tmpl].nslots; s++) {
 			uint32_t p = z->ti[c0->tmpl].slot[s].pool;
 			uint64_t made = 0, b;
 			size_t j;
@@ -1098,7 +1098,7 @@ static int rewire(cz *z)
 			for (j = 0; j < i; j++)
 				if (z->ti[z->cur.c[j].tmpl].has_lhs && z->ti[z->cur.c[j].tmpl].slot[0].pool == p)
 					made++;
-			for (b = 0; b < made && r == 0; b++) {
+			for (b = 0; r == 0 && b < made; b++) {
 				cseq c;
 				tnorm__buf what = TNORM__BUF_INIT;
 				if (b == c0->arg[s] || (r = seq_copy(&c, &z->cur)) < 0)
@@ -1124,8 +1124,8 @@ static int delete_pair(cz *z)
 {
 	size_t i, j;
 	int r = 0;
-	for (i = 0; i + 1 < z->cur.n && r == 0; i++)
-		for (j = i + 1; j < z->cur.n && r == 0; j++) {
+	for (i = 0; r == 0 && i + 1 < z->cur.n; i++)
+		for (j = i + 1; r == 0 && j < z->cur.n; j++) {
 			cseq c;
 			tnorm__buf what = TNORM__BUF_INIT;
 			if ((r = seq_copy(&c, &z->cur)) < 0)
