@@ -120,5 +120,12 @@ expect "triage: --harness is required" sh -c "[ $rc = 2 ] && grep -q 'needs --ha
 "$T" triage nosuch --harness "$H" -- "$D" {} 2>err; rc=$?
 expect "triage: a missing folder is one clear error (exit 3: cannot read)" sh -c "[ $rc = 3 ] && grep -q 'nosuch: cannot read the folder' err"
 
+# ---- memory: a worker frees what it inherited (issue 14: 25 bytes leaked per worker) -------------
+mkdir lk
+cp "$AVL/tests/fail-1.t" lk/
+valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 -q \
+	"$T" triage lk --no-db --no-generalize --quiet --harness "$H" -j 1 -- "$D" {} >/dev/null 2>vg.err; rc=$?
+expect "triage: no memory definitely lost, in the workers or the parent (valgrind)" sh -c "[ $rc = 0 ] && ! grep -q 'definitely lost' vg.err"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
