@@ -122,12 +122,69 @@ static void test_generalize__fresh_values(void **state)
 	tnorm_free(json);
 }
 
+/* Large domains: a sample of 16 replacements of 998, said so, and folded into one range. */
+static int put_at_least(void *ctx, const tnorm_test *t, int *yes)
+{
+	const tnorm_harness *h = tnorm_test_harness(t);
+	int64_t v = 0;
+	size_t i;
+	(*(int *)ctx)++;
+	*yes = 0;
+	for (i = 0; i < tnorm_test_len(t); i++) {
+		const tnorm_action *a = tnorm_test_step(t, i);
+		tnorm_literal lit;
+		if (a->tmpl == 0) {
+			tnorm_harness_value(h, 0, 1, a->choice[1], &lit);
+			v = lit.i;
+		} else if (a->tmpl == 2 && v >= 5) {
+			*yes = 1;
+		}
+	}
+	return 0;
+}
+
+static void test_generalize__large_domain_sample(void **state)
+{
+	static const char big[] = "pool v 1 const\npool t 1\n<v> := 1..999\n<t> := mk()\nput(<t>, <v>)\n";
+	static const char text[] = "v0 = 5\nt0 = mk()\nput(t0, v0)\n";
+	tnorm_generalize_options o = TNORM_GENERALIZE_OPTIONS_INIT;
+	tnorm_harness *h = NULL;
+	tnorm_test *t = NULL;
+	tnorm_generalization *g = NULL;
+	char *s = NULL;
+	int calls = 0;
+	(void)state;
+	o.fresh = 0;
+	assert_int_equal(tnorm_harness_parse(&h, "big.tnh", big, strlen(big)), 0);
+	assert_int_equal(tnorm_test_parse(&t, h, "big.t", text, strlen(text)), 0);
+	assert_int_equal(tnorm_generalize(&g, t, &o, put_at_least, &calls), 0);
+	assert_true(calls <= 16 + 3); /* the sample and the swaps */
+	assert_int_equal(tnorm_generalization_format(g, &s), 0);
+	assert_non_null(strstr(s, "v0 = 5 # STEP 0\n# or v0 = 6\n# - v0 = 999\n"
+	                          "# (a sample: 16 of 994 replacements tried; a range may hold values "
+	                          "not tried)\n"));
+	tnorm_free(s);
+	tnorm_generalization_free(g);
+	/* sample 0: every one of them */
+	calls = 0;
+	o.sample = 0;
+	assert_int_equal(tnorm_generalize(&g, t, &o, put_at_least, &calls), 0);
+	assert_true(calls >= 994);
+	assert_int_equal(tnorm_generalization_format(g, &s), 0);
+	assert_null(strstr(s, "a sample"));
+	tnorm_free(s);
+	tnorm_generalization_free(g);
+	tnorm_test_free(t);
+	tnorm_harness_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_generalize__ranges_swaps_blocks),
 		cmocka_unit_test(test_generalize__essential_order),
 		cmocka_unit_test(test_generalize__fresh_values),
+		cmocka_unit_test(test_generalize__large_domain_sample),
 	};
 	return cmocka_run_group_tests_name("generalize", tests, NULL, NULL);
 }

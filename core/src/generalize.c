@@ -24,6 +24,11 @@ struct tnorm_generalization {
 	size_t *nfresh;
 	unsigned char *swap; /* n x n */
 	size_t n;
+	/* per step: failing replacements that were tried (folding ranges across values not tried),
+	 * and how many replacements / fresh values were tried of how many (a sample when fewer) */
+	uint64_t **altno, **freshno;
+	size_t *naltno, *nfreshno;
+	size_t *alt_tried, *alt_domain, *fresh_tried, *fresh_domain;
 };
 
 void tnorm_generalization_free(tnorm_generalization *g)
@@ -34,7 +39,17 @@ void tnorm_generalization_free(tnorm_generalization *g)
 	for (i = 0; i < g->n; i++) {
 		free(g->alt ? g->alt[i] : NULL);
 		free(g->fresh ? g->fresh[i] : NULL);
+		free(g->altno ? g->altno[i] : NULL);
+		free(g->freshno ? g->freshno[i] : NULL);
 	}
+	free(g->altno);
+	free(g->naltno);
+	free(g->freshno);
+	free(g->nfreshno);
+	free(g->alt_tried);
+	free(g->alt_domain);
+	free(g->fresh_tried);
+	free(g->fresh_domain);
 	free(g->alt);
 	free(g->nalt);
 	free(g->fresh);
@@ -103,6 +118,40 @@ static int exps_add(exp_list *l, exp_kind kind, size_t i, size_t j, uint64_t k, 
 	return 0;
 }
 
+/*
+ * Large domains: of the well-formed experiments l->e[from..], keep at most `sample` (0: all) —
+ * the lowest half, then the rest spread evenly up to the highest — and drop the others' tests
+ * (not asked, so neither kept nor failing).  Adds what was kept and what there was to *tried and
+ * *domain.
+ */
+static void thin(exp_list *l, size_t from, unsigned sample, size_t *tried, size_t *domain)
+{
+	size_t d = 0, i, pos = 0, half, j = 0, next;
+	for (i = from; i < l->n; i++)
+		d += l->e[i].c != NULL;
+	*domain += d;
+	if (!sample || d <= 2 * (size_t)sample) {
+		*tried += d;
+		return;
+	}
+	half = sample / 2;
+	/* the j-th spread one sits at half + (j + 1) (d - half) / (sample - half) - 1: the last at d - 1 */
+	next = half + (d - half) / (sample - half) - 1;
+	for (i = from; i < l->n; i++) {
+		if (!l->e[i].c)
+			continue;
+		if (pos == next && pos >= half) {
+			j++;
+			next = half + ((j + 1) * (d - half)) / (sample - half) - 1;
+		} else if (pos >= half) {
+			tnorm_test_free(l->e[i].c);
+			l->e[i].c = NULL;
+		}
+		pos++;
+	}
+	*tried += sample;
+}
+
 static int push(uint64_t **arr, size_t *n, uint64_t v)
 {
 	uint64_t *na = tnorm__reallocarray(*arr, *n + 1, sizeof(*na));
@@ -151,10 +200,14 @@ static int exps_run(tnorm_generalization *g, exp_list *l, tnorm_test_batch_oracl
 		if (e->kind == EXP_ALT) {
 			if (yes[i])
 				err = push(&g->alt[e->i], &g->nalt[e->i], e->k);
+			else
+				err = push(&g->altno[e->i], &g->naltno[e->i], e->k);
 		} else if (e->kind == EXP_SWAP) {
 			g->swap[e->i * n + e->j] = g->swap[e->j * n + e->i] = (unsigned char)yes[i];
 		} else if (yes[i] && !listed(g->fresh[e->i], g->nfresh[e->i], e->k)) {
 			err = push(&g->fresh[e->i], &g->nfresh[e->i], e->k);
+		} else if (!yes[i]) {
+			err = push(&g->freshno[e->i], &g->nfreshno[e->i], e->k);
 		}
 	}
 done:
@@ -187,7 +240,7 @@ static int fresh_values(tnorm_generalization *g, const tnorm_test *t,
 		for (s = info.has_lhs ? 1 : 0; s < info.nslots && err == 0; s++) {
 			tnorm_pool_info pi;
 			uint32_t pool = info.slot[s].pool, inst = a->choice[s], ti;
-			size_t last = (size_t)-1, m;
+			size_t last = (size_t)-1, m, first;
 			int modified = 0;
 			if (info.slot[s].kind != TNORM_SLOT_POOL)
 				continue;
@@ -208,6 +261,7 @@ static int fresh_values(tnorm_generalization *g, const tnorm_test *t,
 					    b->choice[bs] == inst && !pi.is_const && !bi.is_pure)
 						modified = 1;
 			}
+			first = l->n;
 			for (ti = 0; ti < nt && err == 0; ti++) {
 				tnorm_template_info ai;
 				uint64_t k, tried = 0;
@@ -230,6 +284,8 @@ static int fresh_values(tnorm_generalization *g, const tnorm_test *t,
 					err = exps_add(l, EXP_FRESH, i, 0, k, t, &na, NULL, 1);
 				}
 			}
+			if (err == 0)
+				thin(l, first, opts->sample, &g->fresh_tried[i], &g->fresh_domain[i]);
 		}
 	}
 	return err;
@@ -287,7 +343,15 @@ int tnorm_generalize_batch(tnorm_generalization **out, const tnorm_test *t,
 	    !(g->nalt = tnorm__calloc(n + 1, sizeof(*g->nalt))) ||
 	    !(g->fresh = tnorm__calloc(n + 1, sizeof(*g->fresh))) ||
 	    !(g->nfresh = tnorm__calloc(n + 1, sizeof(*g->nfresh))) ||
-	    !(g->swap = tnorm__calloc(n * n + 1, 1))) {
+	    !(g->swap = tnorm__calloc(n * n + 1, 1)) ||
+	    !(g->altno = tnorm__calloc(n + 1, sizeof(*g->altno))) ||
+	    !(g->naltno = tnorm__calloc(n + 1, sizeof(*g->naltno))) ||
+	    !(g->freshno = tnorm__calloc(n + 1, sizeof(*g->freshno))) ||
+	    !(g->nfreshno = tnorm__calloc(n + 1, sizeof(*g->nfreshno))) ||
+	    !(g->alt_tried = tnorm__calloc(n + 1, sizeof(size_t))) ||
+	    !(g->alt_domain = tnorm__calloc(n + 1, sizeof(size_t))) ||
+	    !(g->fresh_tried = tnorm__calloc(n + 1, sizeof(size_t))) ||
+	    !(g->fresh_domain = tnorm__calloc(n + 1, sizeof(size_t)))) {
 		err = err ? err : TNORM_ENOMEM;
 		goto done;
 	}
@@ -296,17 +360,20 @@ int tnorm_generalize_batch(tnorm_generalization **out, const tnorm_test *t,
 		const tnorm_action a = *tnorm_test_step(t, i);
 		tnorm_template_info info;
 		uint64_t idx = 0, k, end;
-		size_t tried = 0;
+		size_t tried = 0, first;
 		tnorm_harness_rank(h, &a, &idx);
 		tnorm_harness_template(h, a.tmpl, &info);
 		end = info.first + info.count;
-		/* Replacements: every action of the template above this one. */
+		/* Replacements: every action of the template above this one (a sample of a large
+		 * template's). */
+		first = l.n;
 		for (k = idx + 1; k < end && tried < opts->max_alternatives; k++, tried++) {
 			tnorm_action b;
 			tnorm_harness_unrank(h, k, &b);
 			if ((err = exps_add(&l, EXP_ALT, i, 0, k, t, &b, NULL, 0)) < 0)
 				goto done;
 		}
+		thin(&l, first, opts->sample, &g->alt_tried[i], &g->alt_domain[i]);
 		/* Swaps with later steps holding a different action. */
 		for (j = i + 1; j < n; j++) {
 			const tnorm_action b = *tnorm_test_step(t, j);
@@ -358,6 +425,36 @@ static int put_action(tnorm__buf *b, const tnorm_harness *h, uint64_t idx)
 	return tnorm__buf_puts(b, text);
 }
 
+/*
+ * May actions a < b (consecutive in a list of those that kept the failure) print as one range?
+ * When they are consecutive; or, when the experiments were a sample, when they are of the same
+ * template and instances and no experiment tried between them failed (`no`: those that did).
+ */
+static int foldable(const tnorm_harness *h, int sampled, const uint64_t *no, size_t nno, uint64_t a,
+                    uint64_t b)
+{
+	tnorm_action x, y;
+	tnorm_template_info ti;
+	size_t k;
+	uint32_t s;
+	if (b == a + 1)
+		return 1;
+	if (!sampled)
+		return 0;
+	tnorm_harness_unrank(h, a, &x);
+	tnorm_harness_unrank(h, b, &y);
+	if (x.tmpl != y.tmpl)
+		return 0;
+	tnorm_harness_template(h, x.tmpl, &ti);
+	for (s = 0; s < ti.nslots; s++)
+		if (ti.slot[s].kind == TNORM_SLOT_POOL && x.choice[s] != y.choice[s])
+			return 0;
+	for (k = 0; k < nno; k++)
+		if (no[k] > a && no[k] < b)
+			return 0;
+	return 1;
+}
+
 /* Is every pair of steps in [s, e] swappable? */
 static int all_swap(const tnorm_generalization *g, size_t s, size_t e)
 {
@@ -399,7 +496,9 @@ int tnorm_generalization_format(const tnorm_generalization *g, char **out)
 			err = tnorm__buf_printf(&b, " # STEP %zu\n", i);
 		for (k = 0; k < g->nalt[i] && err == 0;) {
 			size_t r = k;
-			while (r + 1 < g->nalt[i] && g->alt[i][r + 1] == g->alt[i][r] + 1)
+			while (r + 1 < g->nalt[i] &&
+			       foldable(h, g->alt_tried[i] < g->alt_domain[i], g->altno[i], g->naltno[i],
+			                g->alt[i][r], g->alt[i][r + 1]))
 				r++;
 			err = tnorm__buf_puts(&b, "# or ");
 			if (err == 0)
@@ -419,7 +518,9 @@ int tnorm_generalization_format(const tnorm_generalization *g, char **out)
 			size_t r = k;
 			char steptext[512];
 			tnorm_harness_format_action(h, tnorm_test_step(g->t, i), steptext, sizeof(steptext));
-			while (r + 1 < g->nfresh[i] && g->fresh[i][r + 1] == g->fresh[i][r] + 1)
+			while (r + 1 < g->nfresh[i] &&
+			       foldable(h, g->fresh_tried[i] < g->fresh_domain[i], g->freshno[i], g->nfreshno[i],
+			                g->fresh[i][r], g->fresh[i][r + 1]))
 				r++;
 			err = tnorm__buf_puts(&b, "# or (\n# ");
 			if (err == 0)
@@ -433,6 +534,14 @@ int tnorm_generalization_format(const tnorm_generalization *g, char **out)
 				err = tnorm__buf_printf(&b, " ;\n# %s\n# )\n", steptext);
 			k = r + 1;
 		}
+		if (g->alt_tried[i] < g->alt_domain[i] && err == 0)
+			err = tnorm__buf_printf(&b, "# (a sample: %zu of %zu replacements tried; a range may hold "
+			                            "values not tried)\n",
+			                        g->alt_tried[i], g->alt_domain[i]);
+		if (g->fresh_tried[i] < g->fresh_domain[i] && err == 0)
+			err = tnorm__buf_printf(&b, "# (a sample: %zu of %zu fresh values tried; a range may hold "
+			                            "values not tried)\n",
+			                        g->fresh_tried[i], g->fresh_domain[i]);
 		for (j = 0; j < g->n; j++)
 			nsw += j != i && g->swap[i * g->n + j];
 		if (nsw && err == 0)

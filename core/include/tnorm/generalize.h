@@ -31,9 +31,15 @@ typedef struct tnorm_generalize_options {
 	/** 1 (default): also Algorithm 3, fresh values: a used instance assigned anew right before
 	 *  a step, pruned of redundant ones (section 2.2.2). */
 	int fresh;
+	/** Large domains: when a step has more than twice this many well-formed replacements, or an
+	 *  instance more than twice this many fresh values, only this many are tried — the lowest half, then the rest spread evenly
+	 *  up to the highest — and the rendering says so ("# (a sample: 16 of 998 ...)"); a range is
+	 *  then folded across values not tried when no value tried between its ends failed.  0: try
+	 *  them all (up to max_alternatives).  Default 16. */
+	unsigned sample;
 } tnorm_generalize_options;
 
-#define TNORM_GENERALIZE_OPTIONS_INIT {TNORM_GENERALIZE_OPTIONS_VERSION, 4096, 1}
+#define TNORM_GENERALIZE_OPTIONS_INIT {TNORM_GENERALIZE_OPTIONS_VERSION, 4096, 1, 16}
 
 /**
  * Run the experiments on `t` (which the oracle must find interesting).  *out receives the result
