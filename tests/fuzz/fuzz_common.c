@@ -45,7 +45,8 @@ int fuzz_known_limit_defect(const tnorm_harness *h)
 	uint32_t i, s, n = tnorm_harness_template_count(h);
 	tnorm_template_info ti;
 	for (i = 0; i < n; i++) {
-		fuzz_require(tnorm_harness_template(h, i, &ti) == 0, "template %u not described", i);
+		fuzz_require(tnorm_harness_template(h, i, &ti) == 0, "template %u not described",
+		             i);
 		if (strlen(ti.name) > 100)
 			return 1;
 		for (s = 0; s < ti.nslots; s++)
@@ -62,7 +63,8 @@ static char *format_action(const tnorm_harness *h, const tnorm_action *a)
 	int n = tnorm_harness_format_action(h, a, small, sizeof(small)), m;
 	char *buf;
 	fuzz_require(n >= 0, "format_action failed: %s", fuzz_last_error());
-	fuzz_require(tnorm_harness_format_action(h, a, NULL, 0) == n, "format_action(NULL, 0) differs");
+	fuzz_require(tnorm_harness_format_action(h, a, NULL, 0) == n,
+	             "format_action(NULL, 0) differs");
 	fuzz_require(strlen(small) == ((size_t)n < sizeof(small) ? (size_t)n : sizeof(small) - 1),
 	             "format_action did not truncate like snprintf");
 	buf = malloc((size_t)n + 1);
@@ -80,7 +82,8 @@ static void check_defuse(const tnorm_harness *h, const tnorm_action *a)
 	int level;
 	for (level = TNORM_DEFUSE_L0; level <= TNORM_DEFUSE_L1; level++) {
 		fuzz_require(tnorm_harness_defuse(h, a, (tnorm_defuse_level)level, def, &ndef, use,
-		                                  &nuse) == 0, "defuse failed");
+		                                  &nuse) == 0,
+		             "defuse failed");
 		fuzz_require(ndef <= TNORM_MAX_SLOTS && nuse <= TNORM_MAX_SLOTS, "defuse counts");
 		for (i = 0; i < ndef; i++)
 			fuzz_require(def[i] < nvars, "def id %u >= %u variables", def[i], nvars);
@@ -101,12 +104,13 @@ void fuzz_check_action(const tnorm_harness *h, uint64_t idx, int exact)
 	             (unsigned long long)idx);
 	fuzz_require(tnorm_harness_rank(h, &a, &r) == 0 && r == idx, "rank(unrank(%llu)) = %llu",
 	             (unsigned long long)idx, (unsigned long long)r);
-	fuzz_require(tnorm_harness_template(h, a.tmpl, &ti) == 0, "unrank gave template %u", a.tmpl);
+	fuzz_require(tnorm_harness_template(h, a.tmpl, &ti) == 0, "unrank gave template %u",
+	             a.tmpl);
 	fuzz_require(idx >= ti.first && idx - ti.first < ti.count,
 	             "action %llu outside its template's range", (unsigned long long)idx);
 	for (s = 0; s < ti.nslots; s++)
-		fuzz_require(a.choice[s] < ti.slot[s].count, "slot %u choice %u >= %u", s, a.choice[s],
-		             ti.slot[s].count);
+		fuzz_require(a.choice[s] < ti.slot[s].count, "slot %u choice %u >= %u", s,
+		             a.choice[s], ti.slot[s].count);
 	check_defuse(h, &a);
 
 	text = format_action(h, &a);
@@ -135,7 +139,8 @@ static size_t first_unassigned_use(const tnorm_test *t)
 		tnorm_template_info ti;
 		tnorm_pool_info pi;
 		uint32_t s;
-		fuzz_require(tnorm_harness_template(h, a->tmpl, &ti) == 0, "step %zu: bad template", i);
+		fuzz_require(tnorm_harness_template(h, a->tmpl, &ti) == 0, "step %zu: bad template",
+		             i);
 		for (s = ti.has_lhs ? 1 : 0; s < ti.nslots; s++) {
 			if (ti.slot[s].kind != TNORM_SLOT_POOL)
 				continue;
@@ -158,11 +163,14 @@ static void check_wellformed(const tnorm_test *t)
 	size_t bad = (size_t)-1, ref = first_unassigned_use(t), n = tnorm_test_len(t);
 	int wf = tnorm_test_is_wellformed(t), err = tnorm_test_check(t, &bad);
 	fuzz_require(wf == (err == 0), "is_wellformed says %d, check returns %d", wf, err);
-	fuzz_require(wf == (ref == n), "is_wellformed says %d, the reference walk stops at step %zu "
-	             "of %zu", wf, ref, n);
+	fuzz_require(wf == (ref == n),
+	             "is_wellformed says %d, the reference walk stops at step %zu "
+	             "of %zu",
+	             wf, ref, n);
 	if (!wf) {
 		fuzz_require(err == TNORM_EINVALID, "check returned %d, not TNORM_EINVALID", err);
-		fuzz_require(bad == ref, "check names step %zu, the reference walk step %zu", bad, ref);
+		fuzz_require(bad == ref, "check names step %zu, the reference walk step %zu", bad,
+		             ref);
 	}
 }
 
@@ -177,12 +185,15 @@ void fuzz_check_test(const tnorm_test *t, int exact)
 	fuzz_require(tnorm_test_parse(&t2, h, "again.t", s1, len1) == 0,
 	             "the formatted test does not parse: %s\n%s", fuzz_last_error(), s1);
 	fuzz_require(tnorm_test_format(t2, &s2, &len2) == 0, "format failed");
-	fuzz_require(len1 == len2 && !memcmp(s1, s2, len1), "format -> parse -> format changed the "
-	             "test:\n%s---\n%s", s1, s2);
+	fuzz_require(len1 == len2 && !memcmp(s1, s2, len1),
+	             "format -> parse -> format changed the "
+	             "test:\n%s---\n%s",
+	             s1, s2);
 	fuzz_require(tnorm_test_len(t2) == n, "%zu steps reparse as %zu", n, tnorm_test_len(t2));
 	if (exact) {
 		fuzz_require(tnorm_test_compare(t, t2) == 0, "the reparsed test compares unequal");
-		fuzz_require(tnorm_test_hash(t) == tnorm_test_hash(t2), "the reparsed test hashes apart");
+		fuzz_require(tnorm_test_hash(t) == tnorm_test_hash(t2),
+		             "the reparsed test hashes apart");
 	}
 
 	line = s1;
@@ -194,18 +205,19 @@ void fuzz_check_test(const tnorm_test *t, int exact)
 		uint32_t s;
 		char *nl = strchr(line, '\n'), *text;
 		fuzz_require(tnorm_harness_rank(h, a, &r) == 0, "step %zu does not rank", i);
-		fuzz_require(tnorm_harness_unrank(h, r, &b) == 0, "step %zu: unrank(%llu) failed", i,
-		             (unsigned long long)r);
+		fuzz_require(tnorm_harness_unrank(h, r, &b) == 0, "step %zu: unrank(%llu) failed",
+		             i, (unsigned long long)r);
 		fuzz_require(tnorm_harness_template(h, a->tmpl, &ti) == 0 && b.tmpl == a->tmpl,
 		             "step %zu: unrank(rank) changes the template", i);
 		for (s = 0; s < ti.nslots; s++)
-			fuzz_require(b.choice[s] == a->choice[s], "step %zu: unrank(rank) changes slot %u",
-			             i, s);
+			fuzz_require(b.choice[s] == a->choice[s],
+			             "step %zu: unrank(rank) changes slot %u", i, s);
 		fuzz_require(nl != NULL, "the text has fewer lines than steps");
 		text = format_action(h, a);
-		fuzz_require(strlen(text) == (size_t)(nl - line) && !memcmp(text, line, strlen(text)),
-		             "step %zu prints '%s' alone, '%.*s' in the test", i, text, (int)(nl - line),
-		             line);
+		fuzz_require(strlen(text) == (size_t)(nl - line) &&
+		                 !memcmp(text, line, strlen(text)),
+		             "step %zu prints '%s' alone, '%.*s' in the test", i, text,
+		             (int)(nl - line), line);
 		free(text);
 		line = nl + 1;
 	}

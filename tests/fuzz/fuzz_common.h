@@ -10,17 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common.h" /* core/src: TNORM__PRINTF */
 #include "tnorm/tnorm.h"
 
 /* libFuzzer's entry point, declared for -Wmissing-prototypes. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Abort with "fuzz: invariant broken: MESSAGE" unless `ok`. */
-void fuzz_require(int ok, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-	__attribute__((format(printf, 2, 3)))
-#endif
-	;
+void fuzz_require(int ok, const char *fmt, ...) TNORM__PRINTF(2, 3);
 
 /* The last error's message, or "" when there is none (safe in a fuzz_require argument). */
 const char *fuzz_last_error(void);

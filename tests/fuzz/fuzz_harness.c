@@ -44,15 +44,20 @@ static void check_slots(const tnorm_harness *h, uint32_t t, const tnorm_template
 		const tnorm_slot_info *sl = &ti->slot[s];
 		fuzz_require(sl->count >= 1, "template %u slot %u is empty", t, s);
 		if (sl->kind == TNORM_SLOT_POOL) {
-			fuzz_require(tnorm_harness_pool(h, sl->pool, &pi) == 0, "slot names pool %u", sl->pool);
-			fuzz_require(sl->count == pi.instances, "slot over pool %s counts %u, not %u",
-			             pi.name, sl->count, pi.instances);
+			fuzz_require(tnorm_harness_pool(h, sl->pool, &pi) == 0,
+			             "slot names pool %u", sl->pool);
+			fuzz_require(sl->count == pi.instances,
+			             "slot over pool %s counts %u, not %u", pi.name, sl->count,
+			             pi.instances);
 		} else {
 			fuzz_require(s > 0 || !ti->has_lhs, "a left-hand side holds values");
 			fuzz_require(tnorm_harness_value(h, t, s, 0, &lit) == 0, "no first value");
-			fuzz_require(tnorm_harness_value(h, t, s, sl->count - 1, &lit) == 0, "no last value");
-			fuzz_require(lit.kind != TNORM_LIT_STRING || lit.s != NULL, "string value is NULL");
-			fuzz_require(tnorm_harness_value(h, t, s, sl->count, &lit) == TNORM_EINVALID,
+			fuzz_require(tnorm_harness_value(h, t, s, sl->count - 1, &lit) == 0,
+			             "no last value");
+			fuzz_require(lit.kind != TNORM_LIT_STRING || lit.s != NULL,
+			             "string value is NULL");
+			fuzz_require(tnorm_harness_value(h, t, s, sl->count, &lit) ==
+			                 TNORM_EINVALID,
 			             "a value past the end of template %u slot %u", t, s);
 		}
 		fuzz_require(product <= UINT64_MAX / sl->count, "template %u overflows", t);
@@ -70,13 +75,17 @@ static void check_templates(const tnorm_harness *h)
 	tnorm_template_info ti;
 	fuzz_require(n >= 1, "a harness without templates was accepted");
 	for (i = 0; i < n; i++) {
-		fuzz_require(tnorm_harness_template(h, i, &ti) == 0, "template %u not described", i);
+		fuzz_require(tnorm_harness_template(h, i, &ti) == 0, "template %u not described",
+		             i);
 		fuzz_require(ti.first == next, "template %u starts at %llu, not %llu", i,
 		             (unsigned long long)ti.first, (unsigned long long)next);
-		fuzz_require(ti.line > line, "template %u is on line %u, after line %u", i, ti.line, line);
-		fuzz_require(ti.kind == TNORM_TMPL_CALL ? ti.name[0] != '\0' : ti.has_lhs && !ti.is_pure,
-		             "template %u: kind %d, name '%s', lhs %d", i, ti.kind, ti.name, ti.has_lhs);
-		fuzz_require(!ti.has_lhs || ti.slot[0].kind == TNORM_SLOT_POOL, "lhs is not a pool");
+		fuzz_require(ti.line > line, "template %u is on line %u, after line %u", i, ti.line,
+		             line);
+		fuzz_require(
+		    ti.kind == TNORM_TMPL_CALL ? ti.name[0] != '\0' : ti.has_lhs && !ti.is_pure,
+		    "template %u: kind %d, name '%s', lhs %d", i, ti.kind, ti.name, ti.has_lhs);
+		fuzz_require(!ti.has_lhs || ti.slot[0].kind == TNORM_SLOT_POOL,
+		             "lhs is not a pool");
 		check_slots(h, i, &ti);
 		line = ti.line;
 		next += ti.count;
@@ -88,7 +97,8 @@ static void check_templates(const tnorm_harness *h)
 	for (i = 0; i < n; i++) {
 		uint32_t s, pools = 0;
 		fuzz_require(tnorm_harness_check(h, i, &ti) == 0, "check %u not described", i);
-		fuzz_require(ti.kind == TNORM_TMPL_CALL && !ti.has_lhs && ti.name[0], "check %u shape", i);
+		fuzz_require(ti.kind == TNORM_TMPL_CALL && !ti.has_lhs && ti.name[0],
+		             "check %u shape", i);
 		for (s = 0; s < ti.nslots; s++)
 			pools += ti.slot[s].kind == TNORM_SLOT_POOL;
 		fuzz_require(pools >= 1, "check %u has no pool argument", i);
@@ -106,7 +116,8 @@ static void check_actions(const tnorm_harness *h, uint64_t seed)
 	fuzz_check_action(h, 0, exact);
 	fuzz_check_action(h, total - 1, exact);
 	if (total < UINT64_MAX)
-		fuzz_require(tnorm_harness_unrank(h, total, &a) == TNORM_EINVALID, "unrank(count) works");
+		fuzz_require(tnorm_harness_unrank(h, total, &a) == TNORM_EINVALID,
+		             "unrank(count) works");
 	for (i = 0; i < n && i < 64; i++) {
 		fuzz_require(tnorm_harness_template(h, i, &ti) == 0, "template %u", i);
 		fuzz_check_action(h, ti.first, exact);
@@ -141,7 +152,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_require(h == NULL, "a refused harness left *out set");
 		fuzz_require(err == TNORM_EPARSE || err == TNORM_EOVERFLOW || err == TNORM_ENOMEM,
 		             "parse returned %d", err);
-		fuzz_require(!strncmp(msg, "fuzz.tnh:", 9), "message '%s' does not name the file", msg);
+		fuzz_require(!strncmp(msg, "fuzz.tnh:", 9), "message '%s' does not name the file",
+		             msg);
 		return 0;
 	}
 	fuzz_require(err == 0 && h != NULL, "parse returned %d", err);

@@ -28,11 +28,13 @@ static void check_report(const tnorm__report *rep)
 		known |= !strncmp(rep->kind, kinds[i], strlen(kinds[i]));
 	fuzz_require(known, "unknown kind '%s'", rep->kind);
 	for (k = 0; k < TNORM__REPORT_STACKS; k++) {
-		fuzz_require((rep->nstack[k] == 0) == (rep->stack[k] == NULL), "stack %zu: %zu frames "
-		             "at %p", k, rep->nstack[k], (void *)rep->stack[k]);
+		fuzz_require((rep->nstack[k] == 0) == (rep->stack[k] == NULL),
+		             "stack %zu: %zu frames at %p", k, rep->nstack[k],
+		             (void *)rep->stack[k]);
 		for (i = 0; i < rep->nstack[k]; i++) {
 			const tnorm__report_frame *f = &rep->stack[k][i];
-			fuzz_require(f->module || f->function, "stack %zu frame %zu is empty", k, i);
+			fuzz_require(f->module || f->function, "stack %zu frame %zu is empty", k,
+			             i);
 			fuzz_require(!f->file || f->function, "a file without a function");
 		}
 	}

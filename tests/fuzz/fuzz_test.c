@@ -48,7 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const char *msg = fuzz_last_error();
 		fuzz_require(t == NULL, "a refused test left *out set");
 		fuzz_require(err == TNORM_EPARSE || err == TNORM_ENOMEM, "parse returned %d", err);
-		fuzz_require(!strncmp(msg, "fuzz.t:", 7), "message '%s' does not name the file", msg);
+		fuzz_require(!strncmp(msg, "fuzz.t:", 7), "message '%s' does not name the file",
+		             msg);
 		return 0;
 	}
 	fuzz_require(err == 0 && t != NULL, "parse returned %d", err);
