@@ -2,12 +2,12 @@
 /*
  * fuzz_test.c - libFuzzer target: the test parser over fixed, unambiguous harnesses.
  *
- * The first input byte picks the harness (the three examples', the driver runtime's probe and the
- * unit tests' model harness, which has strings, value lists and an assigning call); the rest is
- * the test text.  A refused test must come back with *out NULL and a "fuzz.t:..." message; an
- * accepted one must pass fuzz_check_test exactly: format -> parse -> format is the identity and
- * gives an equal test, every step ranks and unranks to itself, and tnorm_test_is_wellformed,
- * tnorm_test_check and a reference walk agree.
+ * The first input byte picks the harness ('A'.. : the three examples', the driver runtime's
+ * probe, the unit tests' model harness, which has strings, value lists and an assigning call, and
+ * one whose strings need every escape); the rest is the test text.  A refused test must come back
+ * with *out NULL and a "fuzz.t:..." message; an accepted one must pass fuzz_check_test exactly:
+ * format -> parse -> format is the identity and gives an equal test, every step ranks and unranks
+ * to itself, and tnorm_test_is_wellformed, tnorm_test_check and a reference walk agree.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +15,13 @@
 #include "fuzz_common.h"
 #include "model_cases.h"
 
-/* Embedded by tnorm-embed from examples/ and tests/driver/ (NUL-terminated). */
-extern const char avl_harness[], htable_harness[], trie_harness[], probe_harness[];
+/* Embedded by tnorm-embed from examples/, tests/driver/ and corpus/fuzz_harness/escapes.tnh
+ * (string values that need every escape), NUL-terminated. */
+extern const char avl_harness[], htable_harness[], trie_harness[], probe_harness[],
+	escapes_harness[];
 
 static const char *const harness_text[] = {
-	avl_harness, htable_harness, trie_harness, probe_harness, test_harness_text,
+	avl_harness, htable_harness, trie_harness, probe_harness, test_harness_text, escapes_harness,
 };
 #define NHARNESS (sizeof(harness_text) / sizeof(harness_text[0]))
 
@@ -27,7 +29,7 @@ static tnorm_harness *harness[NHARNESS];
 
 static const tnorm_harness *pick(uint8_t byte)
 {
-	size_t i = byte % NHARNESS;
+	size_t i = (uint8_t)(byte - 'A') % NHARNESS; /* 'A' is the first: seeds stay readable */
 	if (!harness[i])
 		fuzz_require(tnorm_harness_parse(&harness[i], "fixed.tnh", harness_text[i],
 		                                 strlen(harness_text[i])) == 0,
