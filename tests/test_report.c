@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,6 +136,28 @@ static void test_report__driver_and_plain_text(void **state)
 	tnorm__report_dispose(&rep);
 }
 
+/* A "tnorm driver: step" line whose only ':' after "step" is its last character (found by
+ * fuzz_report, issue 14): the name was read from past the line's end, out of what an earlier,
+ * longer line left in the parser's line buffer, or past the buffer when the line filled it. */
+static void test_report__driver_line_ends_in_colon(void **state)
+{
+	char text[1200];
+	tnorm__report rep;
+	(void)state;
+	snprintf(text, sizeof(text), "%s\n%s\n",
+	         "some earlier output, longer than the next line: stale_name(obj0) and more text",
+	         "tnorm driver: step 9 (handler returned 1) in T0:");
+	assert_int_equal(tnorm__report_parse(text, &rep), 0);
+	assert_string_equal(rep.kind, "");
+	tnorm__report_dispose(&rep);
+	/* 510 characters then ':' fill the 512-byte line buffer: the name would start past it. */
+	snprintf(text, sizeof(text), "tnorm driver: step 9 (handler returned 1)%469s:%s\n", "",
+	         "the rest of the long line");
+	assert_int_equal(tnorm__report_parse(text, &rep), 0);
+	assert_string_equal(rep.kind, "");
+	tnorm__report_dispose(&rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +166,7 @@ int main(void)
 		cmocka_unit_test(test_report__ubsan),
 		cmocka_unit_test(test_report__leak_prefers_direct),
 		cmocka_unit_test(test_report__driver_and_plain_text),
+		cmocka_unit_test(test_report__driver_line_ends_in_colon),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

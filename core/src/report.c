@@ -129,7 +129,8 @@ static void driver_kind(const char *line, tnorm__report *rep)
 		snprintf(name, sizeof(name), "%.*s", (int)(n < 99 ? n : 99), p);
 		snprintf(rep->kind, sizeof(rep->kind), "check-failed:%s", name);
 	} else if ((p = after(line, "tnorm driver: step ")) && strstr(p, "(handler returned")) {
-		p = strchr(p, ':');
+		/* "N: NAME": a ':' that ends the line is no separator (p + 2 would pass the NUL). */
+		p = strstr(p, ": ");
 		if (!p)
 			return;
 		p += 2;

@@ -1,0 +1,1 @@
+Eavl0 = avl_insrt()

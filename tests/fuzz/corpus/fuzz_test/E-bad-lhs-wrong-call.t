@@ -1,0 +1,1 @@
+Eint0 = avl_new()

@@ -1,0 +1,2 @@
+Eavl0 = avl_new()
+avl_inorder
