@@ -40,32 +40,6 @@ uint64_t fuzz_hash(const uint8_t *data, size_t size)
 	return x;
 }
 
-int fuzz_known_limit_defect(const tnorm_harness *h)
-{
-	uint32_t i, s, n = tnorm_harness_template_count(h);
-	tnorm_template_info ti;
-	for (i = 0; i < n; i++) {
-		uint64_t product = 1;
-		int capped = 0;
-		fuzz_require(tnorm_harness_template(h, i, &ti) == 0, "template %u not described",
-		             i);
-		if (strlen(ti.name) > 100)
-			return 1;
-		/* A set of 2^32 values or more shows a count of UINT32_MAX; the template's own
-		 * count is then larger than the product of its slots'. */
-		for (s = 0; s < ti.nslots; s++) {
-			capped |=
-			    ti.slot[s].kind == TNORM_SLOT_VALUE && ti.slot[s].count == UINT32_MAX;
-			product = product <= UINT64_MAX / ti.slot[s].count
-			              ? product * ti.slot[s].count
-			              : 0;
-		}
-		if (capped && product != ti.count)
-			return 1;
-	}
-	return 0;
-}
-
 /* The action's text, NUL-terminated, in a buffer the caller frees with free(). */
 static char *format_action(const tnorm_harness *h, const tnorm_action *a)
 {

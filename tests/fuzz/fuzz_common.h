@@ -26,13 +26,6 @@ const char *fuzz_last_error(void);
 uint64_t fuzz_hash(const uint8_t *data, size_t size);
 
 /*
- * 1 when `h` hits a limit that issue 14 item 3 reports and another branch is fixing (a
- * function name longer than the test parser reads, a value set with more than 2^32 values):
- * the targets skip such harnesses until that lands.  Delete it then.
- */
-int fuzz_known_limit_defect(const tnorm_harness *h);
-
-/*
  * Action `idx` of `h`: unrank then rank gives idx back, the action lies inside its template's
  * range, its text (asked for with a short buffer first, as snprintf) parses to an action that
  * prints the same text, and its def/use sets name real variables.  With `exact`, the parsed
