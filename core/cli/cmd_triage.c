@@ -638,6 +638,22 @@ static int write_reports(const triage_opts *o, item *it, size_t n, bucket *bk, s
 	return err;
 }
 
+/* 1 when the file at `path` holds `text` as JSON carries it (valid UTF-8).  The worker wrote
+ * the normal form there with all its bytes; the result file's copy has U+FFFD for those that
+ * are not UTF-8, which would not parse back as the same test. */
+static int same_as_json(const char *path, const char *text)
+{
+	char *file = NULL, *clean = NULL;
+	size_t len = 0;
+	int same = 0;
+	if (tnorm_file_read(path, &file, &len) == 0 && tnorm_text_utf8(&clean, NULL, file, len) == 0)
+		same = !strcmp(clean, text);
+	tnorm_error_clear();
+	tnorm_free(file);
+	tnorm_free(clean);
+	return same;
+}
+
 /* Generalize a bucket's representative's normal form (OUT/norm/NAME.gen).  A resumed triage
  * does it again, from the database's outcomes: no runs. */
 static char *generalize_rep(const triage_opts *o, const item *rep, unsigned jobs)
@@ -652,7 +668,8 @@ static char *generalize_rep(const triage_opts *o, const item *rep, unsigned jobs
 	if (!in.p || !out.p)
 		goto done;
 	tnorm_error_clear();
-	if (tnorm_file_write_atomic(in.p, rep->normal, strlen(rep->normal)) < 0)
+	if (!same_as_json(in.p, rep->normal) &&
+	    tnorm_file_write_atomic(in.p, rep->normal, strlen(rep->normal)) < 0)
 		goto done;
 	po.mode = TNORM_MODE_GENERALIZE;
 	po.harness = o->harness;

@@ -104,5 +104,14 @@ expect "triage: a second run reads every result back: the same report" sh -c \
 expect "triage: a result file keeps the reduced test's quote and backslash" parse 'c/triage/results/q"1.t.json' \
 	"j['test'] == 'q\"1.t' and 's0 = \"q\\\\\"alpha\"' in j['reduced']"
 
+# A normal form with a byte that is not UTF-8: the JSON shows U+FFFD for it, and the bucket is
+# still generalized from the test's real bytes (norm/NAME.norm), not from the JSON's copy.
+mkdir cf
+printf 'pool s 2 const\n<s> := {"alpha", "\\xffomega", "x"}\nuse(<s>)\n' >ff.tnh
+printf 's0 = "alpha"\ns1 = "\377omega"\nuse(s0)\n' >cf/f1.t
+"$T" triage cf --harness ff.tnh --db cf.db -j 1 --quiet -- "$TW" {} >/dev/null 2>&1
+expect "triage: a normal form with a byte that is not UTF-8 is still annotated" parse cf/triage/report.json \
+	"'# STEP 1' in j['buckets'][0]['annotated'] and '\\ufffdomega' in j['buckets'][0]['normal_form']"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
