@@ -8,6 +8,8 @@
 
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "tnorm/tnorm.h"
 
 /* Exit codes, the same for every subcommand (docs/cli.md). */
@@ -61,6 +63,26 @@ void cli_run_args_apply(const cli_run_args *ra, tnorm_run_options *opts);
  * *out is NULL without --fixed, else owned by `ra`.  0, or -1 after printing a usage error. */
 int cli_run_args_fixed(cli_run_args *ra, const char *cmd, char **cmdv, const char *const **out);
 void cli_run_args_dispose(cli_run_args *ra);
+
+/* JSON (json.c).  Every JSON text the CLI prints or writes is a jansson value rendered with
+ * these flags, the library's own (core/src/json.h): keys in the order they were added, ", " and
+ * ": " between items, reals with up to 10 significant digits. */
+#define CLI_JSON_FLAGS (JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
+/* A JSON string of the `len` bytes at `s` (NULL: ""), made valid UTF-8 by tnorm_text_utf8.
+ * NULL when out of memory: the jansson call it is passed to then fails. */
+json_t *cli_json_text(const char *s, size_t len);
+json_t *cli_json_str(const char *s);
+/* A real rounded to `decimals` places (seconds: 3, the runner's times: 6). */
+json_t *cli_json_real(double v, int decimals);
+/* `v` when built whole (`bad` is 0), else NULL with `v` released (core/src/json.h's rule). */
+json_t *cli_json_done(json_t *v, int bad);
+/* The value of a JSON text the library returned (NULL text: JSON null); NULL on failure. */
+json_t *cli_json_parse(const char *text);
+/* The rendered text of `v` plus a newline, freed with free(); NULL when `bad` (a jansson call
+ * that built `v` failed), when `v` is NULL, or out of memory.  Releases `v` in every case. */
+char *cli_json_dump(json_t *v, int bad);
+/* Print cli_json_dump's text on stdout: 0, or a message on stderr and EXIT_SYSTEM. */
+int cli_json_print(const char *cmd, json_t *v, int bad);
 
 /* One subcommand: `run` gets argv with argv[0] = the subcommand's name. */
 typedef struct cli_command {

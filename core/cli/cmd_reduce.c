@@ -27,31 +27,75 @@ enum { MODE_REDUCE, MODE_NORMALIZE, MODE_MINIMIZE, MODE_GENERALIZE };
 
 static const char *const mode_names[] = {"reduce", "normalize", "minimize", "generalize"};
 
-/* Where accepted rewrites go: stderr lines (--verbose) and/or a JSON array (--json). */
+/* Where accepted rewrites go: stderr lines (--verbose) and/or a JSON array (--json).  A
+ * rewrite that cannot be added (out of memory) marks the array bad: no JSON rather than a
+ * partial log. */
 typedef struct {
 	int print;
-	char *json;
-	size_t len;
+	json_t *json;
+	int bad;
 } log_sink;
 
 static void log_rewrite(void *ctx, tnorm_rule rule, const char *what)
 {
 	log_sink *l = ctx;
-	size_t need = 2 * strlen(what) + 64, i;
-	char *n;
+	json_t *o;
 	if (l->print)
 		fprintf(stderr, "  %s: %s\n", tnorm_rule_name(rule), what);
-	if (!(n = realloc(l->json, l->len + need)))
+	if (!l->json)
 		return;
-	l->json = n;
-	l->len += (size_t)sprintf(l->json + l->len, "%s{\"rule\": \"%s\", \"what\": \"", l->len ? ", " : "",
-	                          tnorm_rule_name(rule));
-	for (i = 0; what[i]; i++) {
-		if (what[i] == '"' || what[i] == '\\')
-			l->json[l->len++] = '\\';
-		l->json[l->len++] = what[i];
+	o = json_object();
+	l->bad |= json_object_set_new(o, "rule", json_string(tnorm_rule_name(rule)));
+	l->bad |= json_object_set_new(o, "what", cli_json_str(what));
+	l->bad |= json_array_append_new(l->json, o);
+}
+
+static json_t *slipped_json(const tnorm_pipeline_result *res)
+{
+	json_t *a = json_array();
+	size_t k;
+	int bad = 0;
+	for (k = 0; k < res->nslipped && !bad; k++) {
+		json_t *o = json_object();
+		bad |= json_object_set_new(o, "signature", cli_json_str(res->slipped[k].signature));
+		bad |= json_object_set_new(o, "path", cli_json_str(res->slipped[k].path));
+		bad |= json_object_set_new(o, "size", json_integer((json_int_t)res->slipped[k].size));
+		bad |= json_array_append_new(a, o);
 	}
-	l->len += (size_t)sprintf(l->json + l->len, "\"}");
+	return cli_json_done(a, bad);
+}
+
+/* The --json object of reduce, normalize, minimize and generalize (docs/commands/reduce.md). */
+static int print_json(int mode, const char *outp, const tnorm_pipeline_result *res, log_sink *log)
+{
+	json_t *o = json_object(), *replay = json_object();
+	int bad = 0;
+	const char *rules = mode == MODE_REDUCE || mode == MODE_GENERALIZE ? "none"
+	                    : res->normalize.paper                         ? "paper"
+	                                                                   : "calls";
+	bad |= json_object_set_new(replay, "recorded", json_integer((json_int_t)res->replay_len));
+	bad |= json_object_set_new(replay, "replayed", json_integer((json_int_t)res->replayed));
+	bad |= json_object_set_new(o, "output", cli_json_str(outp));
+	bad |= json_object_set_new(o, "original", json_integer((json_int_t)res->original));
+	bad |= json_object_set_new(o, "reduced", json_integer((json_int_t)res->final));
+	bad |= json_object_set_new(o, "unit", cli_json_str(res->unit));
+	bad |= json_object_set_new(o, "runs", json_integer((json_int_t)res->stats.runs));
+	bad |= json_object_set_new(o, "accepted", json_integer((json_int_t)res->stats.accepted));
+	bad |= json_object_set_new(o, "cache_hits", json_integer((json_int_t)res->stats.cache_hits));
+	bad |= json_object_set_new(o, "skipped", json_integer((json_int_t)res->reduce.skipped));
+	bad |= json_object_set_new(o, "slice_level", json_integer(res->reduce.slice_level));
+	bad |= json_object_set_new(o, "rewrites", json_integer((json_int_t)res->normalize.rewrites));
+	bad |= json_object_set_new(o, "rules", json_string(rules));
+	bad |= json_object_set_new(o, "capped", json_integer((json_int_t)res->normalize.capped));
+	bad |= json_object_set_new(o, "known_normal_form", json_boolean(res->known));
+	bad |= json_object_set_new(o, "seconds", cli_json_real(res->stats.elapsed, 3));
+	bad |= json_object_set_new(o, "complete", json_boolean(res->complete));
+	bad |= json_object_set_new(o, "replay", replay);
+	bad |= json_object_set_new(o, "signature", cli_json_str(res->signature));
+	bad |= json_object_set_new(o, "slipped", slipped_json(res));
+	bad |= json_object_set_new(o, "log", log->json ? json_incref(log->json) : json_array());
+	bad |= json_object_set_new(o, "generalization", cli_json_parse(res->generalization));
+	return cli_json_print(mode_names[mode], o, bad || log->bad);
 }
 
 static void help_norm(FILE *f, int mode)
@@ -366,6 +410,11 @@ static int pipeline(int argc, char **argv, int mode)
 	po.on_target = on_target;
 	po.target_ctx = &show_target;
 	lsink.print = verbose && !json;
+	if (json && !(lsink.json = json_array())) {
+		fprintf(stderr, "tnorm %s: out of memory\n", cmd);
+		rc = EXIT_SYSTEM;
+		goto done;
+	}
 	if (verbose || json) {
 		po.log = log_rewrite;
 		po.log_ctx = &lsink;
@@ -392,29 +441,9 @@ static int pipeline(int argc, char **argv, int mode)
 		rc = err == TNORM_EINTERRUPTED ? EXIT_INTERRUPTED : EXIT_OK;
 	}
 	if (json) {
-		size_t k;
-		printf("{\"output\": \"%s\", \"original\": %zu, \"reduced\": %zu, \"unit\": \"%s\", "
-		       "\"runs\": %llu, \"accepted\": %llu, \"cache_hits\": %llu, \"skipped\": %llu, "
-		       "\"slice_level\": %d, \"rewrites\": %llu, \"rules\": \"%s\", \"capped\": %llu, "
-		       "\"known_normal_form\": %s, "
-		       "\"seconds\": %.3f, \"complete\": %s, \"replay\": {\"recorded\": %zu, "
-		       "\"replayed\": %zu}, \"signature\": \"%s\", \"slipped\": [",
-		       outp, res.original, res.final, res.unit, (unsigned long long)res.stats.runs,
-		       (unsigned long long)res.stats.accepted, (unsigned long long)res.stats.cache_hits,
-		       (unsigned long long)res.reduce.skipped, res.reduce.slice_level,
-		       (unsigned long long)res.normalize.rewrites,
-		       mode == MODE_REDUCE || mode == MODE_GENERALIZE ? "none"
-		       : res.normalize.paper                          ? "paper"
-		                                                      : "calls",
-		       (unsigned long long)res.normalize.capped, res.known ? "true" : "false",
-		       res.stats.elapsed, res.complete ? "true" : "false", res.replay_len, res.replayed,
-		       res.signature);
-		for (k = 0; k < res.nslipped; k++)
-			printf("%s{\"signature\": \"%s\", \"path\": \"%s\", \"size\": %zu}", k ? ", " : "",
-			       res.slipped[k].signature, res.slipped[k].path ? res.slipped[k].path : "",
-			       res.slipped[k].size);
-		printf("], \"log\": [%s], \"generalization\": %s}\n", lsink.json ? lsink.json : "",
-		       res.generalization ? res.generalization : "null");
+		int prc = print_json(mode, outp, &res, &lsink);
+		if (prc != EXIT_OK)
+			rc = prc;
 	} else {
 		size_t k;
 		int generalized = res.generalization != NULL;
@@ -447,7 +476,7 @@ restore:
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 done:
-	free(lsink.json);
+	json_decref(lsink.json);
 	tnorm_pipeline_result_dispose(&res);
 	tnorm_free(dbfile);
 	free(outbuf);

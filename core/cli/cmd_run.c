@@ -26,20 +26,22 @@ static void help(FILE *f)
 	           "could not be started or an I/O error\n");
 }
 
-static void json_string(FILE *f, const char *s, size_t len)
+/* The --json object: the outcome, the library's signature JSON as a value, and the output. */
+static int print_json(const tnorm_run_result *res, const char *sigjson, const char *key)
 {
-	size_t i;
-	fputc('"', f);
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	json_t *o = json_object();
+	int bad = 0;
+	bad |= json_object_set_new(o, "outcome", json_string(tnorm_outcome_name(res->outcome)));
+	bad |= json_object_set_new(o, "exit_code", json_integer(res->exit_code));
+	bad |= json_object_set_new(o, "signal", json_integer(res->signo));
+	bad |= json_object_set_new(o, "wall", cli_json_real(res->wall, 6));
+	bad |= json_object_set_new(o, "child_cpu", cli_json_real(res->child_cpu, 6));
+	bad |= json_object_set_new(o, "signature", cli_json_parse(sigjson));
+	bad |= json_object_set_new(o, "message", cli_json_str(res->message));
+	if (key)
+		bad |= json_object_set_new(o, "key", cli_json_str(key));
+	bad |= json_object_set_new(o, "stderr", cli_json_text(res->err, res->err_len));
+	return cli_json_print("run", o, bad);
 }
 
 int cmd_run(int argc, char **argv)
@@ -128,18 +130,7 @@ int cmd_run(int argc, char **argv)
 		goto done;
 	}
 	if (json) {
-		printf("{\"outcome\": \"%s\", \"exit_code\": %d, \"signal\": %d, \"wall\": %.6f, "
-		       "\"child_cpu\": %.6f, \"signature\": %s, \"message\": ",
-		       tnorm_outcome_name(res.outcome), res.exit_code, res.signo, res.wall, res.child_cpu,
-		       sigjson ? sigjson : "null");
-		json_string(stdout, res.message, strlen(res.message));
-		if (key) {
-			printf(", \"key\": ");
-			json_string(stdout, key, strlen(key));
-		}
-		printf(", \"stderr\": ");
-		json_string(stdout, res.err, res.err_len);
-		printf("}\n");
+		rc = print_json(&res, sigjson, key);
 	} else {
 		printf("outcome: %s\n", tnorm_outcome_name(res.outcome));
 		if (sig)

@@ -107,25 +107,6 @@ static void sb_printf(sbuf *b, const char *fmt, ...)
 		sb_putn(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
 }
 
-static void sb_json(sbuf *b, const char *s)
-{
-	sb_putn(b, "\"", 1);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\') {
-			char e[2] = {'\\', (char)c};
-			sb_putn(b, e, 2);
-		} else if (c == '\n') {
-			sb_puts(b, "\\n");
-		} else if (c < 0x20) {
-			sb_printf(b, "\\u%04x", c);
-		} else {
-			sb_putn(b, (const char *)&c, 1);
-		}
-	}
-	sb_putn(b, "\"", 1);
-}
-
 static void sb_html(sbuf *b, const char *s)
 {
 	for (; s && *s; s++) {
@@ -139,48 +120,19 @@ static void sb_html(sbuf *b, const char *s)
 	}
 }
 
-/* A JSON string value by key from our own flat result files (we wrote them: no nesting in the
- * keys we read back).  Returns a malloc'd unescaped string, or NULL. */
-static char *json_get(const char *json, const char *key)
+/* A string member of a result file's object as a malloc'd copy; NULL when missing or not a
+ * string (or out of memory). */
+static char *json_get(json_t *o, const char *key)
 {
-	char pat[64];
-	const char *p;
-	sbuf b = {NULL, 0, 0, 0};
-	snprintf(pat, sizeof(pat), "\"%s\": ", key);
-	if (!(p = strstr(json, pat)))
-		return NULL;
-	p += strlen(pat);
-	if (*p != '"')
-		return NULL;
-	for (p++; *p && *p != '"'; p++) {
-		if (*p == '\\' && p[1]) {
-			p++;
-			if (*p == 'n')
-				sb_putn(&b, "\n", 1);
-			else if (*p == 'u' && strlen(p) >= 5) {
-				char hex[5] = {p[1], p[2], p[3], p[4], 0};
-				char c = (char)strtol(hex, NULL, 16);
-				sb_putn(&b, &c, 1);
-				p += 4;
-			} else
-				sb_putn(&b, p, 1);
-		} else {
-			sb_putn(&b, p, 1);
-		}
-	}
-	if (!b.p)
-		sb_puts(&b, "");
-	return b.oom ? (free(b.p), NULL) : b.p;
+	const char *v = json_string_value(json_object_get(o, key));
+	return v ? strdup(v) : NULL;
 }
 
-static long json_num(const char *json, const char *key)
+/* An integer member, -1 when missing. */
+static long json_num(json_t *o, const char *key)
 {
-	char pat[64];
-	const char *p;
-	snprintf(pat, sizeof(pat), "\"%s\": ", key);
-	if (!(p = strstr(json, pat)))
-		return -1;
-	return strtol(p + strlen(pat), NULL, 10);
+	json_t *v = json_object_get(o, key);
+	return json_is_integer(v) ? (long)json_integer_value(v) : -1;
 }
 
 /* ---- the corpus ---------------------------------------------------------------------------- */
@@ -281,29 +233,29 @@ static char *path2(const char *a, const char *b, const char *c)
 	return p;
 }
 
-/* The result file of a test, if it exists and was made from the same content. */
-static char *load_result(const triage_opts *o, const char *name, unsigned long long hash)
+/* The result file of a test (its object), if it exists, parses, and was made from the same
+ * content.  A file that does not parse (cut short, or written by hand) is as good as missing:
+ * the test is minimized again. */
+static json_t *load_result(const triage_opts *o, const char *name, unsigned long long hash)
 {
-	char *rp = NULL, *json = NULL, hex[32], *h;
-	size_t len;
+	char *rp = NULL, hex[32];
+	const char *h;
+	json_t *j;
 	sbuf n = {NULL, 0, 0, 0};
 	sb_printf(&n, "%s/results/%s.json", o->out, name);
 	rp = n.p;
-	if (!rp || tnorm_file_read(rp, &json, &len) < 0) {
-		tnorm_error_clear();
+	if (!rp || !(j = json_load_file(rp, 0, NULL))) {
 		free(rp);
 		return NULL;
 	}
 	free(rp);
 	snprintf(hex, sizeof(hex), "%016llx", hash);
-	h = json_get(json, "hash");
-	if (!h || strcmp(h, hex)) {
-		free(h);
-		tnorm_free(json);
+	h = json_string_value(json_object_get(j, "hash"));
+	if (!json_is_object(j) || !h || strcmp(h, hex)) {
+		json_decref(j);
 		return NULL;
 	}
-	free(h);
-	return json;
+	return j;
 }
 
 /* The number of steps of a test text (its lines that are not comments), -1 for NULL. */
@@ -330,8 +282,10 @@ static int work_one(const triage_opts *o, const char *name, const char *text, si
 	tnorm_pipeline_result res;
 	char *test = path2(o->dir, name, NULL), *normp = NULL, hex[32];
 	const char *status = "ok";
-	sbuf j = {NULL, 0, 0, 0}, rp = {NULL, 0, 0, 0};
-	int err;
+	sbuf rp = {NULL, 0, 0, 0};
+	json_t *r;
+	char *line = NULL;
+	int err, bad = 0;
 	memset(&res, 0, sizeof(res));
 	sb_printf(&rp, "%s/norm/%s.norm", o->out, name);
 	normp = rp.p;
@@ -366,32 +320,28 @@ static int work_one(const triage_opts *o, const char *name, const char *text, si
 	else if (err < 0 && err != TNORM_ETIMEOUT)
 		status = "error";
 	snprintf(hex, sizeof(hex), "%016llx", content_hash(text, tlen));
-	sb_puts(&j, "{\"test\": ");
-	sb_json(&j, name);
-	sb_printf(&j, ", \"hash\": \"%s\", \"status\": \"%s\", \"complete\": %s, ", hex, status,
-	          res.complete ? "true" : "false");
-	sb_puts(&j, "\"message\": ");
-	sb_json(&j, err < 0 ? tnorm_error_last()->message : "");
-	sb_puts(&j, ", \"signature\": ");
-	sb_json(&j, res.signature ? res.signature : "");
-	sb_puts(&j, ", \"key\": ");
-	sb_json(&j, res.match_key ? res.match_key : "");
-	sb_printf(&j, ", \"original_steps\": %zu, \"reduced_steps\": %ld, \"normal_steps\": %zu, "
-	              "\"runs\": %llu, \"seconds\": %.3f, ",
-	          res.original, count_steps(res.reduced), res.final,
-	          (unsigned long long)res.stats.runs, res.stats.elapsed);
-	sb_puts(&j, "\"reduced\": ");
-	sb_json(&j, res.reduced ? res.reduced : "");
-	sb_puts(&j, ", \"normal\": ");
-	sb_json(&j, res.text && !strcmp(status, "ok") ? res.text : "");
-	sb_puts(&j, "}\n");
+	r = json_object();
+	bad |= json_object_set_new(r, "test", cli_json_str(name));
+	bad |= json_object_set_new(r, "hash", json_string(hex));
+	bad |= json_object_set_new(r, "status", json_string(status));
+	bad |= json_object_set_new(r, "complete", json_boolean(res.complete));
+	bad |= json_object_set_new(r, "message", cli_json_str(err < 0 ? tnorm_error_last()->message : ""));
+	bad |= json_object_set_new(r, "signature", cli_json_str(res.signature));
+	bad |= json_object_set_new(r, "key", cli_json_str(res.match_key));
+	bad |= json_object_set_new(r, "original_steps", json_integer((json_int_t)res.original));
+	bad |= json_object_set_new(r, "reduced_steps", json_integer(count_steps(res.reduced)));
+	bad |= json_object_set_new(r, "normal_steps", json_integer((json_int_t)res.final));
+	bad |= json_object_set_new(r, "runs", json_integer((json_int_t)res.stats.runs));
+	bad |= json_object_set_new(r, "seconds", cli_json_real(res.stats.elapsed, 3));
+	bad |= json_object_set_new(r, "reduced", cli_json_str(res.reduced));
+	bad |= json_object_set_new(r, "normal", cli_json_str(res.text && !strcmp(status, "ok") ? res.text : ""));
 	err = 0;
-	if (j.oom || !j.p) {
+	if (!(line = cli_json_dump(r, bad))) {
 		err = TNORM_ENOMEM;
 	} else {
 		sbuf p = {NULL, 0, 0, 0};
 		sb_printf(&p, "%s/results/%s.json", o->out, name);
-		err = p.p ? tnorm_file_write_atomic(p.p, j.p, j.len) : TNORM_ENOMEM;
+		err = p.p ? tnorm_file_write_atomic(p.p, line, strlen(line)) : TNORM_ENOMEM;
 		free(p.p);
 	}
 	if (err == 0 && !o->quiet) {
@@ -402,7 +352,7 @@ static int work_one(const triage_opts *o, const char *name, const char *text, si
 			printf("%s: %s: %s\n", name, status, tnorm_error_last()->message);
 		fflush(stdout);
 	}
-	free(j.p);
+	free(line);
 	tnorm_pipeline_result_dispose(&res);
 	free(test);
 	free(normp);
@@ -414,7 +364,8 @@ static int worker(const triage_opts *o, char **names, size_t n)
 {
 	size_t i;
 	for (i = 0; i < n && !triage_cancel; i++) {
-		char *text = NULL, *test, *json, *claim;
+		char *text = NULL, *test, *claim;
+		json_t *json;
 		size_t len = 0;
 		sbuf c = {NULL, 0, 0, 0};
 		int fd, err;
@@ -426,7 +377,7 @@ static int worker(const triage_opts *o, char **names, size_t n)
 		}
 		free(test);
 		if ((json = load_result(o, names[i], content_hash(text, len)))) {
-			tnorm_free(json);
+			json_decref(json);
 			tnorm_free(text);
 			continue;
 		}
@@ -550,51 +501,70 @@ static void svg_chart(sbuf *h, item *it, size_t n)
 	          L, H - 8);
 }
 
+/* A bucket of report.json. */
+static json_t *bucket_json(const item *it, size_t n, const bucket *bk, size_t b)
+{
+	json_t *o = json_object(), *tests = json_array();
+	size_t i;
+	int bad = 0;
+	for (i = 0; i < n && tests && !bad; i++)
+		if (it[i].bucket == (int)b)
+			bad |= json_array_append_new(tests, cli_json_str(it[i].name));
+	bad |= json_object_set_new(o, "id", json_integer((json_int_t)b + 1));
+	bad |= json_object_set_new(o, "count", json_integer((json_int_t)bk[b].count));
+	bad |= json_object_set_new(o, "signature", cli_json_str(bk[b].sig));
+	bad |= json_object_set_new(o, "representative", cli_json_str(it[bk[b].rep].name));
+	bad |= json_object_set_new(o, "normal_form", cli_json_str(bk[b].normal));
+	bad |= json_object_set_new(o, "annotated", cli_json_str(bk[b].annotated));
+	bad |= json_object_set_new(o, "tests", tests);
+	return cli_json_done(o, bad);
+}
+
+/* A test's line in report.json's "results". */
+static json_t *result_json(const item *t)
+{
+	json_t *o = json_object();
+	int bad = 0;
+	bad |= json_object_set_new(o, "test", cli_json_str(t->name));
+	bad |= json_object_set_new(o, "status", cli_json_str(t->status));
+	bad |= json_object_set_new(o, "bucket", json_integer(t->bucket >= 0 ? t->bucket + 1 : 0));
+	bad |= json_object_set_new(o, "signature", cli_json_str(t->sig));
+	bad |= json_object_set_new(o, "original_steps", json_integer(t->original));
+	bad |= json_object_set_new(o, "reduced_steps", json_integer(t->nreduced));
+	bad |= json_object_set_new(o, "normal_steps", json_integer(t->nnormal));
+	bad |= json_object_set_new(o, "runs", json_integer(t->runs));
+	return cli_json_done(o, bad);
+}
+
+/* report.json's text (free with free()), NULL when out of memory. */
+static char *report_json(const triage_opts *o, const item *it, size_t n, const bucket *bk,
+                         size_t nb, size_t nfail, size_t nsigs, size_t nred, size_t nnorm)
+{
+	json_t *r = json_object(), *buckets = json_array(), *results = json_array();
+	size_t i;
+	int bad = 0;
+	for (i = 0; i < nb && buckets && !bad; i++)
+		bad |= json_array_append_new(buckets, bucket_json(it, n, bk, i));
+	for (i = 0; i < n && results && !bad; i++)
+		bad |= json_array_append_new(results, result_json(&it[i]));
+	bad |= json_object_set_new(r, "corpus", cli_json_str(o->dir));
+	bad |= json_object_set_new(r, "tests", json_integer((json_int_t)n));
+	bad |= json_object_set_new(r, "failing", json_integer((json_int_t)nfail));
+	bad |= json_object_set_new(r, "distinct_signatures", json_integer((json_int_t)nsigs));
+	bad |= json_object_set_new(r, "distinct_reduced", json_integer((json_int_t)nred));
+	bad |= json_object_set_new(r, "distinct_normalized", json_integer((json_int_t)nnorm));
+	bad |= json_object_set_new(r, "buckets", buckets);
+	bad |= json_object_set_new(r, "results", results);
+	return cli_json_dump(r, bad);
+}
+
 static int write_reports(const triage_opts *o, item *it, size_t n, bucket *bk, size_t nb,
                          size_t nfail, size_t nsigs, size_t nred, size_t nnorm)
 {
-	sbuf j = {NULL, 0, 0, 0}, h = {NULL, 0, 0, 0};
+	sbuf h = {NULL, 0, 0, 0};
 	size_t i, b;
-	char *p;
+	char *p, *j = report_json(o, it, n, bk, nb, nfail, nsigs, nred, nnorm);
 	int err;
-	/* report.json */
-	sb_printf(&j, "{\"corpus\": ");
-	sb_json(&j, o->dir);
-	sb_printf(&j, ", \"tests\": %zu, \"failing\": %zu, \"distinct_signatures\": %zu, "
-	              "\"distinct_reduced\": %zu, \"distinct_normalized\": %zu, \"buckets\": [",
-	          n, nfail, nsigs, nred, nnorm);
-	for (b = 0; b < nb; b++) {
-		sb_printf(&j, "%s{\"id\": %zu, \"count\": %zu, \"signature\": ", b ? ", " : "", b + 1,
-		          bk[b].count);
-		sb_json(&j, bk[b].sig);
-		sb_puts(&j, ", \"representative\": ");
-		sb_json(&j, it[bk[b].rep].name);
-		sb_puts(&j, ", \"normal_form\": ");
-		sb_json(&j, bk[b].normal);
-		sb_puts(&j, ", \"annotated\": ");
-		sb_json(&j, bk[b].annotated ? bk[b].annotated : "");
-		sb_puts(&j, ", \"tests\": [");
-		for (i = 0, p = NULL; i < n; i++)
-			if (it[i].bucket == (int)b) {
-				if (p)
-					sb_puts(&j, ", ");
-				sb_json(&j, it[i].name);
-				p = it[i].name;
-			}
-		sb_puts(&j, "]}");
-	}
-	sb_puts(&j, "], \"results\": [");
-	for (i = 0; i < n; i++) {
-		sb_printf(&j, "%s{\"test\": ", i ? ", " : "");
-		sb_json(&j, it[i].name);
-		sb_printf(&j, ", \"status\": \"%s\", \"bucket\": %d, \"signature\": ", it[i].status,
-		          it[i].bucket >= 0 ? it[i].bucket + 1 : 0);
-		sb_json(&j, it[i].sig ? it[i].sig : "");
-		sb_printf(&j, ", \"original_steps\": %ld, \"reduced_steps\": %ld, \"normal_steps\": %ld, "
-		              "\"runs\": %ld}",
-		          it[i].original, it[i].nreduced, it[i].nnormal, it[i].runs);
-	}
-	sb_puts(&j, "]}\n");
 
 	/* report.html: self-contained, no scripts */
 	sb_puts(&h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -650,22 +620,38 @@ static int write_reports(const triage_opts *o, item *it, size_t n, bucket *bk, s
 	if (p)
 		sb_puts(&h, "</ul>\n");
 	sb_puts(&h, "</body>\n</html>\n");
-	if (j.oom || h.oom) {
-		free(j.p);
+	if (!j || h.oom) {
+		free(j);
 		free(h.p);
 		return TNORM_ENOMEM;
 	}
 	p = path2(o->out, "report.json", NULL);
-	err = p ? tnorm_file_write_atomic(p, j.p, j.len) : TNORM_ENOMEM;
+	err = p ? tnorm_file_write_atomic(p, j, strlen(j)) : TNORM_ENOMEM;
 	free(p);
 	if (err == 0) {
 		p = path2(o->out, "report.html", NULL);
 		err = p ? tnorm_file_write_atomic(p, h.p, h.len) : TNORM_ENOMEM;
 		free(p);
 	}
-	free(j.p);
+	free(j);
 	free(h.p);
 	return err;
+}
+
+/* 1 when the file at `path` holds `text` as JSON carries it (valid UTF-8).  The worker wrote
+ * the normal form there with all its bytes; the result file's copy has U+FFFD for those that
+ * are not UTF-8, which would not parse back as the same test. */
+static int same_as_json(const char *path, const char *text)
+{
+	char *file = NULL, *clean = NULL;
+	size_t len = 0;
+	int same = 0;
+	if (tnorm_file_read(path, &file, &len) == 0 && tnorm_text_utf8(&clean, NULL, file, len) == 0)
+		same = !strcmp(clean, text);
+	tnorm_error_clear();
+	tnorm_free(file);
+	tnorm_free(clean);
+	return same;
 }
 
 /* Generalize a bucket's representative's normal form (OUT/norm/NAME.gen).  A resumed triage
@@ -682,7 +668,8 @@ static char *generalize_rep(const triage_opts *o, const item *rep, unsigned jobs
 	if (!in.p || !out.p)
 		goto done;
 	tnorm_error_clear();
-	if (tnorm_file_write_atomic(in.p, rep->normal, strlen(rep->normal)) < 0)
+	if (!same_as_json(in.p, rep->normal) &&
+	    tnorm_file_write_atomic(in.p, rep->normal, strlen(rep->normal)) < 0)
 		goto done;
 	po.mode = TNORM_MODE_GENERALIZE;
 	po.harness = o->harness;
@@ -914,7 +901,8 @@ int cmd_triage(int argc, char **argv)
 	{
 		size_t missing = 0;
 		for (i = 0; i < n; i++) {
-			char *text = NULL, *test = path2(o.dir, names[i], NULL), *json = NULL;
+			char *text = NULL, *test = path2(o.dir, names[i], NULL);
+			json_t *json = NULL;
 			size_t len = 0;
 			it[i].name = names[i];
 			it[i].bucket = -1;
@@ -938,7 +926,7 @@ int cmd_triage(int argc, char **argv)
 			it[i].runs = json_num(json, "runs");
 			/* The library's key for the policy; records from before it existed: from the text. */
 			it[i].key = json_get(json, "key");
-			tnorm_free(json);
+			json_decref(json);
 			if (!it[i].key && it[i].sig)
 				it[i].key = sig_key(it[i].sig, o.match);
 			if (!it[i].status || !it[i].sig || !it[i].reduced || !it[i].normal || !it[i].key) {

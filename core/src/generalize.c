@@ -7,13 +7,14 @@
  * step j's action is above step i's and both orders are well-formed.  Rendering folds runs of
  * consecutive action indices (the same instances, consecutive values) into "# or A" / "# - B",
  * as the paper prints value ranges, and brackets maximal runs of steps that can all be swapped
- * with one another.
+ * with one another.  The JSON form carries the same facts, built as jansson values (json.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
+#include "json.h"
 #include "tnorm/generalize.h"
 
 struct tnorm_generalization {
@@ -565,51 +566,50 @@ int tnorm_generalization_format(const tnorm_generalization *g, char **out)
 	return 0;
 }
 
+/* The actions of `idx[0..n)` as a JSON array of their texts. */
+static json_t *action_array(const tnorm_harness *h, const uint64_t *idx, size_t n)
+{
+	json_t *a = json_array();
+	char text[512];
+	size_t k;
+	int bad = !a;
+	for (k = 0; k < n && !bad; k++) {
+		tnorm_action act;
+		tnorm_harness_unrank(h, idx[k], &act);
+		tnorm_harness_format_action(h, &act, text, sizeof(text));
+		bad |= json_array_append_new(a, tnorm__json_str(text));
+	}
+	return tnorm__json_done(a, bad);
+}
+
 int tnorm_generalization_json(const tnorm_generalization *g, char **out)
 {
 	const tnorm_harness *h;
-	tnorm__buf b = TNORM__BUF_INIT;
-	size_t i, k, j;
-	int err = 0;
+	json_t *root, *steps;
+	size_t i, j;
+	int bad = 0;
 	char text[512];
 	if (!g || !out)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_generalization_json: NULL argument");
-	*out = NULL;
 	h = tnorm_test_harness(g->t);
-	err = tnorm__buf_puts(&b, "{\"steps\": [");
-	for (i = 0; i < g->n && err == 0; i++) {
-		tnorm_harness_format_action(h, tnorm_test_step(g->t, i), text, sizeof(text));
-		err = tnorm__buf_printf(&b, "%s{\"step\": %zu, \"action\": \"%s\", \"alternatives\": [",
-		                        i ? ", " : "", i, text);
-		for (k = 0; k < g->nalt[i] && err == 0; k++) {
-			tnorm_action a;
-			tnorm_harness_unrank(h, g->alt[i][k], &a);
-			tnorm_harness_format_action(h, &a, text, sizeof(text));
-			err = tnorm__buf_printf(&b, "%s\"%s\"", k ? ", " : "", text);
-		}
-		if (err == 0)
-			err = tnorm__buf_puts(&b, "], \"fresh\": [");
-		for (k = 0; k < g->nfresh[i] && err == 0; k++) {
-			tnorm_action a;
-			tnorm_harness_unrank(h, g->fresh[i][k], &a);
-			tnorm_harness_format_action(h, &a, text, sizeof(text));
-			err = tnorm__buf_printf(&b, "%s\"%s\"", k ? ", " : "", text);
-		}
-		if (err == 0)
-			err = tnorm__buf_puts(&b, "], \"swaps_with\": [");
-		for (j = 0, k = 0; j < g->n && err == 0; j++)
+	root = json_object();
+	steps = json_array();
+	/* A set or append takes the value's reference even when it fails, so a step is appended
+	 * once complete: nothing is touched after a failed add released it.  (`steps` grows inside
+	 * `root`, which keeps it alive.) */
+	bad |= json_object_set_new(root, "steps", steps);
+	for (i = 0; i < g->n && !bad; i++) {
+		json_t *step = json_object(), *swaps = json_array();
+		for (j = 0; j < g->n && swaps && !bad; j++)
 			if (j != i && g->swap[i * g->n + j])
-				err = tnorm__buf_printf(&b, "%s%zu", k++ ? ", " : "", j);
-		if (err == 0)
-			err = tnorm__buf_puts(&b, "]}");
+				bad |= json_array_append_new(swaps, json_integer((json_int_t)j));
+		tnorm_harness_format_action(h, tnorm_test_step(g->t, i), text, sizeof(text));
+		bad |= json_object_set_new(step, "step", json_integer((json_int_t)i));
+		bad |= json_object_set_new(step, "action", tnorm__json_str(text));
+		bad |= json_object_set_new(step, "alternatives", action_array(h, g->alt[i], g->nalt[i]));
+		bad |= json_object_set_new(step, "fresh", action_array(h, g->fresh[i], g->nfresh[i]));
+		bad |= json_object_set_new(step, "swaps_with", swaps);
+		bad |= json_array_append_new(steps, tnorm__json_done(step, bad));
 	}
-	if (err == 0)
-		err = tnorm__buf_puts(&b, "]}");
-	if (err < 0) {
-		tnorm__buf_dispose(&b);
-		return err;
-	}
-	if (!(*out = tnorm__buf_detach(&b)))
-		return TNORM_ENOMEM;
-	return 0;
+	return tnorm__json_dump(out, root, bad);
 }

@@ -10,10 +10,12 @@
  * tnorm_signature_new) agree on the throwing frame.
  */
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
+#include "json.h"
 #include "tnorm/signature.h"
 
 struct tnorm_signature {
@@ -462,79 +464,66 @@ fail:
 	return err;
 }
 
-static int json_str(tnorm__buf *b, const char *s)
+/* "0x..." as the JSON shows addresses (a string: JSON numbers lose 64-bit precision). */
+static json_t *json_hex(uint64_t v)
 {
-	int err = tnorm__buf_putc(b, '"');
-	for (; err == 0 && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			err = tnorm__buf_printf(b, "\\%c", c);
-		else if (c < 0x20)
-			err = tnorm__buf_printf(b, "\\u%04x", c);
-		else
-			err = tnorm__buf_putc(b, (char)c);
+	char hex[24];
+	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)v);
+	return json_string(hex);
+}
+
+/* A frame as JSON; `full` adds pc, inlined and build_id (the crash stack has them). */
+static json_t *json_frame(const tnorm_frame *f, int full)
+{
+	json_t *o = json_object();
+	int bad = 0;
+	if (full)
+		bad |= json_object_set_new(o, "pc", json_hex(f->pc));
+	bad |= json_object_set_new(o, "function", tnorm__json_str(f->function));
+	bad |= json_object_set_new(o, "file", tnorm__json_str(f->file));
+	bad |= json_object_set_new(o, "line", json_integer(f->line));
+	bad |= json_object_set_new(o, "runtime", json_boolean(f->is_runtime));
+	bad |= json_object_set_new(o, "module", tnorm__json_str(f->module));
+	bad |= json_object_set_new(o, "offset", json_hex(f->offset));
+	if (full) {
+		bad |= json_object_set_new(o, "inlined", json_boolean(f->inlined));
+		bad |= json_object_set_new(o, "build_id", tnorm__json_str(f->build_id));
 	}
-	return err ? err : tnorm__buf_putc(b, '"');
+	return tnorm__json_done(o, bad);
+}
+
+static json_t *json_frames(const tnorm_frame *f, size_t n, int full)
+{
+	json_t *a = json_array();
+	size_t i;
+	int bad = !a;
+	for (i = 0; i < n && !bad; i++)
+		bad |= json_array_append_new(a, json_frame(&f[i], full));
+	return tnorm__json_done(a, bad);
 }
 
 int tnorm_signature_json(const tnorm_signature *s, char **out)
 {
-	tnorm__buf b = TNORM__BUF_INIT;
+	json_t *root;
 	char *text = NULL;
-	size_t i, k;
-	int err;
+	size_t k;
+	int err, bad = 0;
 	if (!s || !out)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_signature_json: NULL argument");
 	*out = NULL;
 	if ((err = tnorm_signature_format(s, 0, &text)) < 0)
 		return err;
-	if ((err = tnorm__buf_puts(&b, "{\"kind\": ")) < 0 || (err = json_str(&b, s->kind)) < 0 ||
-	    (err = tnorm__buf_puts(&b, ", \"text\": ")) < 0 || (err = json_str(&b, text)) < 0 ||
-	    (err = tnorm__buf_printf(&b, ", \"throwing\": %zu, \"frames\": [", s->throwing)) < 0)
-		goto done;
-	for (i = 0; i < s->n; i++) {
-		const tnorm_frame *f = &s->frames[i];
-		if ((err = tnorm__buf_printf(&b, "%s{\"pc\": \"0x%llx\", \"function\": ", i ? ", " : "",
-		                             (unsigned long long)f->pc)) < 0 ||
-		    (err = json_str(&b, f->function)) < 0 || (err = tnorm__buf_puts(&b, ", \"file\": ")) < 0 ||
-		    (err = json_str(&b, f->file)) < 0 ||
-		    (err = tnorm__buf_printf(&b, ", \"line\": %u, \"runtime\": %s, \"module\": ", f->line,
-		                             f->is_runtime ? "true" : "false")) < 0 ||
-		    (err = json_str(&b, f->module)) < 0 ||
-		    (err = tnorm__buf_printf(&b, ", \"offset\": \"0x%llx\", \"inlined\": %s, \"build_id\": ",
-		                             (unsigned long long)f->offset, f->inlined ? "true" : "false")) < 0 ||
-		    (err = json_str(&b, f->build_id)) < 0 || (err = tnorm__buf_putc(&b, '}')) < 0)
-			goto done;
-	}
-	if ((err = tnorm__buf_puts(&b, "]")) < 0)
-		goto done;
-	for (k = 0; k < TNORM_STACK_COUNT; k++) {
-		if (!s->naux[k])
-			continue;
-		if ((err = tnorm__buf_printf(&b, ", \"%s\": [", k == TNORM_STACK_FREE ? "free" : "alloc")) < 0)
-			goto done;
-		for (i = 0; i < s->naux[k]; i++) {
-			const tnorm_frame *f = &s->aux[k][i];
-			if ((err = tnorm__buf_printf(&b, "%s{\"function\": ", i ? ", " : "")) < 0 ||
-			    (err = json_str(&b, f->function)) < 0 || (err = tnorm__buf_puts(&b, ", \"file\": ")) < 0 ||
-			    (err = json_str(&b, f->file)) < 0 ||
-			    (err = tnorm__buf_printf(&b, ", \"line\": %u, \"runtime\": %s, \"module\": ", f->line,
-			                             f->is_runtime ? "true" : "false")) < 0 ||
-			    (err = json_str(&b, f->module)) < 0 ||
-			    (err = tnorm__buf_printf(&b, ", \"offset\": \"0x%llx\"}", (unsigned long long)f->offset)) < 0)
-				goto done;
-		}
-		if ((err = tnorm__buf_putc(&b, ']')) < 0)
-			goto done;
-	}
-	if ((err = tnorm__buf_putc(&b, '}')) < 0)
-		goto done;
-	if (!(*out = tnorm__buf_detach(&b)))
-		err = TNORM_ENOMEM;
-done:
+	root = json_object();
+	bad |= json_object_set_new(root, "kind", tnorm__json_str(s->kind));
+	bad |= json_object_set_new(root, "text", tnorm__json_str(text));
+	bad |= json_object_set_new(root, "throwing", json_integer((json_int_t)s->throwing));
+	bad |= json_object_set_new(root, "frames", json_frames(s->frames, s->n, 1));
+	for (k = 0; k < TNORM_STACK_COUNT; k++)
+		if (s->naux[k])
+			bad |= json_object_set_new(root, k == TNORM_STACK_FREE ? "free" : "alloc",
+			                           json_frames(s->aux[k], s->naux[k], 0));
 	tnorm_free(text);
-	tnorm__buf_dispose(&b);
-	return err;
+	return tnorm__json_dump(out, root, bad);
 }
 
 /* ---- policies ------------------------------------------------------------------------------ */

@@ -43,6 +43,16 @@ TNORM_EXTERN int tnorm_file_write_atomic(const char *path, const void *data, siz
  */
 TNORM_EXTERN int tnorm_file_read(const char *path, char **out, size_t *len);
 
+/**
+ * A copy of the `len` bytes at `s` that is valid UTF-8: each byte that does not start a
+ * well-formed UTF-8 character (RFC 3629: no overlong forms, surrogates or code points above
+ * U+10FFFF) becomes U+FFFD; everything else, NUL bytes included, is kept.  This is what every
+ * string in tnorm's JSON goes through.  *out receives the copy, NUL-terminated (free with
+ * tnorm_free), *outlen (may be NULL) its length; on error *out is NULL.  0, TNORM_EINVALID
+ * (`out` NULL, or `s` NULL with `len` > 0) or TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_text_utf8(char **out, size_t *outlen, const char *s, size_t len);
+
 /** The library's version string, e.g. "0.1.0".  Static storage; never free it. */
 TNORM_EXTERN const char *tnorm_version(void);
 

@@ -77,7 +77,13 @@ TNORM_EXTERN int tnorm_generalization_swaps(const tnorm_generalization *g, size_
  */
 TNORM_EXTERN int tnorm_generalization_format(const tnorm_generalization *g, char **out);
 
-/** The same facts as JSON.  *out is freed with tnorm_free(). */
+/**
+ * The same facts as JSON: `{"steps": [{"step": k, "action": TEXT, "alternatives": [TEXT...],
+ * "fresh": [TEXT...], "swaps_with": [j...]}...]}`, keys in that order, one line, valid UTF-8
+ * (a byte of a string literal that is not UTF-8 becomes U+FFFD; see tnorm_text_utf8).
+ * On success *out is a new NUL-terminated string owned by the caller, freed with tnorm_free();
+ * on error *out is NULL.  0, TNORM_EINVALID (NULL argument) or TNORM_ENOMEM.
+ */
 TNORM_EXTERN int tnorm_generalization_json(const tnorm_generalization *g, char **out);
 
 #ifdef __cplusplus

@@ -52,7 +52,12 @@ TNORM_EXTERN size_t tnorm_signature_throwing(const tnorm_signature *s);
  */
 TNORM_EXTERN int tnorm_signature_format(const tnorm_signature *s, size_t depth, char **out);
 
-/** The same facts as JSON (an object with "kind", "throwing", "frames").  Free with tnorm_free. */
+/**
+ * The same facts as JSON: an object with "kind", "text", "throwing", "frames" (and "free" and
+ * "alloc" when the sanitizer report gave those stacks), one line, valid UTF-8 (see
+ * tnorm_text_utf8).  On success *out is a new string owned by the caller, freed with
+ * tnorm_free(); on error *out is NULL.  0, TNORM_EINVALID or TNORM_ENOMEM.
+ */
 TNORM_EXTERN int tnorm_signature_json(const tnorm_signature *s, char **out);
 
 /**

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * json.c - the engine's side of JSON: every JSON text the library writes is a jansson value
+ * rendered here, and every string in it is made valid UTF-8 here.
+ *
+ * jansson escapes quotes, backslashes and control bytes, and refuses a string that is not valid
+ * UTF-8; what tnorm puts in JSON (actions with string literals, file names, a program's output,
+ * generic-mode tests) can be any bytes, so each byte that does not start a well-formed UTF-8
+ * character becomes U+FFFD first.  jansson allocates with its own functions (setting them is
+ * process-wide, and we run inside the user's debugger), so the rendered text is copied once
+ * through tnorm__malloc: callers free it with tnorm_free, and OOM injection reaches the copy.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+
+int tnorm_text_utf8(char **out, size_t *outlen, const char *s, size_t len)
+{
+	static const char fffd[] = "\xef\xbf\xbd";
+	tnorm__buf b = TNORM__BUF_INIT;
+	size_t i = 0, n;
+	int err = 0;
+	if (out)
+		*out = NULL;
+	if (outlen)
+		*outlen = 0;
+	if (!out || (!s && len))
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_text_utf8: NULL argument");
+	while (i < len && err == 0) {
+		if ((n = tnorm__utf8_len(s + i, len - i)) > 0) {
+			err = tnorm__buf_put(&b, s + i, n);
+			i += n;
+		} else {
+			err = tnorm__buf_put(&b, fffd, 3);
+			i++;
+		}
+	}
+	if (err < 0) {
+		tnorm__buf_dispose(&b);
+		return err;
+	}
+	if (outlen)
+		*outlen = b.len;
+	if (!(*out = tnorm__buf_detach(&b)))
+		return TNORM_ENOMEM;
+	return 0;
+}
+
+json_t *tnorm__json_text(const char *s, size_t len)
+{
+	char *clean = NULL;
+	size_t n = 0;
+	json_t *v;
+	if (!s)
+		return json_string("");
+	/* Most strings are already valid: no copy for them. */
+	if ((v = json_stringn(s, len)))
+		return v;
+	if (tnorm_text_utf8(&clean, &n, s, len) < 0)
+		return NULL;
+	v = json_stringn(clean, n);
+	tnorm_free(clean);
+	return v;
+}
+
+json_t *tnorm__json_str(const char *s)
+{
+	return tnorm__json_text(s, s ? strlen(s) : 0);
+}
+
+json_t *tnorm__json_done(json_t *v, int bad)
+{
+	if (!bad)
+		return v;
+	json_decref(v);
+	return NULL;
+}
+
+int tnorm__json_dump(char **out, json_t *v, int built)
+{
+	char *text = NULL;
+	*out = NULL;
+	if (v && built == 0)
+		text = json_dumps(v, TNORM__JSON_FLAGS);
+	json_decref(v);
+	if (!text)
+		return tnorm__error_set(TNORM_ENOMEM, "out of memory while writing JSON");
+	*out = tnorm__strdup(text);
+	free(text);
+	return *out ? 0 : TNORM_ENOMEM;
+}

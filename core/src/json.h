@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * json.h (internal) - what the engine's JSON writers share: one dump with fixed flags, and
+ * string values made from any bytes.  The values themselves are jansson's json_t.
+ */
+#ifndef TNORM__JSON_H
+#define TNORM__JSON_H
+
+#include <jansson.h>
+
+#include "common.h"
+
+/* The flags of every JSON text tnorm writes (the CLI's cli.h repeats them): keys in the order
+ * they were added, ", " and ": " between items, reals with up to 10 significant digits.  The
+ * same result therefore always prints the same bytes. */
+#define TNORM__JSON_FLAGS (JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
+
+/* A JSON string holding the `len` bytes at `s` (NULL: ""), made valid UTF-8 as tnorm_text_utf8
+ * does.  A new reference, or NULL when out of memory (no error recorded: json_object_set_new and
+ * json_array_append_new refuse a NULL value, and tnorm__json_dump reports it). */
+json_t *tnorm__json_text(const char *s, size_t len);
+json_t *tnorm__json_str(const char *s); /* the same for a NUL-terminated string */
+
+/* `v` when it was built whole (`bad` is 0), else NULL with `v` released: what a function that
+ * builds a value returns, so that its caller's set or append fails in turn. */
+json_t *tnorm__json_done(json_t *v, int bad);
+
+/* Render `v` with TNORM__JSON_FLAGS into *out (freed with tnorm_free).  Always releases the
+ * caller's reference to `v`.  `built` is nonzero when building `v` failed (a jansson call
+ * returned -1): then, as when `v` is NULL, nothing is rendered.  0 or TNORM_ENOMEM. */
+int tnorm__json_dump(char **out, json_t *v, int built);
+
+#endif
