@@ -7,9 +7,10 @@
  * gets: on a fatal one it unwinds the stack with libunwind-ptrace while the process is stopped,
  * symbolizes it, then lets the signal kill the program as it would have.  PTRACE_O_TRACEEXIT
  * gives a last stop before a normal exit, so a failing exit code gets a stack too, and
- * PTRACE_O_EXITKILL makes sure a tracee never outlives an engine that dies.  The parent loop
- * polls the output pipes with a short, growing sleep and reaps with WNOHANG: no signal handlers,
- * which a library running inside a debugger must not install.
+ * PTRACE_O_EXITKILL makes sure a tracee never outlives an engine that dies.  Nothing spins: a
+ * thread of the runner's own starts the program and blocks in wait4 for its stops (see "The
+ * tracer" below), while the caller blocks in poll on the output pipes, with the timeout as
+ * poll's.  No signal handlers, which a library running inside a debugger must not install.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/personality.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
@@ -43,6 +45,9 @@
 
 #define MAX_FRAMES 128
 
+typedef struct tracer tracer;
+static void tracer_free(tracer *t);
+
 struct tnorm_runner {
 	char **argv;  /* as given, argv[0] resolved to an absolute path when it names a file */
 	size_t argc;
@@ -52,6 +57,7 @@ struct tnorm_runner {
 	int *invalid_exits; /* the options' list, copied */
 	tnorm__symcache *syms;
 	unw_addr_space_t as;
+	tracer *tr; /* the thread that starts and traces the runs (NULL until the first) */
 	char *last_maps; /* the memory map of the last unwound process: unwind caches stay valid
 	                  * while it is the same (ASLR is off, so runs of one binary match) */
 };
@@ -86,6 +92,7 @@ void tnorm_runner_free(tnorm_runner *r)
 	free_strv(r->envp);
 	free(r->suffix);
 	free(r->invalid_exits);
+	tracer_free(r->tr);
 	tnorm__symcache_free(r->syms);
 	free(r->last_maps);
 	if (r->as)
@@ -625,6 +632,35 @@ static void drain(stream *s, size_t cap)
 	}
 }
 
+/* Wait up to `timeout` ms (-1: no limit) for output on the open streams, or for `extra` to be
+ * readable (-1: none); drain what came.  Returns 1 when `extra` is readable. */
+static int poll_streams(stream *so, stream *se, int extra, int timeout, size_t cap)
+{
+	struct pollfd pfd[3];
+	stream *of[3] = {NULL, NULL, NULL};
+	nfds_t np = 0, k;
+	if (so->fd >= 0) {
+		of[np] = so;
+		pfd[np].fd = so->fd;
+		pfd[np++].events = POLLIN;
+	}
+	if (se->fd >= 0) {
+		of[np] = se;
+		pfd[np].fd = se->fd;
+		pfd[np++].events = POLLIN;
+	}
+	if (extra >= 0) {
+		pfd[np].fd = extra;
+		pfd[np++].events = POLLIN;
+	}
+	if (np == 0 || poll(pfd, np, timeout) <= 0)
+		return 0;
+	for (k = 0; k < np; k++)
+		if (pfd[k].revents && of[k])
+			drain(of[k], cap);
+	return extra >= 0 && pfd[np - 1].revents != 0;
+}
+
 static char *substitute(const char *arg, const char *path)
 {
 	tnorm__buf b = TNORM__BUF_INIT;
@@ -702,16 +738,8 @@ child_fail:
 	return pid;
 }
 
-/* The traced threads of one run.  Threads past the cap run untraced (their crash is still seen,
- * as the process's death, without a stack). */
-#define MAX_THREADS 256
-typedef struct {
-	pid_t tid[MAX_THREADS];
-	size_t n;
-} threads;
-
 /* One ptrace stop of thread `tid` of the program `pid`: record what it means, resume it. */
-static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, threads *th, int *exec_seen,
+static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, int *exec_seen,
                     tnorm_run_result *res)
 {
 	int sig = WSTOPSIG(status), event = status >> 16, deliver = 0;
@@ -725,10 +753,6 @@ static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, threads *
 			snprintf(kind, sizeof(kind), "exit(%d)", WEXITSTATUS((int)msg));
 			unwind(r, pid, tid, kind, &res->sig);
 		}
-	} else if (event == PTRACE_EVENT_CLONE) {
-		unsigned long child = 0;
-		if (ptrace(PTRACE_GETEVENTMSG, tid, NULL, &child) == 0 && th->n < MAX_THREADS)
-			th->tid[th->n++] = (pid_t)child;
 	} else if (sig == SIGTRAP && !event && !*exec_seen && tid == pid) {
 		/* The stop right after exec: set the options, start the program. */
 		static const int opts = PTRACE_O_EXITKILL | PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC |
@@ -736,7 +760,9 @@ static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, threads *
 		ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)opts);
 		*exec_seen = 1;
 	} else if (event) {
-		deliver = 0; /* other ptrace events (exec): nothing to do */
+		deliver = 0; /* other ptrace events (clone, exec): nothing to do; a new thread is
+		              * traced from its first instruction, and its events come to the tracer's
+		              * wait like the leader's */
 	} else if (sig == SIGSTOP && tid != pid) {
 		deliver = 0; /* a new thread's first stop */
 	} else {
@@ -747,6 +773,207 @@ static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, threads *
 	ptrace(PTRACE_CONT, tid, NULL, (void *)(long)deliver);
 }
 
+/*
+ * The tracer: a thread of the runner's own that starts each run's program and waits for it.
+ *
+ * ptrace requests come from the tracing thread only, and a blocking wait that sees every traced
+ * thread of the program (its threads come and go: PTRACE_O_TRACECLONE) must be a wait for any
+ * child.  In the caller's thread that would take the children of whoever else lives there (a
+ * debugger's inferior, a Python subprocess), and the output pipes and the timeout need it at the
+ * same time.  So a private thread, which has no children but the runs', vforks the program and
+ * blocks in wait4(-1, __WALL | __WNOTHREAD), handling each ptrace stop as it comes; the caller
+ * blocks in poll on the output pipes and an eventfd the tracer signals when the program is
+ * gone, with the timeout as poll's.  Neither spins.  The thread blocks every signal, starts at
+ * the first run and ends in tnorm_runner_free (PTRACE_O_EXITKILL: a tracee dies with it).
+ */
+typedef enum { JOB_NONE, JOB_RUN, JOB_QUIT } job_kind;
+
+struct tracer {
+	pthread_t thread;
+	pid_t owner;          /* getpid() of the process that started the thread; 0: no thread */
+	pthread_mutex_t mu;   /* guards what follows */
+	pthread_cond_t cv;    /* the caller's signal: a job */
+	int evfd;             /* the tracer's signal: a fork failed, or the program is gone */
+	job_kind job;
+	/* The job (set by the caller; the descriptors belong to the tracer from then on). */
+	const char *dir;
+	char **argv;
+	int fds[4];           /* the child's stdin, stdout, stderr, and the exec-error pipe */
+	tnorm_run_result *res; /* the tracer sets res->sig, nothing else */
+	/* The tracer's answer. */
+	pid_t pid;            /* 0 not started yet, -1 the fork failed (fork_errno) */
+	int fork_errno;
+	int done, lost;       /* the program was reaped (status, ru); lost: wait failed */
+	int status;
+	struct rusage ru;
+};
+
+static void tracer_notify(tracer *t)
+{
+	uint64_t one = 1;
+	while (write(t->evfd, &one, sizeof(one)) < 0 && errno == EINTR)
+		;
+}
+
+/* One run, in the tracer thread: start the program, follow its stops until it is reaped. */
+static void trace_one(tnorm_runner *r, tracer *t, const char *dir, char **argv, int *fds,
+                      tnorm_run_result *res)
+{
+	struct rusage ru;
+	pid_t pid, w;
+	int i, st = 0, e, exec_seen = 0, lost = 0;
+	memset(&ru, 0, sizeof(ru));
+	pid = start_child(r, dir, fds[0], fds[1], fds[2], fds[3], argv);
+	e = errno;
+	for (i = 0; i < 4; i++)
+		close(fds[i]);
+	if (pid < 0) {
+		pthread_mutex_lock(&t->mu);
+		t->pid = -1;
+		t->fork_errno = e;
+		pthread_mutex_unlock(&t->mu);
+		tracer_notify(t);
+		return;
+	}
+	setpgid(pid, pid); /* also in the parent, so the group exists before the caller kills it */
+	pthread_mutex_lock(&t->mu);
+	t->pid = pid;
+	pthread_mutex_unlock(&t->mu);
+	for (;;) {
+		struct rusage wru;
+		w = wait4(-1, &st, __WALL | __WNOTHREAD, &wru);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			lost = 1; /* ECHILD: nothing of ours left to wait for */
+			break;
+		}
+		if (WIFSTOPPED(st)) {
+			on_stop(r, pid, w, st, &exec_seen, res);
+		} else if (w == pid) {
+			ru = wru;
+			break;
+		} /* else: one of the program's threads ended */
+	}
+	pthread_mutex_lock(&t->mu);
+	t->done = 1;
+	t->lost = lost;
+	t->status = st;
+	t->ru = ru;
+	pthread_mutex_unlock(&t->mu);
+	tracer_notify(t);
+}
+
+static void *tracer_main(void *arg)
+{
+	tnorm_runner *r = arg;
+	tracer *t = r->tr;
+	for (;;) {
+		const char *dir;
+		char **argv;
+		int fds[4];
+		tnorm_run_result *res;
+		pthread_mutex_lock(&t->mu);
+		while (t->job == JOB_NONE)
+			pthread_cond_wait(&t->cv, &t->mu);
+		if (t->job == JOB_QUIT) {
+			pthread_mutex_unlock(&t->mu);
+			return NULL;
+		}
+		t->job = JOB_NONE;
+		dir = t->dir;
+		argv = t->argv;
+		memcpy(fds, t->fds, sizeof(fds));
+		res = t->res;
+		pthread_mutex_unlock(&t->mu);
+		trace_one(r, t, dir, argv, fds, res);
+	}
+}
+
+/* Stop and join the tracer thread (when this process started it), free its state. */
+static void tracer_free(tracer *t)
+{
+	if (!t)
+		return;
+	if (t->owner && t->owner == getpid()) {
+		pthread_mutex_lock(&t->mu);
+		t->job = JOB_QUIT;
+		pthread_cond_signal(&t->cv);
+		pthread_mutex_unlock(&t->mu);
+		pthread_join(t->thread, NULL);
+	}
+	if (t->evfd >= 0)
+		close(t->evfd);
+	pthread_cond_destroy(&t->cv);
+	pthread_mutex_destroy(&t->mu);
+	free(t);
+}
+
+/*
+ * The runner's tracer, started on first use.  In a child of a fork() (a host that forks after
+ * a run, such as Python's os.fork) the thread is not there: that process gets its own.
+ */
+static int tracer_get(tnorm_runner *r, tracer **out)
+{
+	tracer *t = r->tr;
+	sigset_t all, old;
+	int rc;
+	if (t && t->owner == getpid()) {
+		*out = t;
+		return 0;
+	}
+	if (t) {
+		t->owner = 0; /* the thread belongs to the parent process: leave it alone */
+		tracer_free(t);
+		r->tr = NULL;
+	}
+	if (!(t = tnorm__calloc(1, sizeof(*t))))
+		return TNORM_ENOMEM;
+	t->evfd = -1;
+	pthread_mutex_init(&t->mu, NULL);
+	pthread_cond_init(&t->cv, NULL);
+	r->tr = t;
+	if ((t->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
+		return tnorm__error_errno(TNORM_EIO, "cannot create an eventfd for the runner");
+	/* The thread blocks every signal: the host's signals are the host's threads' business. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&t->thread, NULL, tracer_main, r);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		errno = rc;
+		return tnorm__error_errno(TNORM_EIO, "cannot start the runner's tracer thread");
+	}
+	t->owner = getpid();
+	*out = t;
+	return 0;
+}
+
+/* Hand a run to the tracer; from here on the four descriptors are the tracer's. */
+static void tracer_start(tracer *t, const char *dir, char **argv, int *fds, tnorm_run_result *res)
+{
+	pthread_mutex_lock(&t->mu);
+	t->dir = dir;
+	t->argv = argv;
+	memcpy(t->fds, fds, sizeof(t->fds));
+	t->res = res;
+	t->pid = 0;
+	t->fork_errno = 0;
+	t->done = t->lost = t->status = 0;
+	memset(&t->ru, 0, sizeof(t->ru));
+	t->job = JOB_RUN;
+	pthread_cond_signal(&t->cv);
+	pthread_mutex_unlock(&t->mu);
+}
+
+/* The poll timeout until `when` (monotonic seconds), rounded up to whole milliseconds; 0 when it
+ * is past. */
+static int ms_until(double when)
+{
+	double left = when - now();
+	return left <= 0 ? 0 : (int)(left * 1000.0) + 1;
+}
+
 int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_result *res)
 {
 	char *file = NULL, **argv = NULL;
@@ -754,12 +981,11 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 	int outp[2] = {-1, -1}, errp[2] = {-1, -1}, execp[2] = {-1, -1}, infd = -1, fd = -1;
 	stream so = {-1, NULL, 0, 0}, se = {-1, NULL, 0, 0};
 	tnorm__buf dirb = TNORM__BUF_INIT;
-	double start, deadline, sleep_s = 10e-6;
-	pid_t pid = -1;
-	int err = 0, status = 0, reaped = 0, timed_out = 0, exec_errno = 0, term_sent = 0;
-	int exec_seen = 0;
-	double term_at = 0;
-	threads th = {{0}, 0};
+	double start, deadline, term_at = 0;
+	pid_t pid = 0;
+	int err = 0, status = 0, timed_out = 0, exec_errno = 0, term_sent = 0, kill_sent = 0;
+	int done_seen = 0, lost = 0;
+	tracer *t = NULL;
 	struct rusage ru;
 	size_t i;
 	const char *d = NULL;
@@ -838,83 +1064,65 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 		goto done;
 	}
 
-	start = now();
-	pid = start_child(r, d, infd, outp[1], errp[1], execp[1], argv);
-	if (pid < 0) {
-		err = tnorm__error_errno(TNORM_EIO, "fork failed");
+	if ((err = tracer_get(r, &t)) < 0)
 		goto done;
-	}
-	setpgid(pid, pid); /* also in the parent, so the group exists before we might kill it */
-	close(outp[1]);
-	close(errp[1]);
-	close(execp[1]);
-	outp[1] = errp[1] = execp[1] = -1;
-	close(infd);
-	infd = -1;
+	fcntl(outp[0], F_SETFL, O_NONBLOCK);
+	fcntl(errp[0], F_SETFL, O_NONBLOCK);
 	so.fd = outp[0];
 	se.fd = errp[0];
 	outp[0] = errp[0] = -1;
-	fcntl(so.fd, F_SETFL, O_NONBLOCK);
-	fcntl(se.fd, F_SETFL, O_NONBLOCK);
+	start = now();
+	{
+		int fds[4];
+		fds[0] = infd;
+		fds[1] = outp[1];
+		fds[2] = errp[1];
+		fds[3] = execp[1];
+		infd = outp[1] = errp[1] = execp[1] = -1;
+		tracer_start(t, d, argv, fds, res);
+	}
 	deadline = r->opts.timeout > 0 ? start + r->opts.timeout : 0;
 
-	th.tid[th.n++] = pid;
-	while (!reaped) {
-		struct pollfd pfd[2];
-		struct timespec ts;
-		nfds_t np = 0;
-		pid_t w;
-		double t;
-		size_t k;
-		if (so.fd >= 0) {
-			pfd[np].fd = so.fd;
-			pfd[np++].events = POLLIN;
+	/* Block until output comes, the tracer says the program is gone, or the timeout. */
+	while (!done_seen) {
+		int timeout = -1;
+		double tnow;
+		if (deadline && !term_sent)
+			timeout = pid ? ms_until(deadline) : 1 + ms_until(deadline);
+		else if (term_sent && !kill_sent)
+			timeout = ms_until(term_at + 0.2);
+		if (poll_streams(&so, &se, t->evfd, timeout, r->opts.output_cap)) {
+			uint64_t v;
+			while (read(t->evfd, &v, sizeof(v)) > 0)
+				;
 		}
-		if (se.fd >= 0) {
-			pfd[np].fd = se.fd;
-			pfd[np++].events = POLLIN;
+		pthread_mutex_lock(&t->mu);
+		pid = t->pid;
+		errno = t->fork_errno;
+		if (t->done) {
+			done_seen = 1;
+			lost = t->lost;
+			status = t->status;
+			ru = t->ru;
 		}
-		ts.tv_sec = (time_t)sleep_s;
-		ts.tv_nsec = (long)((sleep_s - (double)ts.tv_sec) * 1e9);
-		if (ppoll(np ? pfd : NULL, np, &ts, NULL) > 0) {
-			if (so.fd >= 0)
-				drain(&so, r->opts.output_cap);
-			if (se.fd >= 0)
-				drain(&se, r->opts.output_cap);
-		} else if (sleep_s < (now() - start < 0.05 ? 5e-5 : 2e-3)) {
-			/* Short runs are the common case: poll finely at first, then back off. */
-			sleep_s *= 2;
+		pthread_mutex_unlock(&t->mu);
+		if (pid < 0) {
+			/* The fork failed (errno is its error): nothing to wait for. */
+			err = tnorm__error_errno(TNORM_EIO, "fork failed");
+			pid = 0;
+			goto done;
 		}
-		/* Every traced thread: the leader, and the ones it cloned (PTRACE_O_TRACECLONE). */
-		for (k = 0; k < th.n && !reaped;) {
-			pid_t tid = th.tid[k];
-			int st = 0;
-			struct rusage tru;
-			do
-				w = wait4(tid, &st, WNOHANG | __WALL, tid == pid ? &ru : &tru);
-			while (w < 0 && errno == EINTR);
-			if (w == tid && WIFSTOPPED(st)) {
-				sleep_s = 10e-6;
-				on_stop(r, pid, tid, st, &th, &exec_seen, res);
-			} else if (w == tid || (w < 0 && errno == ECHILD)) {
-				if (tid == pid) {
-					status = st;
-					reaped = 1;
-					break;
-				}
-				th.tid[k] = th.tid[--th.n]; /* a thread ended */
-				continue;
-			}
-			k++;
-		}
-		t = now();
-		if (deadline && t > deadline && !term_sent) {
+		if (done_seen || pid == 0)
+			continue; /* pid 0: started a moment ago, the timeout waits for the fork */
+		tnow = now();
+		if (deadline && tnow >= deadline && !term_sent) {
 			timed_out = 1;
 			term_sent = 1;
-			term_at = t;
+			term_at = tnow;
 			kill(-pid, SIGTERM);
 			kill(pid, SIGTERM);
-		} else if (term_sent && t > term_at + 0.2) {
+		} else if (term_sent && !kill_sent && tnow >= term_at + 0.2) {
+			kill_sent = 1;
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 		}
@@ -927,28 +1135,18 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 	/* Collect what is left in the pipes (writers in the group are dead now, or soon). */
 	{
 		double until = now() + 0.5;
-		while ((so.fd >= 0 || se.fd >= 0) && now() < until) {
-			struct pollfd pfd[2];
-			nfds_t np = 0;
-			if (so.fd >= 0) {
-				pfd[np].fd = so.fd;
-				pfd[np++].events = POLLIN;
-			}
-			if (se.fd >= 0) {
-				pfd[np].fd = se.fd;
-				pfd[np++].events = POLLIN;
-			}
-			if (poll(pfd, np, 20) <= 0)
-				continue;
-			if (so.fd >= 0)
-				drain(&so, r->opts.output_cap);
-			if (se.fd >= 0)
-				drain(&se, r->opts.output_cap);
-		}
+		while ((so.fd >= 0 || se.fd >= 0) && now() < until)
+			poll_streams(&so, &se, -1, 20, r->opts.output_cap);
 	}
 	if (read(execp[0], &exec_errno, sizeof(exec_errno)) != (ssize_t)sizeof(exec_errno))
 		exec_errno = 0;
-	if (exec_errno) {
+	if (lost) {
+		res->outcome = TNORM_OUTCOME_ERROR;
+		snprintf(res->message, sizeof(res->message), "lost track of '%s' (pid %d): %s",
+		         r->argv[0], (int)pid, "its status could not be collected");
+		tnorm_signature_free(res->sig);
+		res->sig = NULL;
+	} else if (exec_errno) {
 		res->outcome = TNORM_OUTCOME_ERROR;
 		snprintf(res->message, sizeof(res->message), "cannot run '%s': %s", r->argv[0],
 		         strerror(exec_errno));
