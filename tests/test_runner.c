@@ -407,6 +407,30 @@ static void test_runner__stale_folders(void **state)
 	free(old);
 }
 
+/* The run folder is reused, but every run finds it holding only its candidate: what the last
+ * program wrote is gone, and a folder the program removed is made again. */
+static void test_runner__folder_reused_empty(void **state)
+{
+	const char *argv[4] = {"/bin/sh", "-c",
+	                       "ls -A; echo x > junk; mkdir -p sub/deep && echo y > sub/deep/f; "
+	                       "ln -s /etc/passwd link; "
+	                       "if grep -q rm {}; then cd .. && rm -rf \"$OLDPWD\"; fi", NULL};
+	tnorm_run_options o = TNORM_RUN_OPTIONS_INIT;
+	tnorm_runner *r = NULL;
+	tnorm_run_result res;
+	int i;
+	(void)state;
+	o.suffix = ".t";
+	assert_int_equal(tnorm_runner_new(&r, argv, &o), 0);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(tnorm_runner_run(r, i == 1 ? "rm" : "keep", i == 1 ? 2 : 4, &res), 0);
+		assert_int_equal(res.outcome, TNORM_OUTCOME_PASS);
+		assert_string_equal(res.out, "candidate.t\n");
+		tnorm_run_result_dispose(&res);
+	}
+	tnorm_runner_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -425,6 +449,7 @@ int main(void)
 		cmocka_unit_test(test_runner__sigpipe),
 		cmocka_unit_test(test_runner__missing_tmpdir),
 		cmocka_unit_test(test_runner__stale_folders),
+		cmocka_unit_test(test_runner__folder_reused_empty),
 	};
 	return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
 }

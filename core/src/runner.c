@@ -47,6 +47,7 @@
 
 typedef struct tracer tracer;
 static void tracer_free(tracer *t);
+static void folder_drop(tnorm_runner *r);
 
 struct tnorm_runner {
 	char **argv;  /* as given, argv[0] resolved to an absolute path when it names a file */
@@ -57,6 +58,10 @@ struct tnorm_runner {
 	int *invalid_exits; /* the options' list, copied */
 	tnorm__symcache *syms;
 	unw_addr_space_t as;
+	/* The run folder, kept from run to run (made at the first run; emptied after each): its
+	 * path, a descriptor on it, the candidate's path in it, argv with {} replaced by that path. */
+	char *dir, *file, **run_argv;
+	int dirfd;
 	tracer *tr; /* the thread that starts and traces the runs (NULL until the first) */
 	char *last_maps; /* the memory map of the last unwound process: unwind caches stay valid
 	                  * while it is the same (ASLR is off, so runs of one binary match) */
@@ -93,6 +98,7 @@ void tnorm_runner_free(tnorm_runner *r)
 	free(r->suffix);
 	free(r->invalid_exits);
 	tracer_free(r->tr);
+	folder_drop(r);
 	tnorm__symcache_free(r->syms);
 	free(r->last_maps);
 	if (r->as)
@@ -239,6 +245,7 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 		return tnorm__error_set(TNORM_EINVALID, "the timeout must be zero or positive");
 	if (!(r = tnorm__calloc(1, sizeof(*r))))
 		return TNORM_ENOMEM;
+	r->dirfd = -1;
 	r->opts = opts ? *opts : defaults;
 	while (argv[n])
 		n++;
@@ -774,6 +781,145 @@ static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, int *exec
 }
 
 /*
+ * The run folder.  One per runner, made at its first run, reused: a run writes the candidate
+ * into it (a new file each time, O_EXCL: never through a link the last program left), and after
+ * the run everything in it goes, the candidate and whatever the program wrote.  Between runs it
+ * is empty, as a fresh folder would be, without a mkdir and an rmdir per run.  A folder the
+ * program removed or renamed is made again; one that cannot be emptied is given up (removed as
+ * well as can be) for a new one.
+ */
+static void folder_drop(tnorm_runner *r)
+{
+	if (r->dirfd >= 0)
+		close(r->dirfd);
+	r->dirfd = -1;
+	if (r->dir)
+		remove_dir(r->dir, r->file);
+	free(r->dir);
+	free(r->file);
+	free_strv(r->run_argv);
+	r->dir = r->file = NULL;
+	r->run_argv = NULL;
+}
+
+static int folder_make(tnorm_runner *r)
+{
+	const char *tmproot = getenv("TMPDIR");
+	tnorm__buf b = TNORM__BUF_INIT;
+	size_t i;
+	if (!tmproot || !*tmproot)
+		tmproot = NULL;
+	if (tnorm__buf_printf(&b, "%s/tnorm-run-%d-XXXXXX", tmproot ? tmproot : "/tmp",
+	                      (int)getpid()) < 0)
+		return TNORM_ENOMEM;
+	if (!mkdtemp(b.ptr)) {
+		tnorm__buf_dispose(&b);
+		return tnorm__error_errno(TNORM_EIO, "cannot create a temporary folder in %s%s",
+		                          tmproot ? tmproot : "/tmp", tmproot ? " ($TMPDIR)" : "");
+	}
+	r->dir = tnorm__buf_detach(&b);
+	if (!r->dir)
+		return TNORM_ENOMEM;
+	if ((r->dirfd = open(r->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return tnorm__error_errno(TNORM_EIO, "%s: cannot open", r->dir);
+	if (tnorm__buf_printf(&b, "%s/candidate%s", r->dir, r->suffix) < 0 ||
+	    !(r->file = tnorm__buf_detach(&b)) ||
+	    !(r->run_argv = tnorm__calloc(r->argc + 1, sizeof(*r->run_argv)))) {
+		tnorm__buf_dispose(&b);
+		return TNORM_ENOMEM;
+	}
+	for (i = 0; i < r->argc; i++)
+		if (!(r->run_argv[i] = substitute(r->argv[i], r->file)))
+			return TNORM_ENOMEM;
+	return 0;
+}
+
+/* The candidate's file name in the folder. */
+static const char *candidate_name(const tnorm_runner *r)
+{
+	return strrchr(r->file, '/') + 1;
+}
+
+/* Write the candidate into the run folder (made first if need be). */
+static int folder_write(tnorm_runner *r, const void *data, size_t len)
+{
+	const char *p = data;
+	size_t left = len;
+	int fd = -1, err, tries;
+	for (tries = 0; fd < 0; tries++) {
+		if (!r->dir && (err = folder_make(r)) < 0) {
+			folder_drop(r);
+			return err;
+		}
+		fd = openat(r->dirfd, candidate_name(r), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0 && tries == 0) {
+			folder_drop(r); /* removed, renamed, or not emptied: start afresh */
+		} else if (fd < 0) {
+			return tnorm__error_errno(TNORM_EIO, "%s: cannot create", r->file);
+		}
+	}
+	while (left) {
+		ssize_t w = write(fd, p, left);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			err = tnorm__error_errno(TNORM_EIO, "%s: cannot write", r->file);
+			close(fd);
+			return err;
+		}
+		p += w;
+		left -= (size_t)w;
+	}
+	close(fd);
+	return 0;
+}
+
+/* Remove everything in the run folder; 0 when it is empty, -1 when something stays. */
+static int folder_sweep(tnorm_runner *r)
+{
+	char buf[4096];
+	int pass;
+	for (pass = 0; pass < 4; pass++) {
+		int found = 0;
+		ssize_t n;
+		if (lseek(r->dirfd, 0, SEEK_SET) < 0)
+			return -1;
+		while ((n = getdents64(r->dirfd, buf, sizeof(buf))) > 0) {
+			ssize_t off = 0;
+			while (off < n) {
+				struct dirent64 *e = (struct dirent64 *)(buf + off);
+				off += e->d_reclen;
+				if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+					continue;
+				found = 1;
+				if (unlinkat(r->dirfd, e->d_name, 0) < 0 && (errno == EISDIR || errno == EPERM)) {
+					char path[4096];
+					if ((size_t)snprintf(path, sizeof(path), "%s/%s", r->dir, e->d_name) <
+					    sizeof(path))
+						nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+				}
+			}
+		}
+		if (n < 0)
+			return -1;
+		if (!found)
+			return 0;
+	}
+	return -1;
+}
+
+/* After a run: empty the folder for the next one, or give it up. */
+static void folder_clean(tnorm_runner *r)
+{
+	if (!r->dir)
+		return;
+	/* The usual case, only the candidate there: its unlink, then one look at the folder. */
+	unlinkat(r->dirfd, candidate_name(r), 0);
+	if (folder_sweep(r) < 0)
+		folder_drop(r);
+}
+
+/*
  * The tracer: a thread of the runner's own that starts each run's program and waits for it.
  *
  * ptrace requests come from the tracing thread only, and a blocking wait that sees every traced
@@ -976,11 +1122,9 @@ static int ms_until(double when)
 
 int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_result *res)
 {
-	char *file = NULL, **argv = NULL;
-	const char *tmproot = getenv("TMPDIR");
-	int outp[2] = {-1, -1}, errp[2] = {-1, -1}, execp[2] = {-1, -1}, infd = -1, fd = -1;
+	char **argv = NULL;
+	int outp[2] = {-1, -1}, errp[2] = {-1, -1}, execp[2] = {-1, -1}, infd = -1;
 	stream so = {-1, NULL, 0, 0}, se = {-1, NULL, 0, 0};
-	tnorm__buf dirb = TNORM__BUF_INIT;
 	double start, deadline, term_at = 0;
 	pid_t pid = 0;
 	int err = 0, status = 0, timed_out = 0, exec_errno = 0, term_sent = 0, kill_sent = 0;
@@ -996,58 +1140,11 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 	res->exit_code = -1;
 	memset(&ru, 0, sizeof(ru));
 
-	/* The private folder and the candidate file. */
-	if (tnorm__buf_printf(&dirb, "%s/tnorm-run-%d-XXXXXX", tmproot && *tmproot ? tmproot : "/tmp",
-	                      (int)getpid()) == 0)
-		d = mkdtemp(dirb.ptr);
-	if (!d) {
-		err = tnorm__error_errno(TNORM_EIO, "cannot create a temporary folder in %s%s",
-		                         tmproot && *tmproot ? tmproot : "/tmp",
-		                         tmproot && *tmproot ? " ($TMPDIR)" : "");
+	/* The candidate, in the runner's folder. */
+	if ((err = folder_write(r, data, len)) < 0)
 		goto done;
-	}
-	{
-		tnorm__buf fb = TNORM__BUF_INIT;
-		if (tnorm__buf_printf(&fb, "%s/candidate%s", d, r->suffix) < 0) {
-			err = TNORM_ENOMEM;
-			goto done;
-		}
-		file = tnorm__buf_detach(&fb);
-		if (!file) {
-			err = TNORM_ENOMEM;
-			goto done;
-		}
-	}
-	if ((fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0) {
-		err = tnorm__error_errno(TNORM_EIO, "%s: cannot create", file);
-		goto done;
-	}
-	{
-		const char *p = data;
-		size_t left = len;
-		while (left) {
-			ssize_t w = write(fd, p, left);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w < 0) {
-				err = tnorm__error_errno(TNORM_EIO, "%s: cannot write", file);
-				goto done;
-			}
-			p += w;
-			left -= (size_t)w;
-		}
-	}
-	close(fd);
-	fd = -1;
-	if (!(argv = tnorm__calloc(r->argc + 1, sizeof(*argv)))) {
-		err = TNORM_ENOMEM;
-		goto done;
-	}
-	for (i = 0; i < r->argc; i++)
-		if (!(argv[i] = substitute(r->argv[i], file))) {
-			err = TNORM_ENOMEM;
-			goto done;
-		}
+	d = r->dir;
+	argv = r->run_argv;
 	if (!(so.buf = tnorm__malloc(r->opts.output_cap + 1)) ||
 	    !(se.buf = tnorm__malloc(r->opts.output_cap + 1))) {
 		err = TNORM_ENOMEM;
@@ -1058,7 +1155,7 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 		err = tnorm__error_errno(TNORM_EIO, "cannot create pipes");
 		goto done;
 	}
-	infd = open(r->opts.use_stdin ? file : "/dev/null", O_RDONLY | O_CLOEXEC);
+	infd = open(r->opts.use_stdin ? r->file : "/dev/null", O_RDONLY | O_CLOEXEC);
 	if (infd < 0) {
 		err = tnorm__error_errno(TNORM_EIO, "cannot open the child's standard input");
 		goto done;
@@ -1210,14 +1307,7 @@ done:
 	}
 	if (infd >= 0)
 		close(infd);
-	if (fd >= 0)
-		close(fd);
-	if (d)
-		remove_dir(d, file);
-	free(file);
-	if (argv)
-		free_strv(argv);
-	tnorm__buf_dispose(&dirb);
+	folder_clean(r);
 	if (err < 0)
 		tnorm_run_result_dispose(res);
 	return err;

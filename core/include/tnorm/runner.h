@@ -2,16 +2,20 @@
 /*
  * runner.h - run the user's program on a candidate test and classify what happened.
  *
- * Each run writes the candidate to a file in a fresh private temporary folder, which is also the
- * child's working directory, and starts `CMD ARGS` there with `{}` replaced by that file's path
+ * Each run writes the candidate to a file in the runner's private temporary folder, which is also
+ * the child's working directory, and starts `CMD ARGS` there with `{}` replaced by that file's path
  * (or the candidate on standard input).  The child gets its own process group, ASLR off, no core
  * files, an optional address-space limit and a fixed environment; it is traced with ptrace so
  * that a fatal signal, or a nonzero exit, is unwound (libunwind) and symbolized (libdwarf) into a
  * failure signature (signature.h) without any cooperation from the program.  A timeout kills the
  * whole group (SIGTERM, then SIGKILL); the group is always killed at the end of a run, so
  * children that outlive the program do not survive it.  The folder ($TMPDIR or /tmp,
- * tnorm-run-PID-XXXXXX) is removed after the run with whatever the program wrote there; folders
- * of engines that were killed (their PID gone) are removed by the next tnorm_runner_new().
+ * tnorm-run-PID-XXXXXX) is made at the runner's first run and emptied after every run, of the
+ * candidate and whatever the program wrote there, so each run finds it as a fresh folder would
+ * be; tnorm_runner_free() removes it.  Folders of engines that were killed (their PID gone) are
+ * removed by the next tnorm_runner_new().  Each runner has a thread of its own (started at its
+ * first run, ended by tnorm_runner_free) that starts and traces the programs; it blocks every
+ * signal.
  */
 #ifndef TNORM_RUNNER_H
 #define TNORM_RUNNER_H
@@ -106,7 +110,8 @@ TNORM_EXTERN void tnorm_runner_set_timeout(tnorm_runner *r, double seconds);
  * Run the program once on `data`.  Fills *res (dispose it afterwards, whatever the return).
  * Returns 0 when the run happened (whatever its outcome, ERROR included: an exec failure is an
  * outcome, with res->message saying why), or a negative code when the engine itself failed
- * (TNORM_EIO: cannot create the temporary folder, fork failed; TNORM_ENOMEM).
+ * (TNORM_EIO: cannot create the temporary folder, fork failed, cannot start the runner's
+ * thread; TNORM_ENOMEM).
  * Not thread-safe for one runner; use one runner per thread.
  */
 TNORM_EXTERN int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len,
