@@ -15,6 +15,7 @@
  * none of the runner's work (no private folder, no captured output, no unwinding of the failing
  * run): it is the floor for a traced process per run.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +79,42 @@ static void bare_run(const char *driver, const char *test, int devnull)
 	}
 }
 
+/*
+ * CPU seconds our live children have used themselves (/proc/PID/schedstat, in ns): a fork
+ * server's own time reaches RUSAGE_CHILDREN only when the server is reaped.  Its children's time
+ * is in the runs' results (child_cpu).
+ */
+static double live_children_cpu(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	double sum = 0;
+	while (d && (e = readdir(d))) {
+		char path[300];
+		FILE *f;
+		long pid;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/children", e->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;
+		while (fscanf(f, "%ld", &pid) == 1) {
+			unsigned long long ns = 0;
+			FILE *g;
+			snprintf(path, sizeof(path), "/proc/%ld/schedstat", pid);
+			if (!(g = fopen(path, "r")))
+				continue;
+			if (fscanf(g, "%llu", &ns) == 1)
+				sum += (double)ns / 1e9;
+			fclose(g);
+		}
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return sum;
+}
+
 typedef enum { V_BARE, V_RUNNER, V_FORKSERVER, NVARIANTS } variant;
 static const char *const variant_name[NVARIANTS] = {"bare loop", "runner", "fork server"};
 
@@ -86,12 +123,15 @@ typedef struct {
 	size_t n;
 } samples;
 
-/* One batch of `runs` runs of a variant; records its cost per run. */
+/* One batch of `runs` runs of a variant; records its cost per run.  `first` (may be NULL)
+ * gets the first run's outcome and signature (free it). */
 static void batch(variant v, tnorm_runner *r, const char *driver, const char *test,
-                  const char *text, size_t len, int devnull, size_t runs, samples *s)
+                  const char *text, size_t len, int devnull, size_t runs, samples *s,
+                  char **first)
 {
+	double forked = 0; /* the fork server's children's CPU */
 	struct rusage s0, s1, c0, c1;
-	double t0;
+	double t0, l0 = live_children_cpu();
 	size_t i;
 	getrusage(RUSAGE_SELF, &s0);
 	getrusage(RUSAGE_CHILDREN, &c0);
@@ -105,6 +145,17 @@ static void batch(variant v, tnorm_runner *r, const char *driver, const char *te
 				die("tnorm_runner_run");
 			if (res.outcome == TNORM_OUTCOME_ERROR)
 				die(res.message);
+			if (v == V_FORKSERVER)
+				forked += res.child_cpu;
+			if (first && i == 0) {
+				char *sig = NULL;
+				if (res.sig && tnorm_signature_format(res.sig, 0, &sig) < 0)
+					die("tnorm_signature_format");
+				if (!(*first = malloc(strlen(sig ? sig : "") + 16)))
+					die("malloc");
+				sprintf(*first, "%s %s", tnorm_outcome_name(res.outcome), sig ? sig : "");
+				tnorm_free(sig);
+			}
 			tnorm_run_result_dispose(&res);
 		}
 	}
@@ -113,7 +164,8 @@ static void batch(variant v, tnorm_runner *r, const char *driver, const char *te
 	getrusage(RUSAGE_CHILDREN, &c1);
 	s->self[s->n] = (tv(s1.ru_utime) + tv(s1.ru_stime) - tv(s0.ru_utime) - tv(s0.ru_stime)) /
 	                (double)runs;
-	s->child[s->n] = (tv(c1.ru_utime) + tv(c1.ru_stime) - tv(c0.ru_utime) - tv(c0.ru_stime)) /
+	s->child[s->n] = (tv(c1.ru_utime) + tv(c1.ru_stime) - tv(c0.ru_utime) - tv(c0.ru_stime) +
+	                  live_children_cpu() - l0 + forked) /
 	                 (double)runs;
 	s->n++;
 }
@@ -124,11 +176,7 @@ static tnorm_runner *new_runner(const char *driver, int fork_server)
 	tnorm_run_options o = TNORM_RUN_OPTIONS_INIT;
 	tnorm_runner *r = NULL;
 	o.suffix = ".t";
-#ifdef TNORM_RUN_FORK_SERVER
 	o.fork_server = fork_server;
-#else
-	(void)fork_server;
-#endif
 	if (tnorm_runner_new(&r, argv, &o) < 0)
 		die(driver);
 	return r;
@@ -138,27 +186,36 @@ static void row(const char *label, const char *driver, const char *test, size_t 
 {
 	tnorm_runner *r[NVARIANTS] = {NULL};
 	samples s[NVARIANTS];
-	char *text = NULL;
-	size_t len = 0, k, v, nv = V_FORKSERVER;
+	char *text = NULL, *outcome = NULL;
+	size_t len = 0, k, v, nv = NVARIANTS;
 	double bare_cpu = 0, bare_wall = 0;
 	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-#ifdef TNORM_RUN_FORK_SERVER
-	nv = NVARIANTS;
-#endif
 	if (devnull < 0 || tnorm_file_read(test, &text, &len) < 0)
 		die(test);
 	memset(s, 0, sizeof(s));
 	r[V_RUNNER] = new_runner(driver, 0);
-	if (nv > V_FORKSERVER)
-		r[V_FORKSERVER] = new_runner(driver, 1);
+	r[V_FORKSERVER] = new_runner(driver, 1);
 	/* One warm-up batch each: the page cache, the runner's symbol caches, the server's start. */
 	for (v = 0; v < nv; v++) {
-		batch((variant)v, r[v], driver, test, text, len, devnull, 5, &s[v]);
+		char *first = NULL;
+		batch((variant)v, r[v], driver, test, text, len, devnull, 5, &s[v],
+		      v == V_BARE ? NULL : &first);
 		s[v].n = 0;
+		if (v == V_RUNNER) {
+			outcome = first;
+		} else if (first) {
+			if (strcmp(first, outcome)) {
+				fprintf(stderr, "bench_runner: %s: the %s says '%s', the runner '%s'\n", test,
+				        variant_name[v], first, outcome);
+				exit(1);
+			}
+			free(first);
+		}
 	}
+	free(outcome);
 	for (k = 0; k < reps; k++)
 		for (v = 0; v < nv; v++)
-			batch((variant)v, r[v], driver, test, text, len, devnull, runs, &s[v]);
+			batch((variant)v, r[v], driver, test, text, len, devnull, runs, &s[v], NULL);
 	for (v = 0; v < nv; v++) {
 		double wall = bench_median(s[v].wall, s[v].n), self = bench_median(s[v].self, s[v].n);
 		double child = bench_median(s[v].child, s[v].n), cpu;

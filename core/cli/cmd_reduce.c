@@ -58,7 +58,7 @@ static void help_norm(FILE *f, int mode)
 {
 	fprintf(f, "usage: tnorm %s --harness H [--match P] [-o OUT] [--verbose] [--wide]\n"
 	           "                    [--max-edit N] [--confirm N] [--allow-flaky] [--max-runs N]\n"
-	           "                    [--max-time T] [--timeout T] [--mem SIZE] [--stdin]\n"
+	           "                    [--max-time T] [--timeout T] [--mem SIZE] [--stdin] [--no-fork-server]\n"
 	           "                    [--env N=V]... [--invalid-exit N]... [--fixed CMD] [--json]\n"
 	           "                    [--quiet] TEST -- CMD ARGS...\n\n",
 	        mode_names[mode]);
@@ -93,7 +93,7 @@ static void help(FILE *f)
 {
 	fprintf(f, "usage: tnorm reduce [--harness H] [--match P] [--algo ddmin|adaptive] [--no-slice]\n"
 	           "                    [-o OUT] [--confirm N] [--allow-flaky] [--max-runs N]\n"
-	           "                    [--max-time T] [--timeout T] [--mem SIZE] [--stdin]\n"
+	           "                    [--max-time T] [--timeout T] [--mem SIZE] [--stdin] [--no-fork-server]\n"
 	           "                    [--env N=V]... [--invalid-exit N]... [--fixed CMD]\n"
 	           "                    [--seed S] [--json] [--quiet] TEST -- CMD ARGS...\n\n"
 	           "Reduce TEST to a 1-minimal test on which CMD fails with the same signature.\n"

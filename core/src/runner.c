@@ -2,8 +2,9 @@
 /*
  * runner.c - run the user's program on one candidate, under ptrace, and classify the outcome.
  *
- * Every run is a fresh process in a fresh private folder and its own process group.  The child
- * asks to be traced (PTRACE_TRACEME) before exec, so the engine sees every signal the program
+ * Every run is a fresh process in its own process group, in the runner's private folder (emptied
+ * between runs).  The child asks to be traced (PTRACE_TRACEME) before exec, so the engine sees
+ * every signal the program
  * gets: on a fatal one it unwinds the stack with libunwind-ptrace while the process is stopped,
  * symbolizes it, then lets the signal kill the program as it would have.  PTRACE_O_TRACEEXIT
  * gives a last stop before a normal exit, so a failing exit code gets a stack too, and
@@ -11,6 +12,10 @@
  * thread of the runner's own starts the program and blocks in wait4 for its stops (see "The
  * tracer" below), while the caller blocks in poll on the output pipes, with the timeout as
  * poll's.  No signal handlers, which a library running inside a debugger must not install.
+ *
+ * A tnorm driver runs as a fork server (see "The fork server" in docs/architecture.md): the
+ * process per run is then a child forked by the driver, traced from its first instruction
+ * (PTRACE_O_TRACEFORK on the server), and everything above holds for it unchanged.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -26,6 +31,7 @@
 #include <sys/personality.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/types.h>
@@ -62,6 +68,11 @@ struct tnorm_runner {
 	 * path, a descriptor on it, the candidate's path in it, argv with {} replaced by that path. */
 	char *dir, *file, **run_argv;
 	int dirfd;
+	/* The fork server (tnorm_run_options.fork_server): whether the program is one, our end of
+	 * its control socket, the folder it was started in, its deaths in a row. */
+	enum { FS_UNKNOWN, FS_ON, FS_NO } fs_state;
+	int ctl;
+	unsigned folder_gen, fs_gen, fs_crashes;
 	tracer *tr; /* the thread that starts and traces the runs (NULL until the first) */
 	char *last_maps; /* the memory map of the last unwound process: unwind caches stay valid
 	                  * while it is the same (ASLR is off, so runs of one binary match) */
@@ -98,6 +109,8 @@ void tnorm_runner_free(tnorm_runner *r)
 	free(r->suffix);
 	free(r->invalid_exits);
 	tracer_free(r->tr);
+	if (r->ctl >= 0)
+		close(r->ctl);
 	folder_drop(r);
 	tnorm__symcache_free(r->syms);
 	free(r->last_maps);
@@ -246,6 +259,7 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 	if (!(r = tnorm__calloc(1, sizeof(*r))))
 		return TNORM_ENOMEM;
 	r->dirfd = -1;
+	r->ctl = -1;
 	r->opts = opts ? *opts : defaults;
 	while (argv[n])
 		n++;
@@ -692,7 +706,8 @@ oom:
  * function, so that no variable of the caller lives across the vfork.
  */
 static pid_t __attribute__((noinline)) start_child(const tnorm_runner *r, const char *d, int infd,
-                                                   int out, int errfd, int execw, char **argv)
+                                                   int out, int errfd, int execw, int ctl,
+                                                   char **argv, char **envp)
 {
 	sigset_t all, old;
 	pid_t pid;
@@ -721,10 +736,13 @@ static pid_t __attribute__((noinline)) start_child(const tnorm_runner *r, const 
 		}
 		if (chdir(d) < 0 || dup2(infd, 0) < 0 || dup2(out, 1) < 0 || dup2(errfd, 2) < 0)
 			goto child_fail;
+		/* A fork server's control socket goes right above execw (envp names it there). */
+		if (ctl >= 0 && (ctl == execw + 1 ? fcntl(ctl, F_SETFD, 0) : dup2(ctl, execw + 1)) < 0)
+			goto child_fail;
 		/* Any other descriptor the engine holds must not leak into the program. */
 		if (execw > 3)
 			close_range(3, (unsigned)execw - 1, 0);
-		close_range((unsigned)execw + 1, ~0U, 0);
+		close_range((unsigned)execw + (ctl >= 0 ? 2 : 1), ~0U, 0);
 		{
 			/* A debugger (the plugins run inside gdb or lldb) may block or ignore signals:
 			 * the program starts with none blocked and every one at its default (above). */
@@ -734,7 +752,7 @@ static pid_t __attribute__((noinline)) start_child(const tnorm_runner *r, const 
 		}
 		if (r->opts.unwind && ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0)
 			goto child_fail;
-		execvpe(argv[0], argv, r->envp);
+		execvpe(argv[0], argv, envp);
 child_fail:
 		e = errno;
 		if (write(execw, &e, sizeof(e)) < 0)
@@ -744,6 +762,8 @@ child_fail:
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return pid;
 }
+
+#define TRACE_OPTS (PTRACE_O_EXITKILL | PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC | PTRACE_O_TRACECLONE)
 
 /* One ptrace stop of thread `tid` of the program `pid`: record what it means, resume it. */
 static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, int *exec_seen,
@@ -762,9 +782,7 @@ static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, int *exec
 		}
 	} else if (sig == SIGTRAP && !event && !*exec_seen && tid == pid) {
 		/* The stop right after exec: set the options, start the program. */
-		static const int opts = PTRACE_O_EXITKILL | PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC |
-		                        PTRACE_O_TRACECLONE;
-		ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)opts);
+		ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)TRACE_OPTS);
 		*exec_seen = 1;
 	} else if (event) {
 		deliver = 0; /* other ptrace events (clone, exec): nothing to do; a new thread is
@@ -831,6 +849,7 @@ static int folder_make(tnorm_runner *r)
 	for (i = 0; i < r->argc; i++)
 		if (!(r->run_argv[i] = substitute(r->argv[i], r->file)))
 			return TNORM_ENOMEM;
+	r->folder_gen++;
 	return 0;
 }
 
@@ -939,21 +958,29 @@ struct tracer {
 	pid_t owner;          /* getpid() of the process that started the thread; 0: no thread */
 	pthread_mutex_t mu;   /* guards what follows */
 	pthread_cond_t cv;    /* the caller's signal: a job */
-	int evfd;             /* the tracer's signal: a fork failed, or the program is gone */
+	pthread_cond_t idle_cv; /* the tracer's signal: back to waiting for a job */
+	int evfd;             /* the tracer's signal: news of the run (see below) */
 	job_kind job;
+	int busy;             /* a program (or a fork server) of ours is alive */
 	/* The job (set by the caller; the descriptors belong to the tracer from then on). */
 	const char *dir;
-	char **argv;
+	char **argv, **envp;
 	int fds[4];           /* the child's stdin, stdout, stderr, and the exec-error pipe */
-	tnorm_run_result *res; /* the tracer sets res->sig, nothing else */
-	/* The tracer's answer. */
-	pid_t pid;            /* 0 not started yet, -1 the fork failed (fork_errno) */
+	int ctl;              /* a would-be fork server's end of the control socket, or -1 */
+	int ctl_engine;       /* our end of it (the tracer reads the hello there) */
+	tnorm_run_result *res; /* the run's result: the tracer sets res->sig, nothing else */
+	/* The tracer's answer, for the current run. */
+	pid_t pid;            /* the run's program: 0 not known yet, -1 the fork failed */
 	int fork_errno;
-	int done, lost;       /* the program was reaped (status, ru); lost: wait failed */
+	int done, lost;       /* the run's program was reaped (status, ru); lost: wait failed */
+	int from_server;      /* done because the fork server died, with no child for this run */
+	int hello;            /* the program said it is a fork server */
+	pid_t server;         /* the live fork server, or 0 */
 	int status;
 	struct rusage ru;
 };
 
+/* The tracer's news for the caller's poll: a fork failed, a server said hello, a program ended. */
 static void tracer_notify(tracer *t)
 {
 	uint64_t one = 1;
@@ -961,18 +988,65 @@ static void tracer_notify(tracer *t)
 		;
 }
 
-/* One run, in the tracer thread: start the program, follow its stops until it is reaped. */
-static void trace_one(tnorm_runner *r, tracer *t, const char *dir, char **argv, int *fds,
-                      tnorm_run_result *res)
+/* A would-be fork server stopped itself: did it say hello on the control socket first? */
+static int said_hello(int ctl)
 {
-	struct rusage ru;
-	pid_t pid, w;
-	int i, st = 0, e, exec_seen = 0, lost = 0;
-	memset(&ru, 0, sizeof(ru));
-	pid = start_child(r, dir, fds[0], fds[1], fds[2], fds[3], argv);
+	char buf[8];
+	return ctl >= 0 && recv(ctl, buf, sizeof(buf), MSG_DONTWAIT) == 5 && !memcmp(buf, "TNFS1", 5);
+}
+
+/*
+ * The run's program is reaped (or the server went with no child for the run: from_server).
+ * `last`: nothing of ours is left, the tracer is done with this job (busy is cleared here, in
+ * the same breath, so that the caller's next run seldom has to wait for the thread).
+ */
+static void tracer_done(tracer *t, int status, const struct rusage *ru, int from_server, int lost,
+                        int last)
+{
+	pthread_mutex_lock(&t->mu);
+	t->done = 1;
+	t->lost = lost;
+	t->status = status;
+	if (ru)
+		t->ru = *ru;
+	t->from_server = from_server;
+	if (last)
+		t->busy = 0;
+	pthread_mutex_unlock(&t->mu);
+	tracer_notify(t);
+}
+
+/* The current run's result, or `scratch` between runs (a fork server's own stops). */
+static tnorm_run_result *current_res(tracer *t, tnorm_run_result *scratch)
+{
+	tnorm_run_result *res;
+	pthread_mutex_lock(&t->mu);
+	res = t->res;
+	pthread_mutex_unlock(&t->mu);
+	return res ? res : scratch;
+}
+
+/*
+ * One program, in the tracer thread: start it, follow its stops until it is reaped.  With a
+ * control socket (`ctl`), the program may say it is a fork server: then the tracer follows its
+ * forks, each child being one run's program (see core/driver/driver.c), until the server is gone
+ * and its last child reaped.
+ */
+static void trace_one(tnorm_runner *r, tracer *t, const char *dir, char **argv, char **envp,
+                      int *fds, int ctl)
+{
+	tnorm_run_result scratch;
+	struct rusage wru;
+	pid_t pid, w, child = 0;
+	int i, st = 0, e, exec_seen = 0, child_exec_seen = 1, is_server = 0, child_started = 0;
+	int p_gone = 0, execs = 0;
+	memset(&scratch, 0, sizeof(scratch));
+	pid = start_child(r, dir, fds[0], fds[1], fds[2], fds[3], ctl, argv, envp);
 	e = errno;
 	for (i = 0; i < 4; i++)
 		close(fds[i]);
+	if (ctl >= 0)
+		close(ctl);
 	if (pid < 0) {
 		pthread_mutex_lock(&t->mu);
 		t->pid = -1;
@@ -986,28 +1060,88 @@ static void trace_one(tnorm_runner *r, tracer *t, const char *dir, char **argv, 
 	t->pid = pid;
 	pthread_mutex_unlock(&t->mu);
 	for (;;) {
-		struct rusage wru;
 		w = wait4(-1, &st, __WALL | __WNOTHREAD, &wru);
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			lost = 1; /* ECHILD: nothing of ours left to wait for */
+			tracer_done(t, 0, NULL, 0, 1, 1); /* ECHILD: nothing of ours left to wait for */
 			break;
 		}
+		if (w == pid && WIFSTOPPED(st)) {
+			int event = st >> 16, sig = WSTOPSIG(st);
+			if (is_server) {
+				/* The server's own stops: its forks (a run's child), and signals. */
+				unsigned long msg = 0;
+				if (event == PTRACE_EVENT_FORK && !child &&
+				    ptrace(PTRACE_GETEVENTMSG, pid, NULL, &msg) == 0) {
+					child = (pid_t)msg;
+					pthread_mutex_lock(&t->mu);
+					t->pid = child;
+					pthread_mutex_unlock(&t->mu);
+				}
+				ptrace(PTRACE_CONT, pid, NULL,
+				       (void *)(long)(event || sig == SIGSTOP || sig == SIGTRAP ? 0 : sig));
+			} else if (ctl >= 0 && exec_seen && !event && sig == SIGSTOP && execs > 0 &&
+			           said_hello(t->ctl_engine)) {
+				/* A driver that a program we started exec'd: the runs are the program's, it
+				 * is no server of ours.  It runs the test as usual. */
+				send(t->ctl_engine, "N", 1, MSG_NOSIGNAL);
+				ptrace(PTRACE_CONT, pid, NULL, NULL);
+			} else if (ctl >= 0 && exec_seen && !event && sig == SIGSTOP && execs == 0 &&
+			           said_hello(t->ctl_engine)) {
+				is_server = 1;
+				ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)(TRACE_OPTS | PTRACE_O_TRACEFORK));
+				pthread_mutex_lock(&t->mu);
+				t->hello = 1;
+				t->server = pid;
+				t->pid = 0; /* the run's program is the server's next child */
+				pthread_mutex_unlock(&t->mu);
+				tracer_notify(t); /* the caller sends the run's request */
+				ptrace(PTRACE_CONT, pid, NULL, NULL);
+			} else {
+				execs += event == PTRACE_EVENT_EXEC;
+				on_stop(r, pid, pid, st, &exec_seen, current_res(t, &scratch));
+			}
+			continue;
+		}
+		if (w == pid) {
+			/* The program, or the server, is gone (with its child of this run, if any, still
+			 * to be waited for). */
+			p_gone = 1;
+			pthread_mutex_lock(&t->mu);
+			t->server = 0;
+			pthread_mutex_unlock(&t->mu);
+			if (!child) {
+				tracer_done(t, st, &wru, is_server, 0, 1);
+				break;
+			}
+			continue;
+		}
+		/* Anything else is the server's child of this run, or one of its threads. */
 		if (WIFSTOPPED(st)) {
-			on_stop(r, pid, w, st, &exec_seen, res);
-		} else if (w == pid) {
-			ru = wru;
-			break;
+			if (!child) { /* its first stop came before the server's fork event */
+				child = w;
+				pthread_mutex_lock(&t->mu);
+				t->pid = child;
+				pthread_mutex_unlock(&t->mu);
+			}
+			if (w == child && !child_started) {
+				/* The child's first stop: trace it as a program run afresh (no forks). */
+				child_started = 1;
+				ptrace(PTRACE_SETOPTIONS, w, NULL, (void *)(long)TRACE_OPTS);
+				ptrace(PTRACE_CONT, w, NULL, NULL);
+			} else {
+				on_stop(r, child, w, st, &child_exec_seen, current_res(t, &scratch));
+			}
+		} else if (w == child) {
+			tracer_done(t, st, &wru, 0, 0, p_gone);
+			child = 0;
+			child_started = 0;
+			if (p_gone)
+				break;
 		} /* else: one of the program's threads ended */
 	}
-	pthread_mutex_lock(&t->mu);
-	t->done = 1;
-	t->lost = lost;
-	t->status = st;
-	t->ru = ru;
-	pthread_mutex_unlock(&t->mu);
-	tracer_notify(t);
+	tnorm_signature_free(scratch.sig);
 }
 
 static void *tracer_main(void *arg)
@@ -1016,10 +1150,11 @@ static void *tracer_main(void *arg)
 	tracer *t = r->tr;
 	for (;;) {
 		const char *dir;
-		char **argv;
-		int fds[4];
-		tnorm_run_result *res;
+		char **argv, **envp;
+		int fds[4], ctl;
 		pthread_mutex_lock(&t->mu);
+		t->busy = 0;
+		pthread_cond_broadcast(&t->idle_cv);
 		while (t->job == JOB_NONE)
 			pthread_cond_wait(&t->cv, &t->mu);
 		if (t->job == JOB_QUIT) {
@@ -1027,13 +1162,36 @@ static void *tracer_main(void *arg)
 			return NULL;
 		}
 		t->job = JOB_NONE;
+		t->busy = 1;
 		dir = t->dir;
 		argv = t->argv;
+		envp = t->envp;
 		memcpy(fds, t->fds, sizeof(fds));
-		res = t->res;
+		ctl = t->ctl;
 		pthread_mutex_unlock(&t->mu);
-		trace_one(r, t, dir, argv, fds, res);
+		trace_one(r, t, dir, argv, envp, fds, ctl);
 	}
+}
+
+/* Kill the fork server, if there is one: the tracer reports it gone. */
+static void tracer_kill_server(tracer *t)
+{
+	pthread_mutex_lock(&t->mu);
+	if (t->server > 0)
+		kill(t->server, SIGKILL);
+	pthread_mutex_unlock(&t->mu);
+}
+
+/* Stop the fork server, if there is one, and wait until the tracer is idle (ready for a job,
+ * with nothing of the last one left to report). */
+static void tracer_stop_server(tracer *t)
+{
+	pthread_mutex_lock(&t->mu);
+	if (t->server > 0)
+		kill(t->server, SIGKILL);
+	while (t->busy || t->job != JOB_NONE)
+		pthread_cond_wait(&t->idle_cv, &t->mu);
+	pthread_mutex_unlock(&t->mu);
 }
 
 /* Stop and join the tracer thread (when this process started it), free its state. */
@@ -1042,6 +1200,7 @@ static void tracer_free(tracer *t)
 	if (!t)
 		return;
 	if (t->owner && t->owner == getpid()) {
+		tracer_stop_server(t);
 		pthread_mutex_lock(&t->mu);
 		t->job = JOB_QUIT;
 		pthread_cond_signal(&t->cv);
@@ -1051,6 +1210,7 @@ static void tracer_free(tracer *t)
 	if (t->evfd >= 0)
 		close(t->evfd);
 	pthread_cond_destroy(&t->cv);
+	pthread_cond_destroy(&t->idle_cv);
 	pthread_mutex_destroy(&t->mu);
 	free(t);
 }
@@ -1072,21 +1232,28 @@ static int tracer_get(tnorm_runner *r, tracer **out)
 		t->owner = 0; /* the thread belongs to the parent process: leave it alone */
 		tracer_free(t);
 		r->tr = NULL;
+		r->fs_state = FS_UNKNOWN; /* and so does the fork server */
+		if (r->ctl >= 0)
+			close(r->ctl);
+		r->ctl = -1;
 	}
 	if (!(t = tnorm__calloc(1, sizeof(*t))))
 		return TNORM_ENOMEM;
 	t->evfd = -1;
 	pthread_mutex_init(&t->mu, NULL);
 	pthread_cond_init(&t->cv, NULL);
+	pthread_cond_init(&t->idle_cv, NULL);
 	r->tr = t;
 	if ((t->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
 		return tnorm__error_errno(TNORM_EIO, "cannot create an eventfd for the runner");
 	/* The thread blocks every signal: the host's signals are the host's threads' business. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
+	t->busy = 1; /* until the thread waits for its first job */
 	rc = pthread_create(&t->thread, NULL, tracer_main, r);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
+		t->busy = 0;
 		errno = rc;
 		return tnorm__error_errno(TNORM_EIO, "cannot start the runner's tracer thread");
 	}
@@ -1095,18 +1262,43 @@ static int tracer_get(tnorm_runner *r, tracer **out)
 	return 0;
 }
 
-/* Hand a run to the tracer; from here on the four descriptors are the tracer's. */
-static void tracer_start(tracer *t, const char *dir, char **argv, int *fds, tnorm_run_result *res)
+/* Get ready for a run: the tracer's answer cleared, `res` the run's result.  For a run of the
+ * fork server, 0 when the server is gone already (then nothing is changed). */
+static int tracer_begin(tracer *t, tnorm_run_result *res, int served)
+{
+	pthread_mutex_lock(&t->mu);
+	if (served && !t->server) {
+		pthread_mutex_unlock(&t->mu);
+		return 0;
+	}
+	t->res = res;
+	t->pid = 0;
+	t->fork_errno = 0;
+	t->done = t->lost = t->status = t->from_server = t->hello = 0;
+	memset(&t->ru, 0, sizeof(t->ru));
+	pthread_mutex_unlock(&t->mu);
+	return 1;
+}
+
+/* The run is over: the tracer writes no more into its result. */
+static void tracer_end(tracer *t)
+{
+	pthread_mutex_lock(&t->mu);
+	t->res = NULL;
+	pthread_mutex_unlock(&t->mu);
+}
+
+/* Hand a program to start to the (idle) tracer; from here on the descriptors are the tracer's. */
+static void tracer_start(tracer *t, const char *dir, char **argv, char **envp, int *fds, int ctl,
+                         int ctl_engine)
 {
 	pthread_mutex_lock(&t->mu);
 	t->dir = dir;
 	t->argv = argv;
+	t->envp = envp;
 	memcpy(t->fds, fds, sizeof(t->fds));
-	t->res = res;
-	t->pid = 0;
-	t->fork_errno = 0;
-	t->done = t->lost = t->status = 0;
-	memset(&t->ru, 0, sizeof(t->ru));
+	t->ctl = ctl;
+	t->ctl_engine = ctl_engine;
 	t->job = JOB_RUN;
 	pthread_cond_signal(&t->cv);
 	pthread_mutex_unlock(&t->mu);
@@ -1120,38 +1312,105 @@ static int ms_until(double when)
 	return left <= 0 ? 0 : (int)(left * 1000.0) + 1;
 }
 
-int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_result *res)
+/* How a run starts its program. */
+typedef enum {
+	MODE_PLAIN,  /* a process of its own, exec'd */
+	MODE_SPAWN,  /* the same, offered to become a fork server (the run goes on either way) */
+	MODE_SERVED  /* a child of the live fork server */
+} run_mode;
+
+/*
+ * Which way this run goes.  A fork server started in another folder (the program removed the
+ * last one) is stopped: its children would look for the candidate there.
+ */
+static run_mode pick_mode(tnorm_runner *r, tracer *t)
 {
-	char **argv = NULL;
-	int outp[2] = {-1, -1}, errp[2] = {-1, -1}, execp[2] = {-1, -1}, infd = -1;
+	pid_t server;
+	if (!r->opts.fork_server || !r->opts.unwind || r->fs_state == FS_NO) {
+		tracer_stop_server(t);
+		return MODE_PLAIN;
+	}
+	pthread_mutex_lock(&t->mu);
+	server = t->server;
+	pthread_mutex_unlock(&t->mu);
+	if (server && r->ctl >= 0 && r->fs_gen == r->folder_gen)
+		return MODE_SERVED;
+	tracer_stop_server(t);
+	return MODE_SPAWN;
+}
+
+/* Ask the fork server for a child with these standard streams.  -1 when the server is gone. */
+static int send_request(int ctl, const int *fds)
+{
+	char byte = 'R', cbuf[CMSG_SPACE(3 * sizeof(int))];
+	struct iovec iov = {&byte, 1};
+	struct msghdr msg;
+	struct cmsghdr *c;
+	memset(&msg, 0, sizeof(msg));
+	memset(cbuf, 0, sizeof(cbuf));
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = cbuf;
+	msg.msg_controllen = sizeof(cbuf);
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(3 * sizeof(int));
+	memcpy(CMSG_DATA(c), fds, 3 * sizeof(int));
+	return sendmsg(ctl, &msg, MSG_NOSIGNAL) == 1 ? 0 : -1;
+}
+
+/* The program's environment with TNORM_FORK_SERVER=FD added (NULL-terminated; free_strv). */
+static char **server_env(const tnorm_runner *r, int fd)
+{
+	char **envp, buf[64];
+	size_t n = 0, i;
+	while (r->envp[n])
+		n++;
+	if (!(envp = tnorm__calloc(n + 2, sizeof(*envp))))
+		return NULL;
+	snprintf(buf, sizeof(buf), "TNORM_FORK_SERVER=%d", fd);
+	for (i = 0; i < n; i++)
+		if (!(envp[i] = tnorm__strdup(r->envp[i])))
+			goto oom;
+	if (!(envp[n] = tnorm__strdup(buf)))
+		goto oom;
+	return envp;
+oom:
+	free_strv(envp);
+	return NULL;
+}
+
+/*
+ * One attempt at a run.  *retry is set when a fork server died before it forked the run's
+ * child: the run is made again (the result is not filled).
+ */
+static int run_attempt(tnorm_runner *r, tracer *t, run_mode mode, tnorm_run_result *res,
+                       int *retry)
+{
+	int outp[2] = {-1, -1}, errp[2] = {-1, -1}, execp[2] = {-1, -1}, sp[2] = {-1, -1};
+	int infd = -1, pending[3] = {-1, -1, -1}; /* SPAWN: the streams, for the server's request */
 	stream so = {-1, NULL, 0, 0}, se = {-1, NULL, 0, 0};
 	double start, deadline, term_at = 0;
 	pid_t pid = 0;
 	int err = 0, status = 0, timed_out = 0, exec_errno = 0, term_sent = 0, kill_sent = 0;
-	int done_seen = 0, lost = 0;
-	tracer *t = NULL;
+	int done_seen = 0, lost = 0, from_server = 0, hello = 0;
+	char **envp = NULL;
 	struct rusage ru;
 	size_t i;
-	const char *d = NULL;
 
-	if (!r || !res || (!data && len))
-		return tnorm__error_set(TNORM_EINVALID, "tnorm_runner_run: NULL argument");
+	*retry = 0;
 	memset(res, 0, sizeof(*res));
 	res->exit_code = -1;
 	memset(&ru, 0, sizeof(ru));
-
-	/* The candidate, in the runner's folder. */
-	if ((err = folder_write(r, data, len)) < 0)
-		goto done;
-	d = r->dir;
-	argv = r->run_argv;
 	if (!(so.buf = tnorm__malloc(r->opts.output_cap + 1)) ||
 	    !(se.buf = tnorm__malloc(r->opts.output_cap + 1))) {
 		err = TNORM_ENOMEM;
 		goto done;
 	}
 	so.buf[0] = se.buf[0] = '\0';
-	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0 || pipe2(execp, O_CLOEXEC) < 0) {
+	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0 ||
+	    (mode != MODE_SERVED && pipe2(execp, O_CLOEXEC) < 0)) {
 		err = tnorm__error_errno(TNORM_EIO, "cannot create pipes");
 		goto done;
 	}
@@ -1160,14 +1419,41 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 		err = tnorm__error_errno(TNORM_EIO, "cannot open the child's standard input");
 		goto done;
 	}
-
-	if ((err = tracer_get(r, &t)) < 0)
-		goto done;
+	if (mode == MODE_SPAWN) {
+		if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0) {
+			err = tnorm__error_errno(TNORM_EIO, "cannot create a socket pair");
+			goto done;
+		}
+		if (!(envp = server_env(r, execp[1] + 1))) {
+			err = TNORM_ENOMEM;
+			goto done;
+		}
+		if (r->ctl >= 0)
+			close(r->ctl);
+		r->ctl = sp[0];
+		sp[0] = -1;
+		r->fs_gen = r->folder_gen;
+	}
 	fcntl(outp[0], F_SETFL, O_NONBLOCK);
 	fcntl(errp[0], F_SETFL, O_NONBLOCK);
 	so.fd = outp[0];
 	se.fd = errp[0];
 	outp[0] = errp[0] = -1;
+	if (mode == MODE_SPAWN) { /* the request goes when (if) the program says hello */
+		int fds[3];
+		fds[0] = infd;
+		fds[1] = outp[1];
+		fds[2] = errp[1];
+		for (i = 0; i < 3; i++)
+			if ((pending[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 3)) < 0) {
+				err = tnorm__error_errno(TNORM_EIO, "cannot duplicate a descriptor");
+				goto done;
+			}
+	}
+	if (!tracer_begin(t, res, mode == MODE_SERVED)) {
+		*retry = 1; /* the server died since pick_mode: start another */
+		goto done;
+	}
 	start = now();
 	{
 		int fds[4];
@@ -1175,8 +1461,19 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 		fds[1] = outp[1];
 		fds[2] = errp[1];
 		fds[3] = execp[1];
+		if (mode == MODE_SERVED && send_request(r->ctl, fds) < 0) {
+			/* The server is going away (it was there in tracer_begin): the tracer will
+			 * report it gone, with no child. */
+			tracer_kill_server(t);
+		}
+		if (mode == MODE_SERVED) {
+			for (i = 0; i < 3; i++)
+				close(fds[i]);
+		} else {
+			tracer_start(t, r->dir, r->run_argv, envp ? envp : r->envp, fds, sp[1], r->ctl);
+			sp[1] = -1;
+		}
 		infd = outp[1] = errp[1] = execp[1] = -1;
-		tracer_start(t, d, argv, fds, res);
 	}
 	deadline = r->opts.timeout > 0 ? start + r->opts.timeout : 0;
 
@@ -1201,17 +1498,31 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 			lost = t->lost;
 			status = t->status;
 			ru = t->ru;
+			from_server = t->from_server;
 		}
+		hello = t->hello;
 		pthread_mutex_unlock(&t->mu);
+		if (pending[0] >= 0 && (hello || done_seen)) {
+			if (hello && !done_seen && send_request(r->ctl, pending) < 0)
+				tracer_kill_server(t);
+			for (i = 0; i < 3; i++) {
+				close(pending[i]);
+				pending[i] = -1;
+			}
+		}
 		if (pid < 0) {
 			/* The fork failed (errno is its error): nothing to wait for. */
 			err = tnorm__error_errno(TNORM_EIO, "fork failed");
 			pid = 0;
 			goto done;
 		}
+		tnow = now();
+		if (!done_seen && !pid && deadline && tnow > deadline + 1.0 && mode != MODE_PLAIN) {
+			/* A fork server that does not fork: gone with it (then a run afresh). */
+			tracer_kill_server(t);
+		}
 		if (done_seen || pid == 0)
 			continue; /* pid 0: started a moment ago, the timeout waits for the fork */
-		tnow = now();
 		if (deadline && tnow >= deadline && !term_sent) {
 			timed_out = 1;
 			term_sent = 1;
@@ -1222,6 +1533,27 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 			kill_sent = 1;
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
+		}
+	}
+	tracer_end(t);
+	if (mode != MODE_PLAIN) {
+		if (from_server || (mode == MODE_SERVED && !pid)) {
+			/* The server died before it forked this run's child: again, with a new one, or
+			 * (after three deaths in a row) without. */
+			if (++r->fs_crashes >= 3)
+				r->fs_state = FS_NO;
+			*retry = 1;
+			goto done;
+		}
+		if (mode == MODE_SPAWN && !hello) {
+			/* Not a fork server: the run was a plain one.  Its request, with the pipes' ends
+			 * in it, goes with the socket. */
+			r->fs_state = FS_NO;
+			close(r->ctl);
+			r->ctl = -1;
+		} else {
+			r->fs_state = FS_ON;
+			r->fs_crashes = 0;
 		}
 	}
 	res->wall = now() - start;
@@ -1304,11 +1636,41 @@ done:
 			close(errp[i]);
 		if (execp[i] >= 0)
 			close(execp[i]);
+		if (sp[i] >= 0)
+			close(sp[i]);
 	}
+	for (i = 0; i < 3; i++)
+		if (pending[i] >= 0)
+			close(pending[i]);
 	if (infd >= 0)
 		close(infd);
-	folder_clean(r);
-	if (err < 0)
+	free_strv(envp);
+	if (err < 0 || *retry)
 		tnorm_run_result_dispose(res);
+	return err;
+}
+
+int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_result *res)
+{
+	tracer *t = NULL;
+	int err, retry = 0, attempt;
+	if (!r || !res || (!data && len))
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_runner_run: NULL argument");
+	memset(res, 0, sizeof(*res));
+	res->exit_code = -1;
+	/* The candidate, in the runner's folder. */
+	if ((err = folder_write(r, data, len)) < 0 || (err = tracer_get(r, &t)) < 0)
+		goto done;
+	for (attempt = 0; attempt < 4; attempt++) {
+		if ((err = run_attempt(r, t, pick_mode(r, t), res, &retry)) < 0 || !retry)
+			break;
+	}
+	if (err == 0 && retry) {
+		res->outcome = TNORM_OUTCOME_ERROR;
+		snprintf(res->message, sizeof(res->message), "the fork server of '%s' kept dying",
+		         r->argv[0]);
+	}
+done:
+	folder_clean(r);
 	return err;
 }

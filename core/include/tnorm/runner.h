@@ -15,7 +15,8 @@
  * be; tnorm_runner_free() removes it.  Folders of engines that were killed (their PID gone) are
  * removed by the next tnorm_runner_new().  Each runner has a thread of its own (started at its
  * first run, ended by tnorm_runner_free) that starts and traces the programs; it blocks every
- * signal.
+ * signal.  A program built with the tnorm driver runtime is started once as a fork server and
+ * forks the process of each run (see fork_server below).
  */
 #ifndef TNORM_RUNNER_H
 #define TNORM_RUNNER_H
@@ -42,11 +43,12 @@ typedef enum tnorm_outcome {
 /** Short lowercase name of an outcome ("pass", "fail", ...).  Static; never free it. */
 TNORM_EXTERN const char *tnorm_outcome_name(tnorm_outcome o);
 
-#define TNORM_RUN_OPTIONS_VERSION 2
+#define TNORM_RUN_OPTIONS_VERSION 3
 
 /**
  * Options for a runner.  Initialize with TNORM_RUN_OPTIONS_INIT, then set what you need.
- * Version 2 added invalid_exits; a struct of another version is refused with TNORM_EINVALID.
+ * Version 2 added invalid_exits, version 3 fork_server; a struct of another version is refused
+ * with TNORM_EINVALID.
  *
  * The program's environment is fixed: PATH, HOME, LANG=C, LC_ALL=C, the sanitizer options
  * below, then `env`.  ASAN_OPTIONS, UBSAN_OPTIONS, LSAN_OPTIONS, MSAN_OPTIONS, TSAN_OPTIONS and
@@ -71,10 +73,16 @@ typedef struct tnorm_run_options {
 	 *  may be NULL when ninvalid_exits is 0. */
 	const int *invalid_exits;
 	size_t ninvalid_exits;
+	/** 1 (default): a program built with the tnorm driver runtime (tnorm_drv_main) runs as a
+	 *  fork server: started once, it forks a child per run, which the runner traces as it
+	 *  would the program (same signatures, timeouts, output); a server that dies is restarted,
+	 *  and after three deaths in a row, or with a program that is not a driver, every run
+	 *  starts the program afresh.  0: every run starts the program afresh.  Needs unwind. */
+	int fork_server;
 } tnorm_run_options;
 
 #define TNORM_RUN_OPTIONS_INIT \
-	{TNORM_RUN_OPTIONS_VERSION, 10.0, 0, 65536, 0, 1, NULL, NULL, NULL, 0}
+	{TNORM_RUN_OPTIONS_VERSION, 10.0, 0, 65536, 0, 1, NULL, NULL, NULL, 0, 1}
 
 /** The result of one run.  Dispose of it with tnorm_run_result_dispose(). */
 typedef struct tnorm_run_result {
