@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include <sys/user.h>
 #include <sys/wait.h>
@@ -54,6 +55,8 @@
 typedef struct tracer tracer;
 static void tracer_free(tracer *t);
 static void folder_drop(tnorm_runner *r);
+static int rm_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write,
+                         void *arg);
 
 struct tnorm_runner {
 	char **argv;  /* as given, argv[0] resolved to an absolute path when it names a file */
@@ -340,7 +343,9 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 		sweep_stale(tmproot && *tmproot ? tmproot : "/tmp");
 	}
 	if (r->opts.unwind) {
-		if (!(r->as = unw_create_addr_space(&_UPT_accessors, 0))) {
+		unw_accessors_t acc = _UPT_accessors; /* copied by libunwind */
+		acc.access_mem = rm_access_mem;
+		if (!(r->as = unw_create_addr_space(&acc, 0))) {
 			err = tnorm__error_set(TNORM_ENOMEM, "libunwind: cannot create an address space");
 			goto done;
 		}
@@ -414,6 +419,50 @@ static size_t frames_from_pcs(tnorm__symcache *syms, const char *maps, const uin
 	return n;
 }
 
+/*
+ * Reading the stopped thread's memory.  libunwind-ptrace reads it a word at a time with
+ * PTRACE_PEEKDATA, one system call per word, and the stack walk and the .eh_frame_hdr searches
+ * read hundreds of words per failure.  The runner's address space has libunwind-ptrace's
+ * accessors but for reads, which take a whole page with process_vm_readv and keep a few pages
+ * for the rest of the unwind (the thread is stopped; text and unwind tables do not change).  A
+ * page that cannot be read so goes back to PEEKDATA.
+ *
+ * libunwind hands its callbacks only libunwind-ptrace's handle (find_proc_info passes it on to
+ * the reads it makes), so the pages of the unwind under way are reached through a thread-local
+ * pointer, set by unwind() for the length of one walk in this thread and NULL otherwise.
+ */
+#define REMOTE_PAGES 16
+#define REMOTE_PAGE 4096
+
+typedef struct {
+	void *upt; /* libunwind-ptrace's handle, the callbacks' argument */
+	pid_t tid;
+	uint64_t base[REMOTE_PAGES]; /* page address + 1; 0: the slot is empty */
+	unsigned char page[REMOTE_PAGES][REMOTE_PAGE];
+} remote;
+
+static __thread remote *unwinding;
+
+static int rm_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write,
+                         void *arg)
+{
+	remote *rm = unwinding;
+	uint64_t page = (uint64_t)addr & ~(uint64_t)(REMOTE_PAGE - 1);
+	size_t slot = (size_t)(page / REMOTE_PAGE) % REMOTE_PAGES;
+	if (!rm || arg != rm->upt || write || addr - page > REMOTE_PAGE - sizeof(*val))
+		return _UPT_access_mem(as, addr, val, write, arg);
+	if (rm->base[slot] != page + 1) {
+		struct iovec local = {rm->page[slot], REMOTE_PAGE};
+		struct iovec far = {(void *)(uintptr_t)page, REMOTE_PAGE};
+		rm->base[slot] = 0;
+		if (process_vm_readv(rm->tid, &local, 1, &far, 1, 0) != REMOTE_PAGE)
+			return _UPT_access_mem(as, addr, val, write, arg);
+		rm->base[slot] = page + 1;
+	}
+	memcpy(val, rm->page[slot] + (addr - page), sizeof(*val));
+	return 0;
+}
+
 /* Unwind the stopped thread `tid` of process `pid` and build its signature. */
 static void unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnorm_signature **out)
 {
@@ -422,7 +471,7 @@ static void unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnor
 	char names[MAX_FRAMES][32];
 	char mpath[64], *maps = NULL;
 	size_t n = 0, npcs = 0;
-	void *ui;
+	remote *rm = NULL;
 	unw_cursor_t cur;
 
 	/* The thread's own view of the memory map: during an exit_group the leader may be gone
@@ -430,13 +479,16 @@ static void unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnor
 	snprintf(mpath, sizeof(mpath), "/proc/%d/task/%d/maps", (int)pid, (int)tid);
 	if (tnorm__read_file(mpath, &maps, NULL) < 0)
 		maps = NULL;
-	if (r->as && (ui = _UPT_create(tid)) != NULL) {
+	if (r->as && (rm = tnorm__malloc(sizeof(*rm))) && (rm->upt = _UPT_create(tid)) != NULL) {
+		rm->tid = tid;
+		memset(rm->base, 0, sizeof(rm->base));
 		if (!maps || !r->last_maps || strcmp(maps, r->last_maps)) {
 			unw_flush_cache(r->as, 0, 0);
 			free(r->last_maps);
 			r->last_maps = maps ? tnorm__strdup(maps) : NULL;
 		}
-		if (unw_init_remote(&cur, r->as, ui) == 0) {
+		unwinding = rm;
+		if (unw_init_remote(&cur, r->as, rm->upt) == 0) {
 			do {
 				unw_word_t ip = 0;
 				unw_proc_info_t pi;
@@ -447,8 +499,10 @@ static void unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnor
 				npcs++;
 			} while (npcs < MAX_FRAMES && unw_step(&cur) > 0);
 		}
-		_UPT_destroy(ui);
+		unwinding = NULL;
+		_UPT_destroy(rm->upt);
 	}
+	free(rm);
 	n = frames_from_pcs(r->syms, maps, pcs, starts, npcs, frames, names, MAX_FRAMES);
 	free(maps);
 	tnorm_signature_free(*out);
