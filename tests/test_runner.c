@@ -580,6 +580,53 @@ static void test_runner__fork_server_wrapped(void **state)
 	tnorm_free(data);
 }
 
+/* A fork server's child that runs past the timeout is killed, not the server: the next run is
+ * served by the same server. */
+static void test_runner__fork_server_timeout(void **state)
+{
+	char driver[4096], harness[4096], test[4096];
+	const char *argv[3] = {driver, "{}", NULL};
+	tnorm_run_options o = TNORM_RUN_OPTIONS_INIT;
+	tnorm_harness *h = NULL;
+	tnorm_test *t = NULL;
+	tnorm_runner *r = NULL;
+	tnorm_run_result res;
+	char *big = NULL, *small = NULL;
+	size_t blen = 0, slen = 0;
+	pid_t server = 0, after = 0;
+	(void)state;
+	snprintf(driver, sizeof(driver), "%s/examples/avl/avl_driver_fixed", getenv("TNORM_BUILD_ROOT"));
+	snprintf(harness, sizeof(harness), "%s/examples/avl/avl.tnh", getenv("TNORM_SOURCE_ROOT"));
+	snprintf(test, sizeof(test), "%s/examples/avl/tests/pass-1.t", getenv("TNORM_SOURCE_ROOT"));
+	/* 100,000 steps: tens of milliseconds to parse and run, far more than a 5 ms timeout. */
+	assert_int_equal(tnorm_harness_load(&h, harness), 0);
+	assert_int_equal(tnorm_test_generate(&t, h, 100000, 7), 0);
+	assert_int_equal(tnorm_test_format(t, &big, &blen), 0);
+	assert_int_equal(tnorm_file_read(test, &small, &slen), 0);
+	o.fork_server = 1;
+	assert_int_equal(tnorm_runner_new(&r, argv, &o), 0);
+	assert_int_equal(tnorm_runner_run(r, small, slen, &res), 0);
+	assert_int_equal(res.outcome, TNORM_OUTCOME_PASS);
+	tnorm_run_result_dispose(&res);
+	assert_int_equal(count_children(&server), 1);
+	tnorm_runner_set_timeout(r, 0.005);
+	assert_int_equal(tnorm_runner_run(r, big, blen, &res), 0);
+	assert_int_equal(res.outcome, TNORM_OUTCOME_TIMEOUT);
+	assert_true(res.wall >= 0.005 && res.wall < 5);
+	tnorm_run_result_dispose(&res);
+	tnorm_runner_set_timeout(r, 10);
+	assert_int_equal(tnorm_runner_run(r, small, slen, &res), 0);
+	assert_int_equal(res.outcome, TNORM_OUTCOME_PASS);
+	tnorm_run_result_dispose(&res);
+	assert_int_equal(count_children(&after), 1);
+	assert_int_equal(after, server);
+	tnorm_runner_free(r);
+	tnorm_free(big);
+	tnorm_free(small);
+	tnorm_test_free(t);
+	tnorm_harness_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -601,6 +648,7 @@ int main(void)
 		cmocka_unit_test(test_runner__folder_reused_empty),
 		cmocka_unit_test(test_runner__fork_server),
 		cmocka_unit_test(test_runner__fork_server_wrapped),
+		cmocka_unit_test(test_runner__fork_server_timeout),
 	};
 	return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
 }
