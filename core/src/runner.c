@@ -1171,6 +1171,12 @@ static void trace_one(tnorm_runner *r, tracer *t, const char *dir, char **argv, 
 			}
 			continue;
 		}
+		if (!is_server) {
+			/* One of the program's threads: its stops are the program's; its end, nothing. */
+			if (WIFSTOPPED(st))
+				on_stop(r, pid, w, st, &exec_seen, current_res(t, &scratch));
+			continue;
+		}
 		/* Anything else is the server's child of this run, or one of its threads. */
 		if (WIFSTOPPED(st)) {
 			if (!child) { /* its first stop came before the server's fork event */
@@ -1435,6 +1441,159 @@ oom:
 	return NULL;
 }
 
+/* What waiting for a run came to. */
+typedef struct {
+	pid_t pid;       /* the run's program (0 when none was started) */
+	int status, lost, from_server, hello, timed_out;
+	struct rusage ru;
+} waited;
+
+/*
+ * Block until output comes, the tracer says the run's program is gone, or the timeout (then
+ * SIGTERM to its group, SIGKILL 0.2 s later).  In MODE_SPAWN, `pending` holds the run's streams
+ * for the server's request, sent when the program says hello.  0, or TNORM_EIO (fork failed).
+ */
+static int wait_run(tnorm_runner *r, tracer *t, run_mode mode, stream *so, stream *se,
+                    int *pending, double start, waited *w)
+{
+	double deadline = r->opts.timeout > 0 ? start + r->opts.timeout : 0, term_at = 0;
+	int term_sent = 0, kill_sent = 0, done_seen = 0;
+	size_t i;
+	pid_t pid = 0;
+	while (!done_seen) {
+		int timeout = -1;
+		double tnow;
+		if (deadline && !term_sent)
+			timeout = pid ? ms_until(deadline) : 1 + ms_until(deadline);
+		else if (term_sent && !kill_sent)
+			timeout = ms_until(term_at + 0.2);
+		if (poll_streams(so, se, t->evfd, timeout, r->opts.output_cap)) {
+			uint64_t v;
+			while (read(t->evfd, &v, sizeof(v)) > 0)
+				;
+		}
+		pthread_mutex_lock(&t->mu);
+		pid = t->pid;
+		errno = t->fork_errno;
+		if (t->done) {
+			done_seen = 1;
+			w->lost = t->lost;
+			w->status = t->status;
+			w->ru = t->ru;
+			w->from_server = t->from_server;
+		}
+		w->hello = t->hello;
+		pthread_mutex_unlock(&t->mu);
+		if (pending[0] >= 0 && (w->hello || done_seen)) {
+			if (w->hello && !done_seen && send_request(r->ctl, pending) < 0)
+				tracer_kill_server(t);
+			for (i = 0; i < 3; i++) {
+				close(pending[i]);
+				pending[i] = -1;
+			}
+		}
+		if (pid < 0) {
+			/* The fork failed (errno is its error): nothing to wait for. */
+			w->pid = 0;
+			return tnorm__error_errno(TNORM_EIO, "fork failed");
+		}
+		tnow = now();
+		if (!done_seen && !pid && deadline && tnow > deadline + 1.0 && mode != MODE_PLAIN) {
+			/* A fork server that does not fork: gone with it (then a run afresh). */
+			tracer_kill_server(t);
+		}
+		if (done_seen || pid == 0)
+			continue; /* pid 0: started a moment ago, the timeout waits for the fork */
+		if (deadline && tnow >= deadline && !term_sent) {
+			w->timed_out = 1;
+			term_sent = 1;
+			term_at = tnow;
+			kill(-pid, SIGTERM);
+			kill(pid, SIGTERM);
+		} else if (term_sent && !kill_sent && tnow >= term_at + 0.2) {
+			kill_sent = 1;
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+		}
+	}
+	w->pid = pid;
+	return 0;
+}
+
+/*
+ * The fork server's side of a finished run: 1 when the server died before it forked the run's
+ * child (the run is made again, with a new server or, after three deaths in a row, without).
+ */
+static int fork_server_after(tnorm_runner *r, run_mode mode, const waited *w)
+{
+	if (mode == MODE_PLAIN)
+		return 0;
+	if (w->from_server || (mode == MODE_SERVED && !w->pid)) {
+		if (++r->fs_crashes >= 3)
+			r->fs_state = FS_NO;
+		return 1;
+	}
+	if (mode == MODE_SPAWN && !w->hello) {
+		/* Not a fork server: the run was a plain one. */
+		r->fs_state = FS_NO;
+		close(r->ctl);
+		r->ctl = -1;
+	} else {
+		r->fs_state = FS_ON;
+		r->fs_crashes = 0;
+	}
+	return 0;
+}
+
+/* The run's outcome from how its program ended. */
+static void classify(const tnorm_runner *r, const waited *w, int exec_errno, tnorm_run_result *res)
+{
+	if (w->lost) {
+		res->outcome = TNORM_OUTCOME_ERROR;
+		snprintf(res->message, sizeof(res->message), "lost track of '%s' (pid %d): %s",
+		         r->argv[0], (int)w->pid, "its status could not be collected");
+		tnorm_signature_free(res->sig);
+		res->sig = NULL;
+	} else if (exec_errno) {
+		res->outcome = TNORM_OUTCOME_ERROR;
+		snprintf(res->message, sizeof(res->message), "cannot run '%s': %s", r->argv[0],
+		         strerror(exec_errno));
+		tnorm_signature_free(res->sig);
+		res->sig = NULL;
+	} else if (w->timed_out) {
+		res->outcome = TNORM_OUTCOME_TIMEOUT;
+		tnorm_signature_free(res->sig);
+		res->sig = NULL;
+		snprintf(res->message, sizeof(res->message), "timed out after %.3g s", r->opts.timeout);
+	} else if (WIFSIGNALED(w->status)) {
+		char kind[32];
+		res->signo = WTERMSIG(w->status);
+		res->outcome = TNORM_OUTCOME_FAIL;
+		if (!res->sig && tnorm_signature_new(&res->sig, signame(res->signo, kind, sizeof(kind)),
+		                                     NULL, 0) < 0)
+			res->sig = NULL;
+	} else if (WIFEXITED(w->status)) {
+		res->exit_code = WEXITSTATUS(w->status);
+		if (res->exit_code == 0) {
+			res->outcome = TNORM_OUTCOME_PASS;
+		} else if (is_invalid_exit(r, res->exit_code)) {
+			res->outcome = TNORM_OUTCOME_INVALID;
+		} else {
+			res->outcome = TNORM_OUTCOME_FAIL;
+			if (!res->sig) {
+				char kind[32];
+				snprintf(kind, sizeof(kind), "exit(%d)", res->exit_code);
+				if (tnorm_signature_new(&res->sig, kind, NULL, 0) < 0)
+					res->sig = NULL;
+			}
+		}
+		if (res->outcome != TNORM_OUTCOME_FAIL) {
+			tnorm_signature_free(res->sig);
+			res->sig = NULL;
+		}
+	}
+}
+
 /*
  * One attempt at a run.  *retry is set when a fork server died before it forked the run's
  * child: the run is made again (the result is not filled).
@@ -1445,18 +1604,16 @@ static int run_attempt(tnorm_runner *r, tracer *t, run_mode mode, tnorm_run_resu
 	int outp[2] = {-1, -1}, errp[2] = {-1, -1}, execp[2] = {-1, -1}, sp[2] = {-1, -1};
 	int infd = -1, pending[3] = {-1, -1, -1}; /* SPAWN: the streams, for the server's request */
 	stream so = {-1, NULL, 0, 0}, se = {-1, NULL, 0, 0};
-	double start, deadline, term_at = 0;
-	pid_t pid = 0;
-	int err = 0, status = 0, timed_out = 0, exec_errno = 0, term_sent = 0, kill_sent = 0;
-	int done_seen = 0, lost = 0, from_server = 0, hello = 0;
+	double start;
+	int err = 0, exec_errno = 0;
 	char **envp = NULL;
-	struct rusage ru;
+	waited w;
 	size_t i;
 
 	*retry = 0;
 	memset(res, 0, sizeof(*res));
 	res->exit_code = -1;
-	memset(&ru, 0, sizeof(ru));
+	memset(&w, 0, sizeof(w));
 	if (!(so.buf = tnorm__malloc(r->opts.output_cap + 1)) ||
 	    !(se.buf = tnorm__malloc(r->opts.output_cap + 1))) {
 		err = TNORM_ENOMEM;
@@ -1529,92 +1686,16 @@ static int run_attempt(tnorm_runner *r, tracer *t, run_mode mode, tnorm_run_resu
 		}
 		infd = outp[1] = errp[1] = execp[1] = -1;
 	}
-	deadline = r->opts.timeout > 0 ? start + r->opts.timeout : 0;
-
-	/* Block until output comes, the tracer says the program is gone, or the timeout. */
-	while (!done_seen) {
-		int timeout = -1;
-		double tnow;
-		if (deadline && !term_sent)
-			timeout = pid ? ms_until(deadline) : 1 + ms_until(deadline);
-		else if (term_sent && !kill_sent)
-			timeout = ms_until(term_at + 0.2);
-		if (poll_streams(&so, &se, t->evfd, timeout, r->opts.output_cap)) {
-			uint64_t v;
-			while (read(t->evfd, &v, sizeof(v)) > 0)
-				;
-		}
-		pthread_mutex_lock(&t->mu);
-		pid = t->pid;
-		errno = t->fork_errno;
-		if (t->done) {
-			done_seen = 1;
-			lost = t->lost;
-			status = t->status;
-			ru = t->ru;
-			from_server = t->from_server;
-		}
-		hello = t->hello;
-		pthread_mutex_unlock(&t->mu);
-		if (pending[0] >= 0 && (hello || done_seen)) {
-			if (hello && !done_seen && send_request(r->ctl, pending) < 0)
-				tracer_kill_server(t);
-			for (i = 0; i < 3; i++) {
-				close(pending[i]);
-				pending[i] = -1;
-			}
-		}
-		if (pid < 0) {
-			/* The fork failed (errno is its error): nothing to wait for. */
-			err = tnorm__error_errno(TNORM_EIO, "fork failed");
-			pid = 0;
-			goto done;
-		}
-		tnow = now();
-		if (!done_seen && !pid && deadline && tnow > deadline + 1.0 && mode != MODE_PLAIN) {
-			/* A fork server that does not fork: gone with it (then a run afresh). */
-			tracer_kill_server(t);
-		}
-		if (done_seen || pid == 0)
-			continue; /* pid 0: started a moment ago, the timeout waits for the fork */
-		if (deadline && tnow >= deadline && !term_sent) {
-			timed_out = 1;
-			term_sent = 1;
-			term_at = tnow;
-			kill(-pid, SIGTERM);
-			kill(pid, SIGTERM);
-		} else if (term_sent && !kill_sent && tnow >= term_at + 0.2) {
-			kill_sent = 1;
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-		}
-	}
+	if ((err = wait_run(r, t, mode, &so, &se, pending, start, &w)) < 0)
+		goto done;
 	tracer_end(t);
-	if (mode != MODE_PLAIN) {
-		if (from_server || (mode == MODE_SERVED && !pid)) {
-			/* The server died before it forked this run's child: again, with a new one, or
-			 * (after three deaths in a row) without. */
-			if (++r->fs_crashes >= 3)
-				r->fs_state = FS_NO;
-			*retry = 1;
-			goto done;
-		}
-		if (mode == MODE_SPAWN && !hello) {
-			/* Not a fork server: the run was a plain one.  Its request, with the pipes' ends
-			 * in it, goes with the socket. */
-			r->fs_state = FS_NO;
-			close(r->ctl);
-			r->ctl = -1;
-		} else {
-			r->fs_state = FS_ON;
-			r->fs_crashes = 0;
-		}
-	}
+	if ((*retry = fork_server_after(r, mode, &w)))
+		goto done;
 	res->wall = now() - start;
-	res->child_cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-	                 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	res->child_cpu = (double)w.ru.ru_utime.tv_sec + (double)w.ru.ru_utime.tv_usec / 1e6 +
+	                 (double)w.ru.ru_stime.tv_sec + (double)w.ru.ru_stime.tv_usec / 1e6;
 	/* Children the program left behind die with their group. */
-	kill(-pid, SIGKILL);
+	kill(-w.pid, SIGKILL);
 	/* Collect what is left in the pipes (writers in the group are dead now, or soon). */
 	{
 		double until = now() + 0.5;
@@ -1623,50 +1704,7 @@ static int run_attempt(tnorm_runner *r, tracer *t, run_mode mode, tnorm_run_resu
 	}
 	if (read(execp[0], &exec_errno, sizeof(exec_errno)) != (ssize_t)sizeof(exec_errno))
 		exec_errno = 0;
-	if (lost) {
-		res->outcome = TNORM_OUTCOME_ERROR;
-		snprintf(res->message, sizeof(res->message), "lost track of '%s' (pid %d): %s",
-		         r->argv[0], (int)pid, "its status could not be collected");
-		tnorm_signature_free(res->sig);
-		res->sig = NULL;
-	} else if (exec_errno) {
-		res->outcome = TNORM_OUTCOME_ERROR;
-		snprintf(res->message, sizeof(res->message), "cannot run '%s': %s", r->argv[0],
-		         strerror(exec_errno));
-		tnorm_signature_free(res->sig);
-		res->sig = NULL;
-	} else if (timed_out) {
-		res->outcome = TNORM_OUTCOME_TIMEOUT;
-		tnorm_signature_free(res->sig);
-		res->sig = NULL;
-		snprintf(res->message, sizeof(res->message), "timed out after %.3g s", r->opts.timeout);
-	} else if (WIFSIGNALED(status)) {
-		char kind[32];
-		res->signo = WTERMSIG(status);
-		res->outcome = TNORM_OUTCOME_FAIL;
-		if (!res->sig && tnorm_signature_new(&res->sig, signame(res->signo, kind, sizeof(kind)),
-		                                     NULL, 0) < 0)
-			res->sig = NULL;
-	} else if (WIFEXITED(status)) {
-		res->exit_code = WEXITSTATUS(status);
-		if (res->exit_code == 0) {
-			res->outcome = TNORM_OUTCOME_PASS;
-		} else if (is_invalid_exit(r, res->exit_code)) {
-			res->outcome = TNORM_OUTCOME_INVALID;
-		} else {
-			res->outcome = TNORM_OUTCOME_FAIL;
-			if (!res->sig) {
-				char kind[32];
-				snprintf(kind, sizeof(kind), "exit(%d)", res->exit_code);
-				if (tnorm_signature_new(&res->sig, kind, NULL, 0) < 0)
-					res->sig = NULL;
-			}
-		}
-		if (res->outcome != TNORM_OUTCOME_FAIL) {
-			tnorm_signature_free(res->sig);
-			res->sig = NULL;
-		}
-	}
+	classify(r, &w, exec_errno, res);
 	if (res->outcome == TNORM_OUTCOME_FAIL && res->sig && se.buf)
 		apply_report(r, se.buf, &res->sig);
 	res->out = so.buf;
