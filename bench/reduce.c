@@ -15,6 +15,8 @@
 
 #include "tnorm/tnorm.h"
 
+#include "bench.h"
+
 typedef struct {
 	double last_wall, last_cpu;
 	double *over;
@@ -34,20 +36,6 @@ static int on_progress(void *ctx, const tnorm_progress *p)
 	r->last_wall = p->run_wall;
 	r->last_cpu = p->child_cpu;
 	return 0;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, size_t n)
-{
-	if (!n)
-		return 0;
-	qsort(v, n, sizeof(*v), cmp_d);
-	return v[n / 2];
 }
 
 static void die(const char *what)
@@ -88,7 +76,7 @@ static void row_harness(const char *label, const char *harness, const char *test
 	tnorm_session_stats(s, &p);
 	printf("| %-18s | %-16s | %6zu | %6zu | %6llu | %8.3f | %8.3f |\n", label, config,
 	       tnorm_test_len(t), tnorm_test_len(out), (unsigned long long)p.runs, p.elapsed,
-	       median(r.over, r.n) * 1000);
+	       bench_median(r.over, r.n) * 1000);
 	free(r.over);
 	tnorm_free(text);
 	tnorm_test_free(out);
@@ -130,7 +118,7 @@ static void row_generic(const char *label, const char *file, const char *prog, c
 	}
 	tnorm_session_stats(s, &p);
 	printf("| %-18s | %-16s | %6zu | %6zu | %6llu | %8.3f | %8.3f |  -> \"%.*s\"\n", label, config,
-	       len, olen, (unsigned long long)p.runs, p.elapsed, median(r.over, r.n) * 1000,
+	       len, olen, (unsigned long long)p.runs, p.elapsed, bench_median(r.over, r.n) * 1000,
 	       (int)(olen > 30 ? 30 : olen), out);
 	free(r.over);
 	tnorm_free(data);

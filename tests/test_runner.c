@@ -240,30 +240,40 @@ static int count_tmp(void)
 	return n;
 }
 
+static void run_abort_assert(tnorm_runner *r)
+{
+	tnorm_run_result res;
+	assert_int_equal(tnorm_runner_run(r, "x", 1, &res), 0);
+	assert_int_equal(res.outcome, TNORM_OUTCOME_FAIL);
+	tnorm_run_result_dispose(&res);
+}
+
+/* What a runner keeps between runs (its tracer thread's eventfd, its run folder) it makes at
+ * the first run and frees with the runner; runs themselves leave nothing behind. */
 static void test_runner__no_leaks_across_runs(void **state)
 {
 	const char *argv[3] = {NULL, NULL, NULL};
 	char tmpdir[] = "/tmp/tnorm-test-tmp-XXXXXX";
 	tnorm_runner *r = NULL;
-	int fds, tmps, i;
+	int fds0, fds, tmps, i;
 	(void)state;
 	/* A private TMPDIR: other tests running in parallel make their own temporary folders. */
 	assert_non_null(mkdtemp(tmpdir));
 	setenv("TMPDIR", tmpdir, 1);
 	argv[0] = sut("abort_assert");
+	fds0 = count_fds();
 	assert_int_equal(tnorm_runner_new(&r, argv, NULL), 0);
+	run_abort_assert(r);
 	fds = count_fds();
 	tmps = count_tmp();
-	for (i = 0; i < 50; i++) {
-		tnorm_run_result res;
-		assert_int_equal(tnorm_runner_run(r, "x", 1, &res), 0);
-		assert_int_equal(res.outcome, TNORM_OUTCOME_FAIL);
-		tnorm_run_result_dispose(&res);
-	}
+	assert_true(tmps <= 1);
+	for (i = 0; i < 50; i++)
+		run_abort_assert(r);
 	assert_int_equal(count_fds(), fds);
 	assert_int_equal(count_tmp(), tmps);
-	assert_int_equal(tmps, 0);
 	tnorm_runner_free(r);
+	assert_int_equal(count_fds(), fds0);
+	assert_int_equal(count_tmp(), 0);
 	unsetenv("TMPDIR");
 	assert_int_equal(rmdir(tmpdir), 0); /* empty: nothing was left behind */
 }
@@ -397,6 +407,226 @@ static void test_runner__stale_folders(void **state)
 	free(old);
 }
 
+/* The run folder is reused, but every run finds it holding only its candidate: what the last
+ * program wrote is gone, and a folder the program removed is made again. */
+static void test_runner__folder_reused_empty(void **state)
+{
+	const char *argv[4] = {"/bin/sh", "-c",
+	                       "ls -A; echo x > junk; mkdir -p sub/deep && echo y > sub/deep/f; "
+	                       "ln -s /etc/passwd link; "
+	                       "if grep -q rm {}; then cd .. && rm -rf \"$OLDPWD\"; fi", NULL};
+	tnorm_run_options o = TNORM_RUN_OPTIONS_INIT;
+	tnorm_runner *r = NULL;
+	tnorm_run_result res;
+	int i;
+	(void)state;
+	o.suffix = ".t";
+	assert_int_equal(tnorm_runner_new(&r, argv, &o), 0);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(tnorm_runner_run(r, i == 1 ? "rm" : "keep", i == 1 ? 2 : 4, &res), 0);
+		assert_int_equal(res.outcome, TNORM_OUTCOME_PASS);
+		assert_string_equal(res.out, "candidate.t\n");
+		tnorm_run_result_dispose(&res);
+	}
+	tnorm_runner_free(r);
+}
+
+/* Our live children (the fork servers among them): the processes whose parent we are. */
+static int count_children(pid_t *first)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		char path[300], line[512], *p;
+		long ppid = 0;
+		FILE *f;
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;
+		p = fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
+		fclose(f);
+		if (!p || sscanf(p + 2, "%*c %ld", &ppid) != 1 || ppid != (long)getpid() ||
+		    p[2] == 'Z')
+			continue;
+		if (n++ == 0 && first)
+			*first = (pid_t)atol(e->d_name);
+	}
+	closedir(d);
+	return n;
+}
+
+/* What a run came to, as one string: outcome, exit code, signal, signature, output. */
+static char *run_text(tnorm_runner *r, const char *data, size_t len)
+{
+	tnorm_run_result res;
+	char *sig = NULL, *text;
+	assert_int_equal(tnorm_runner_run(r, data, len, &res), 0);
+	if (res.sig)
+		assert_int_equal(tnorm_signature_format(res.sig, 0, &sig), 0);
+	text = malloc(strlen(sig ? sig : "") + res.out_len + res.err_len + 64);
+	assert_non_null(text);
+	sprintf(text, "%s %d %d %s\n%s\n%s", tnorm_outcome_name(res.outcome), res.exit_code,
+	        res.signo, sig ? sig : "-", res.out, res.err);
+	tnorm_free(sig);
+	tnorm_run_result_dispose(&res);
+	return text;
+}
+
+/* A driver run by its fork server gives what it gives started afresh, run after run: outcome,
+ * signature, output; a server that dies is replaced; and it goes with the runner. */
+static void test_runner__fork_server(void **state)
+{
+	static const char *const examples[] = {"avl", "htable"};
+	static const char *const tests[] = {"pass-1.t", "fail-1.t", "fail-2.t", "pass-1.t"};
+	size_t e, k;
+	(void)state;
+	for (e = 0; e < 2; e++) {
+		char driver[4096];
+		const char *argv[3] = {driver, "{}", NULL};
+		tnorm_run_options plain = TNORM_RUN_OPTIONS_INIT, served = TNORM_RUN_OPTIONS_INIT;
+		tnorm_runner *rp = NULL, *rs = NULL;
+		pid_t server = 0, again = 0;
+		snprintf(driver, sizeof(driver), "%s/examples/%s/%s_driver_faulty",
+		         getenv("TNORM_BUILD_ROOT"), examples[e], examples[e]);
+		plain.fork_server = 0;
+		served.fork_server = 1;
+		plain.suffix = served.suffix = ".t";
+		assert_int_equal(tnorm_runner_new(&rp, argv, &plain), 0);
+		assert_int_equal(tnorm_runner_new(&rs, argv, &served), 0);
+		for (k = 0; k < 2 * sizeof(tests) / sizeof(*tests); k++) {
+			char path[4096], *data = NULL, *a, *b;
+			size_t len = 0;
+			snprintf(path, sizeof(path), "%s/examples/%s/tests/%s", getenv("TNORM_SOURCE_ROOT"),
+			         examples[e], tests[k % 4]);
+			assert_int_equal(tnorm_file_read(path, &data, &len), 0);
+			if (k == 5) {
+				/* The server dies between runs: the next run gets a new one. */
+				assert_int_equal(count_children(&server), 1);
+				kill(server, SIGKILL);
+			}
+			a = run_text(rp, data, len);
+			b = run_text(rs, data, len);
+			if (strcmp(a, b))
+				fail_msg("%s: started afresh:\n%s\nby the fork server:\n%s", path, a, b);
+			assert_int_equal(count_children(&again), 1); /* the server, between runs */
+			if (k == 5)
+				assert_true(again != server);
+			free(a);
+			free(b);
+			tnorm_free(data);
+		}
+		tnorm_runner_free(rs);
+		tnorm_runner_free(rp);
+		assert_int_equal(count_children(NULL), 0);
+	}
+}
+
+/* The text of one run of `argv` on `data` by a runner with fork_server on or off. */
+static char *run_with(const char *const *argv, int fork_server, const char *data, size_t len,
+                      int times)
+{
+	tnorm_run_options o = TNORM_RUN_OPTIONS_INIT;
+	tnorm_runner *r = NULL;
+	char *text = NULL;
+	int k;
+	o.fork_server = fork_server;
+	o.timeout = 5;
+	assert_int_equal(tnorm_runner_new(&r, argv, &o), 0);
+	for (k = 0; k < times; k++) {
+		char *got = run_text(r, data, len);
+		if (text && strcmp(text, got))
+			fail_msg("run %d of %s: %s, then %s", k, argv[2], text, got);
+		free(text);
+		text = got;
+	}
+	tnorm_runner_free(r);
+	return text;
+}
+
+/* A program that starts a driver, by exec or as its child, is no driver: every run is the
+ * program's own (its side effects happen every time), with what it gives without the server. */
+static void test_runner__fork_server_wrapped(void **state)
+{
+	char driver[4096], log[] = "/tmp/tnorm-wrap-XXXXXX", script[2][8400], test[4096];
+	char *data = NULL;
+	size_t len = 0, n;
+	int fd, w;
+	(void)state;
+	snprintf(driver, sizeof(driver), "%s/examples/avl/avl_driver_faulty", getenv("TNORM_BUILD_ROOT"));
+	snprintf(test, sizeof(test), "%s/examples/avl/tests/fail-1.t", getenv("TNORM_SOURCE_ROOT"));
+	assert_int_equal(tnorm_file_read(test, &data, &len), 0);
+	assert_true((fd = mkstemp(log)) >= 0);
+	close(fd);
+	snprintf(script[0], sizeof(script[0]), "echo run >> %s; exec %s \"$1\"", log, driver);
+	snprintf(script[1], sizeof(script[1]), "echo run >> %s; %s \"$1\"; exit $?", log, driver);
+	for (w = 0; w < 2; w++) {
+		const char *argv[] = {"/bin/sh", "-c", script[w], "sh", "{}", NULL};
+		char *plain = run_with(argv, 0, data, len, 1), *served, *lines = NULL;
+		assert_int_equal(truncate(log, 0), 0);
+		served = run_with(argv, 1, data, len, 3);
+		if (strcmp(plain, served))
+			fail_msg("%s: without the fork server:\n%s\nwith:\n%s", script[w], plain, served);
+		assert_int_equal(tnorm_file_read(log, &lines, &n), 0);
+		assert_int_equal(n, 3 * strlen("run\n"));
+		tnorm_free(lines);
+		free(plain);
+		free(served);
+	}
+	unlink(log);
+	tnorm_free(data);
+}
+
+/* A fork server's child that runs past the timeout is killed, not the server: the next run is
+ * served by the same server. */
+static void test_runner__fork_server_timeout(void **state)
+{
+	char driver[4096], harness[4096], test[4096];
+	const char *argv[3] = {driver, "{}", NULL};
+	tnorm_run_options o = TNORM_RUN_OPTIONS_INIT;
+	tnorm_harness *h = NULL;
+	tnorm_test *t = NULL;
+	tnorm_runner *r = NULL;
+	tnorm_run_result res;
+	char *big = NULL, *small = NULL;
+	size_t blen = 0, slen = 0;
+	pid_t server = 0, after = 0;
+	(void)state;
+	snprintf(driver, sizeof(driver), "%s/examples/avl/avl_driver_fixed", getenv("TNORM_BUILD_ROOT"));
+	snprintf(harness, sizeof(harness), "%s/examples/avl/avl.tnh", getenv("TNORM_SOURCE_ROOT"));
+	snprintf(test, sizeof(test), "%s/examples/avl/tests/pass-1.t", getenv("TNORM_SOURCE_ROOT"));
+	/* 100,000 steps: tens of milliseconds to parse and run, far more than a 5 ms timeout. */
+	assert_int_equal(tnorm_harness_load(&h, harness), 0);
+	assert_int_equal(tnorm_test_generate(&t, h, 100000, 7), 0);
+	assert_int_equal(tnorm_test_format(t, &big, &blen), 0);
+	assert_int_equal(tnorm_file_read(test, &small, &slen), 0);
+	o.fork_server = 1;
+	assert_int_equal(tnorm_runner_new(&r, argv, &o), 0);
+	assert_int_equal(tnorm_runner_run(r, small, slen, &res), 0);
+	assert_int_equal(res.outcome, TNORM_OUTCOME_PASS);
+	tnorm_run_result_dispose(&res);
+	assert_int_equal(count_children(&server), 1);
+	tnorm_runner_set_timeout(r, 0.005);
+	assert_int_equal(tnorm_runner_run(r, big, blen, &res), 0);
+	assert_int_equal(res.outcome, TNORM_OUTCOME_TIMEOUT);
+	assert_true(res.wall >= 0.005 && res.wall < 5);
+	tnorm_run_result_dispose(&res);
+	tnorm_runner_set_timeout(r, 10);
+	assert_int_equal(tnorm_runner_run(r, small, slen, &res), 0);
+	assert_int_equal(res.outcome, TNORM_OUTCOME_PASS);
+	tnorm_run_result_dispose(&res);
+	assert_int_equal(count_children(&after), 1);
+	assert_int_equal(after, server);
+	tnorm_runner_free(r);
+	tnorm_free(big);
+	tnorm_free(small);
+	tnorm_test_free(t);
+	tnorm_harness_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -415,6 +645,10 @@ int main(void)
 		cmocka_unit_test(test_runner__sigpipe),
 		cmocka_unit_test(test_runner__missing_tmpdir),
 		cmocka_unit_test(test_runner__stale_folders),
+		cmocka_unit_test(test_runner__folder_reused_empty),
+		cmocka_unit_test(test_runner__fork_server),
+		cmocka_unit_test(test_runner__fork_server_wrapped),
+		cmocka_unit_test(test_runner__fork_server_timeout),
 	};
 	return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
 }

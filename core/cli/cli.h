@@ -39,12 +39,13 @@ int cli_parse_seconds(const char *cmd, const char *opt, const char *s, double *o
 int cli_parse_size(const char *cmd, const char *opt, const char *s, unsigned long long *out);
 
 /* The options every command that runs a program shares: --timeout, --mem, --stdin, --env,
- * --invalid-exit; and --fixed for the commands that judge candidates (set fixed_ok first). */
+ * --invalid-exit, --no-fork-server; and --fixed for the commands that judge candidates (set fixed_ok first). */
 typedef struct cli_run_args {
 	double timeout;
 	int timeout_set;
 	unsigned long long mem;
 	int use_stdin;
+	int no_fork_server;
 	char **env;
 	size_t nenv;
 	int *invalid_exits;

@@ -27,7 +27,7 @@ static void on_fuzz_signal(int sig)
 static void help(FILE *f)
 {
 	fprintf(f, "usage: tnorm fuzz HARNESS [--steps N] [--seed S] [--runs N] [--max-time T]\n"
-	           "                  [--max-failures N] [-o DIR] [--timeout T] [--mem SIZE] [--stdin] [--env N=V]...\n"
+	           "                  [--max-failures N] [-o DIR] [--timeout T] [--mem SIZE] [--stdin] [--no-fork-server] [--env N=V]...\n"
 	           "                  [--invalid-exit N]... [--quiet] -- CMD ARGS...\n\n"
 	           "Random testing: run well-formed random tests of HARNESS (seeds S, S+1, ...; N steps\n"
 	           "each, default 100) and keep every failing test in DIR (default: corpus) as\n"

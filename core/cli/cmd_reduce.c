@@ -101,8 +101,9 @@ static int print_json(int mode, const char *outp, const tnorm_pipeline_result *r
 static void help_norm(FILE *f, int mode)
 {
 	fprintf(f, "usage: tnorm %s --harness H [--match P] [-o OUT] [--verbose]\n"
-	           "                    [--rules calls|paper] [--wide] [--max-edit N] [--confirm N] [--allow-flaky] [--max-runs N]\n"
-	           "                    [--max-time T] [--timeout T] [--mem SIZE] [--stdin]\n"
+	           "                    [--rules calls|paper] [--wide] [--max-edit N] [--confirm N]\n"
+	           "                    [--allow-flaky] [--max-runs N] [--max-time T] [--timeout T]\n"
+	           "                    [--mem SIZE] [--stdin] [--no-fork-server]\n"
 	           "                    [--env N=V]... [--invalid-exit N]... [--fixed CMD] [--json]\n"
 	           "                    [--quiet] TEST -- CMD ARGS...\n\n",
 	        mode_names[mode]);
@@ -140,7 +141,7 @@ static void help(FILE *f)
 {
 	fprintf(f, "usage: tnorm reduce [--harness H] [--match P] [--algo ddmin|adaptive] [--no-slice]\n"
 	           "                    [-o OUT] [--confirm N] [--allow-flaky] [--max-runs N]\n"
-	           "                    [--max-time T] [--timeout T] [--mem SIZE] [--stdin]\n"
+	           "                    [--max-time T] [--timeout T] [--mem SIZE] [--stdin] [--no-fork-server]\n"
 	           "                    [--env N=V]... [--invalid-exit N]... [--fixed CMD]\n"
 	           "                    [--seed S] [--json] [--quiet] TEST -- CMD ARGS...\n\n"
 	           "Reduce TEST to a 1-minimal test on which CMD fails with the same signature.\n"

@@ -48,8 +48,8 @@ static void help(FILE *f)
 {
 	fprintf(f, "usage: tnorm triage DIR --harness H [-j N] [-o OUT] [--match P] [--db PATH |\n"
 	           "                   --no-db] [--max-time-per-test T] [--no-generalize] [--timeout T]\n"
-	           "                   [--mem SIZE] [--env N=V]... [--invalid-exit N]... [--fixed CMD]\n"
-	           "                   [--rules calls|paper] [--quiet] -- CMD ARGS...\n\n"
+	           "                   [--mem SIZE] [--no-fork-server] [--env N=V]... [--invalid-exit N]...\n"
+	           "                   [--fixed CMD] [--rules calls|paper] [--quiet] -- CMD ARGS...\n\n"
 	           "Confirm, reduce and normalize every test (*.t) in DIR on N worker processes\n"
 	           "(default: the number of cores) sharing one database (default DIR/.tnorm/cache.db),\n"
 	           "then group them into buckets of (signature, normal form): one test per fault.\n"

@@ -126,6 +126,10 @@ int cli_run_args_parse(cli_run_args *ra, const char *cmd, int argc, char **argv,
 		ra->use_stdin = 1;
 		return 1;
 	}
+	if (!strcmp(a, "--no-fork-server")) {
+		ra->no_fork_server = 1;
+		return 1;
+	}
 	if (strcmp(a, "--timeout") && strcmp(a, "--mem") && strcmp(a, "--env") &&
 	    strcmp(a, "--invalid-exit") && (!ra->fixed_ok || strcmp(a, "--fixed")))
 		return 0;
@@ -183,6 +187,8 @@ void cli_run_args_apply(const cli_run_args *ra, tnorm_run_options *opts)
 	opts->env = (const char *const *)ra->env;
 	opts->invalid_exits = ra->invalid_exits;
 	opts->ninvalid_exits = ra->ninvalid;
+	if (ra->no_fork_server)
+		opts->fork_server = 0;
 }
 
 static void free_words(char **w)

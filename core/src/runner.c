@@ -2,14 +2,20 @@
 /*
  * runner.c - run the user's program on one candidate, under ptrace, and classify the outcome.
  *
- * Every run is a fresh process in a fresh private folder and its own process group.  The child
- * asks to be traced (PTRACE_TRACEME) before exec, so the engine sees every signal the program
+ * Every run is a fresh process in its own process group, in the runner's private folder (emptied
+ * between runs).  The child asks to be traced (PTRACE_TRACEME) before exec, so the engine sees
+ * every signal the program
  * gets: on a fatal one it unwinds the stack with libunwind-ptrace while the process is stopped,
  * symbolizes it, then lets the signal kill the program as it would have.  PTRACE_O_TRACEEXIT
  * gives a last stop before a normal exit, so a failing exit code gets a stack too, and
- * PTRACE_O_EXITKILL makes sure a tracee never outlives an engine that dies.  The parent loop
- * polls the output pipes with a short, growing sleep and reaps with WNOHANG: no signal handlers,
- * which a library running inside a debugger must not install.
+ * PTRACE_O_EXITKILL makes sure a tracee never outlives an engine that dies.  Nothing spins: a
+ * thread of the runner's own starts the program and blocks in wait4 for its stops (see "The
+ * tracer" below), while the caller blocks in poll on the output pipes, with the timeout as
+ * poll's.  No signal handlers, which a library running inside a debugger must not install.
+ *
+ * A tnorm driver runs as a fork server (see "The fork server" in docs/architecture.md): the
+ * process per run is then a child forked by the driver, traced from its first instruction
+ * (PTRACE_O_TRACEFORK on the server), and everything above holds for it unchanged.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -21,12 +27,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/personality.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include <sys/user.h>
 #include <sys/wait.h>
@@ -43,6 +52,12 @@
 
 #define MAX_FRAMES 128
 
+typedef struct tracer tracer;
+static void tracer_free(tracer *t);
+static void folder_drop(tnorm_runner *r);
+static int rm_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write,
+                         void *arg);
+
 struct tnorm_runner {
 	char **argv;  /* as given, argv[0] resolved to an absolute path when it names a file */
 	size_t argc;
@@ -52,6 +67,16 @@ struct tnorm_runner {
 	int *invalid_exits; /* the options' list, copied */
 	tnorm__symcache *syms;
 	unw_addr_space_t as;
+	/* The run folder, kept from run to run (made at the first run; emptied after each): its
+	 * path, a descriptor on it, the candidate's path in it, argv with {} replaced by that path. */
+	char *dir, *file, **run_argv;
+	int dirfd;
+	/* The fork server (tnorm_run_options.fork_server): whether the program is one, our end of
+	 * its control socket, the folder it was started in, its deaths in a row. */
+	enum { FS_UNKNOWN, FS_ON, FS_NO } fs_state;
+	int ctl;
+	unsigned folder_gen, fs_gen, fs_crashes;
+	tracer *tr; /* the thread that starts and traces the runs (NULL until the first) */
 	char *last_maps; /* the memory map of the last unwound process: unwind caches stay valid
 	                  * while it is the same (ASLR is off, so runs of one binary match) */
 };
@@ -86,6 +111,10 @@ void tnorm_runner_free(tnorm_runner *r)
 	free_strv(r->envp);
 	free(r->suffix);
 	free(r->invalid_exits);
+	tracer_free(r->tr);
+	if (r->ctl >= 0)
+		close(r->ctl);
+	folder_drop(r);
 	tnorm__symcache_free(r->syms);
 	free(r->last_maps);
 	if (r->as)
@@ -232,6 +261,8 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 		return tnorm__error_set(TNORM_EINVALID, "the timeout must be zero or positive");
 	if (!(r = tnorm__calloc(1, sizeof(*r))))
 		return TNORM_ENOMEM;
+	r->dirfd = -1;
+	r->ctl = -1;
 	r->opts = opts ? *opts : defaults;
 	while (argv[n])
 		n++;
@@ -312,7 +343,9 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 		sweep_stale(tmproot && *tmproot ? tmproot : "/tmp");
 	}
 	if (r->opts.unwind) {
-		if (!(r->as = unw_create_addr_space(&_UPT_accessors, 0))) {
+		unw_accessors_t acc = _UPT_accessors; /* copied by libunwind */
+		acc.access_mem = rm_access_mem;
+		if (!(r->as = unw_create_addr_space(&acc, 0))) {
 			err = tnorm__error_set(TNORM_ENOMEM, "libunwind: cannot create an address space");
 			goto done;
 		}
@@ -386,6 +419,50 @@ static size_t frames_from_pcs(tnorm__symcache *syms, const char *maps, const uin
 	return n;
 }
 
+/*
+ * Reading the stopped thread's memory.  libunwind-ptrace reads it a word at a time with
+ * PTRACE_PEEKDATA, one system call per word, and the stack walk and the .eh_frame_hdr searches
+ * read hundreds of words per failure.  The runner's address space has libunwind-ptrace's
+ * accessors but for reads, which take a whole page with process_vm_readv and keep a few pages
+ * for the rest of the unwind (the thread is stopped; text and unwind tables do not change).  A
+ * page that cannot be read so goes back to PEEKDATA.
+ *
+ * libunwind hands its callbacks only libunwind-ptrace's handle (find_proc_info passes it on to
+ * the reads it makes), so the pages of the unwind under way are reached through a thread-local
+ * pointer, set by unwind() for the length of one walk in this thread and NULL otherwise.
+ */
+#define REMOTE_PAGES 16
+#define REMOTE_PAGE 4096
+
+typedef struct {
+	void *upt; /* libunwind-ptrace's handle, the callbacks' argument */
+	pid_t tid;
+	uint64_t base[REMOTE_PAGES]; /* page address + 1; 0: the slot is empty */
+	unsigned char page[REMOTE_PAGES][REMOTE_PAGE];
+} remote;
+
+static __thread remote *unwinding;
+
+static int rm_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write,
+                         void *arg)
+{
+	remote *rm = unwinding;
+	uint64_t page = (uint64_t)addr & ~(uint64_t)(REMOTE_PAGE - 1);
+	size_t slot = (size_t)(page / REMOTE_PAGE) % REMOTE_PAGES;
+	if (!rm || arg != rm->upt || write || addr - page > REMOTE_PAGE - sizeof(*val))
+		return _UPT_access_mem(as, addr, val, write, arg);
+	if (rm->base[slot] != page + 1) {
+		struct iovec local = {rm->page[slot], REMOTE_PAGE};
+		struct iovec far = {(void *)(uintptr_t)page, REMOTE_PAGE};
+		rm->base[slot] = 0;
+		if (process_vm_readv(rm->tid, &local, 1, &far, 1, 0) != REMOTE_PAGE)
+			return _UPT_access_mem(as, addr, val, write, arg);
+		rm->base[slot] = page + 1;
+	}
+	memcpy(val, rm->page[slot] + (addr - page), sizeof(*val));
+	return 0;
+}
+
 /* Unwind the stopped thread `tid` of process `pid` and build its signature. */
 static void unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnorm_signature **out)
 {
@@ -394,7 +471,7 @@ static void unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnor
 	char names[MAX_FRAMES][32];
 	char mpath[64], *maps = NULL;
 	size_t n = 0, npcs = 0;
-	void *ui;
+	remote *rm = NULL;
 	unw_cursor_t cur;
 
 	/* The thread's own view of the memory map: during an exit_group the leader may be gone
@@ -402,13 +479,16 @@ static void unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnor
 	snprintf(mpath, sizeof(mpath), "/proc/%d/task/%d/maps", (int)pid, (int)tid);
 	if (tnorm__read_file(mpath, &maps, NULL) < 0)
 		maps = NULL;
-	if (r->as && (ui = _UPT_create(tid)) != NULL) {
+	if (r->as && (rm = tnorm__malloc(sizeof(*rm))) && (rm->upt = _UPT_create(tid)) != NULL) {
+		rm->tid = tid;
+		memset(rm->base, 0, sizeof(rm->base));
 		if (!maps || !r->last_maps || strcmp(maps, r->last_maps)) {
 			unw_flush_cache(r->as, 0, 0);
 			free(r->last_maps);
 			r->last_maps = maps ? tnorm__strdup(maps) : NULL;
 		}
-		if (unw_init_remote(&cur, r->as, ui) == 0) {
+		unwinding = rm;
+		if (unw_init_remote(&cur, r->as, rm->upt) == 0) {
 			do {
 				unw_word_t ip = 0;
 				unw_proc_info_t pi;
@@ -419,8 +499,10 @@ static void unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnor
 				npcs++;
 			} while (npcs < MAX_FRAMES && unw_step(&cur) > 0);
 		}
-		_UPT_destroy(ui);
+		unwinding = NULL;
+		_UPT_destroy(rm->upt);
 	}
+	free(rm);
 	n = frames_from_pcs(r->syms, maps, pcs, starts, npcs, frames, names, MAX_FRAMES);
 	free(maps);
 	tnorm_signature_free(*out);
@@ -625,6 +707,35 @@ static void drain(stream *s, size_t cap)
 	}
 }
 
+/* Wait up to `timeout` ms (-1: no limit) for output on the open streams, or for `extra` to be
+ * readable (-1: none); drain what came.  Returns 1 when `extra` is readable. */
+static int poll_streams(stream *so, stream *se, int extra, int timeout, size_t cap)
+{
+	struct pollfd pfd[3];
+	stream *of[3] = {NULL, NULL, NULL};
+	nfds_t np = 0, k;
+	if (so->fd >= 0) {
+		of[np] = so;
+		pfd[np].fd = so->fd;
+		pfd[np++].events = POLLIN;
+	}
+	if (se->fd >= 0) {
+		of[np] = se;
+		pfd[np].fd = se->fd;
+		pfd[np++].events = POLLIN;
+	}
+	if (extra >= 0) {
+		pfd[np].fd = extra;
+		pfd[np++].events = POLLIN;
+	}
+	if (np == 0 || poll(pfd, np, timeout) <= 0)
+		return 0;
+	for (k = 0; k < np; k++)
+		if (pfd[k].revents && of[k])
+			drain(of[k], cap);
+	return extra >= 0 && pfd[np - 1].revents != 0;
+}
+
 static char *substitute(const char *arg, const char *path)
 {
 	tnorm__buf b = TNORM__BUF_INIT;
@@ -649,7 +760,8 @@ oom:
  * function, so that no variable of the caller lives across the vfork.
  */
 static pid_t __attribute__((noinline)) start_child(const tnorm_runner *r, const char *d, int infd,
-                                                   int out, int errfd, int execw, char **argv)
+                                                   int out, int errfd, int execw, int ctl,
+                                                   char **argv, char **envp)
 {
 	sigset_t all, old;
 	pid_t pid;
@@ -678,10 +790,13 @@ static pid_t __attribute__((noinline)) start_child(const tnorm_runner *r, const 
 		}
 		if (chdir(d) < 0 || dup2(infd, 0) < 0 || dup2(out, 1) < 0 || dup2(errfd, 2) < 0)
 			goto child_fail;
+		/* A fork server's control socket goes right above execw (envp names it there). */
+		if (ctl >= 0 && (ctl == execw + 1 ? fcntl(ctl, F_SETFD, 0) : dup2(ctl, execw + 1)) < 0)
+			goto child_fail;
 		/* Any other descriptor the engine holds must not leak into the program. */
 		if (execw > 3)
 			close_range(3, (unsigned)execw - 1, 0);
-		close_range((unsigned)execw + 1, ~0U, 0);
+		close_range((unsigned)execw + (ctl >= 0 ? 2 : 1), ~0U, 0);
 		{
 			/* A debugger (the plugins run inside gdb or lldb) may block or ignore signals:
 			 * the program starts with none blocked and every one at its default (above). */
@@ -691,7 +806,7 @@ static pid_t __attribute__((noinline)) start_child(const tnorm_runner *r, const 
 		}
 		if (r->opts.unwind && ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0)
 			goto child_fail;
-		execvpe(argv[0], argv, r->envp);
+		execvpe(argv[0], argv, envp);
 child_fail:
 		e = errno;
 		if (write(execw, &e, sizeof(e)) < 0)
@@ -702,16 +817,10 @@ child_fail:
 	return pid;
 }
 
-/* The traced threads of one run.  Threads past the cap run untraced (their crash is still seen,
- * as the process's death, without a stack). */
-#define MAX_THREADS 256
-typedef struct {
-	pid_t tid[MAX_THREADS];
-	size_t n;
-} threads;
+#define TRACE_OPTS (PTRACE_O_EXITKILL | PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC | PTRACE_O_TRACECLONE)
 
 /* One ptrace stop of thread `tid` of the program `pid`: record what it means, resume it. */
-static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, threads *th, int *exec_seen,
+static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, int *exec_seen,
                     tnorm_run_result *res)
 {
 	int sig = WSTOPSIG(status), event = status >> 16, deliver = 0;
@@ -725,18 +834,14 @@ static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, threads *
 			snprintf(kind, sizeof(kind), "exit(%d)", WEXITSTATUS((int)msg));
 			unwind(r, pid, tid, kind, &res->sig);
 		}
-	} else if (event == PTRACE_EVENT_CLONE) {
-		unsigned long child = 0;
-		if (ptrace(PTRACE_GETEVENTMSG, tid, NULL, &child) == 0 && th->n < MAX_THREADS)
-			th->tid[th->n++] = (pid_t)child;
 	} else if (sig == SIGTRAP && !event && !*exec_seen && tid == pid) {
 		/* The stop right after exec: set the options, start the program. */
-		static const int opts = PTRACE_O_EXITKILL | PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC |
-		                        PTRACE_O_TRACECLONE;
-		ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)opts);
+		ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)TRACE_OPTS);
 		*exec_seen = 1;
 	} else if (event) {
-		deliver = 0; /* other ptrace events (exec): nothing to do */
+		deliver = 0; /* other ptrace events (clone, exec): nothing to do; a new thread is
+		              * traced from its first instruction, and its events come to the tracer's
+		              * wait like the leader's */
 	} else if (sig == SIGSTOP && tid != pid) {
 		deliver = 0; /* a new thread's first stop */
 	} else {
@@ -747,227 +852,728 @@ static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, threads *
 	ptrace(PTRACE_CONT, tid, NULL, (void *)(long)deliver);
 }
 
-int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_result *res)
+/*
+ * The run folder.  One per runner, made at its first run, reused: a run writes the candidate
+ * into it (a new file each time, O_EXCL: never through a link the last program left), and after
+ * the run everything in it goes, the candidate and whatever the program wrote.  Between runs it
+ * is empty, as a fresh folder would be, without a mkdir and an rmdir per run.  A folder the
+ * program removed or renamed is made again; one that cannot be emptied is given up (removed as
+ * well as can be) for a new one.
+ */
+static void folder_drop(tnorm_runner *r)
 {
-	char *file = NULL, **argv = NULL;
+	if (r->dirfd >= 0)
+		close(r->dirfd);
+	r->dirfd = -1;
+	if (r->dir)
+		remove_dir(r->dir, r->file);
+	free(r->dir);
+	free(r->file);
+	free_strv(r->run_argv);
+	r->dir = r->file = NULL;
+	r->run_argv = NULL;
+}
+
+static int folder_make(tnorm_runner *r)
+{
 	const char *tmproot = getenv("TMPDIR");
-	int outp[2] = {-1, -1}, errp[2] = {-1, -1}, execp[2] = {-1, -1}, infd = -1, fd = -1;
-	stream so = {-1, NULL, 0, 0}, se = {-1, NULL, 0, 0};
-	tnorm__buf dirb = TNORM__BUF_INIT;
-	double start, deadline, sleep_s = 10e-6;
-	pid_t pid = -1;
-	int err = 0, status = 0, reaped = 0, timed_out = 0, exec_errno = 0, term_sent = 0;
-	int exec_seen = 0;
-	double term_at = 0;
-	threads th = {{0}, 0};
-	struct rusage ru;
+	tnorm__buf b = TNORM__BUF_INIT;
 	size_t i;
-	const char *d = NULL;
-
-	if (!r || !res || (!data && len))
-		return tnorm__error_set(TNORM_EINVALID, "tnorm_runner_run: NULL argument");
-	memset(res, 0, sizeof(*res));
-	res->exit_code = -1;
-	memset(&ru, 0, sizeof(ru));
-
-	/* The private folder and the candidate file. */
-	if (tnorm__buf_printf(&dirb, "%s/tnorm-run-%d-XXXXXX", tmproot && *tmproot ? tmproot : "/tmp",
-	                      (int)getpid()) == 0)
-		d = mkdtemp(dirb.ptr);
-	if (!d) {
-		err = tnorm__error_errno(TNORM_EIO, "cannot create a temporary folder in %s%s",
-		                         tmproot && *tmproot ? tmproot : "/tmp",
-		                         tmproot && *tmproot ? " ($TMPDIR)" : "");
-		goto done;
+	if (!tmproot || !*tmproot)
+		tmproot = NULL;
+	if (tnorm__buf_printf(&b, "%s/tnorm-run-%d-XXXXXX", tmproot ? tmproot : "/tmp",
+	                      (int)getpid()) < 0)
+		return TNORM_ENOMEM;
+	if (!mkdtemp(b.ptr)) {
+		tnorm__buf_dispose(&b);
+		return tnorm__error_errno(TNORM_EIO, "cannot create a temporary folder in %s%s",
+		                          tmproot ? tmproot : "/tmp", tmproot ? " ($TMPDIR)" : "");
 	}
-	{
-		tnorm__buf fb = TNORM__BUF_INIT;
-		if (tnorm__buf_printf(&fb, "%s/candidate%s", d, r->suffix) < 0) {
-			err = TNORM_ENOMEM;
-			goto done;
-		}
-		file = tnorm__buf_detach(&fb);
-		if (!file) {
-			err = TNORM_ENOMEM;
-			goto done;
-		}
-	}
-	if ((fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0) {
-		err = tnorm__error_errno(TNORM_EIO, "%s: cannot create", file);
-		goto done;
-	}
-	{
-		const char *p = data;
-		size_t left = len;
-		while (left) {
-			ssize_t w = write(fd, p, left);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w < 0) {
-				err = tnorm__error_errno(TNORM_EIO, "%s: cannot write", file);
-				goto done;
-			}
-			p += w;
-			left -= (size_t)w;
-		}
-	}
-	close(fd);
-	fd = -1;
-	if (!(argv = tnorm__calloc(r->argc + 1, sizeof(*argv)))) {
-		err = TNORM_ENOMEM;
-		goto done;
+	r->dir = tnorm__buf_detach(&b);
+	if (!r->dir)
+		return TNORM_ENOMEM;
+	if ((r->dirfd = open(r->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return tnorm__error_errno(TNORM_EIO, "%s: cannot open", r->dir);
+	if (tnorm__buf_printf(&b, "%s/candidate%s", r->dir, r->suffix) < 0 ||
+	    !(r->file = tnorm__buf_detach(&b)) ||
+	    !(r->run_argv = tnorm__calloc(r->argc + 1, sizeof(*r->run_argv)))) {
+		tnorm__buf_dispose(&b);
+		return TNORM_ENOMEM;
 	}
 	for (i = 0; i < r->argc; i++)
-		if (!(argv[i] = substitute(r->argv[i], file))) {
-			err = TNORM_ENOMEM;
-			goto done;
-		}
-	if (!(so.buf = tnorm__malloc(r->opts.output_cap + 1)) ||
-	    !(se.buf = tnorm__malloc(r->opts.output_cap + 1))) {
-		err = TNORM_ENOMEM;
-		goto done;
-	}
-	so.buf[0] = se.buf[0] = '\0';
-	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0 || pipe2(execp, O_CLOEXEC) < 0) {
-		err = tnorm__error_errno(TNORM_EIO, "cannot create pipes");
-		goto done;
-	}
-	infd = open(r->opts.use_stdin ? file : "/dev/null", O_RDONLY | O_CLOEXEC);
-	if (infd < 0) {
-		err = tnorm__error_errno(TNORM_EIO, "cannot open the child's standard input");
-		goto done;
-	}
+		if (!(r->run_argv[i] = substitute(r->argv[i], r->file)))
+			return TNORM_ENOMEM;
+	r->folder_gen++;
+	return 0;
+}
 
-	start = now();
-	pid = start_child(r, d, infd, outp[1], errp[1], execp[1], argv);
-	if (pid < 0) {
-		err = tnorm__error_errno(TNORM_EIO, "fork failed");
-		goto done;
-	}
-	setpgid(pid, pid); /* also in the parent, so the group exists before we might kill it */
-	close(outp[1]);
-	close(errp[1]);
-	close(execp[1]);
-	outp[1] = errp[1] = execp[1] = -1;
-	close(infd);
-	infd = -1;
-	so.fd = outp[0];
-	se.fd = errp[0];
-	outp[0] = errp[0] = -1;
-	fcntl(so.fd, F_SETFL, O_NONBLOCK);
-	fcntl(se.fd, F_SETFL, O_NONBLOCK);
-	deadline = r->opts.timeout > 0 ? start + r->opts.timeout : 0;
+/* The candidate's file name in the folder. */
+static const char *candidate_name(const tnorm_runner *r)
+{
+	return strrchr(r->file, '/') + 1;
+}
 
-	th.tid[th.n++] = pid;
-	while (!reaped) {
-		struct pollfd pfd[2];
-		struct timespec ts;
-		nfds_t np = 0;
-		pid_t w;
-		double t;
-		size_t k;
-		if (so.fd >= 0) {
-			pfd[np].fd = so.fd;
-			pfd[np++].events = POLLIN;
+/* Write the candidate into the run folder (made first if need be). */
+static int folder_write(tnorm_runner *r, const void *data, size_t len)
+{
+	const char *p = data;
+	size_t left = len;
+	int fd = -1, err, tries;
+	for (tries = 0; fd < 0; tries++) {
+		if (!r->dir && (err = folder_make(r)) < 0) {
+			folder_drop(r);
+			return err;
 		}
-		if (se.fd >= 0) {
-			pfd[np].fd = se.fd;
-			pfd[np++].events = POLLIN;
+		fd = openat(r->dirfd, candidate_name(r), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0 && tries == 0) {
+			folder_drop(r); /* removed, renamed, or not emptied: start afresh */
+		} else if (fd < 0) {
+			return tnorm__error_errno(TNORM_EIO, "%s: cannot create", r->file);
 		}
-		ts.tv_sec = (time_t)sleep_s;
-		ts.tv_nsec = (long)((sleep_s - (double)ts.tv_sec) * 1e9);
-		if (ppoll(np ? pfd : NULL, np, &ts, NULL) > 0) {
-			if (so.fd >= 0)
-				drain(&so, r->opts.output_cap);
-			if (se.fd >= 0)
-				drain(&se, r->opts.output_cap);
-		} else if (sleep_s < (now() - start < 0.05 ? 5e-5 : 2e-3)) {
-			/* Short runs are the common case: poll finely at first, then back off. */
-			sleep_s *= 2;
+	}
+	while (left) {
+		ssize_t w = write(fd, p, left);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			err = tnorm__error_errno(TNORM_EIO, "%s: cannot write", r->file);
+			close(fd);
+			return err;
 		}
-		/* Every traced thread: the leader, and the ones it cloned (PTRACE_O_TRACECLONE). */
-		for (k = 0; k < th.n && !reaped;) {
-			pid_t tid = th.tid[k];
-			int st = 0;
-			struct rusage tru;
-			do
-				w = wait4(tid, &st, WNOHANG | __WALL, tid == pid ? &ru : &tru);
-			while (w < 0 && errno == EINTR);
-			if (w == tid && WIFSTOPPED(st)) {
-				sleep_s = 10e-6;
-				on_stop(r, pid, tid, st, &th, &exec_seen, res);
-			} else if (w == tid || (w < 0 && errno == ECHILD)) {
-				if (tid == pid) {
-					status = st;
-					reaped = 1;
-					break;
+		p += w;
+		left -= (size_t)w;
+	}
+	close(fd);
+	return 0;
+}
+
+/* Remove everything in the run folder; 0 when it is empty, -1 when something stays. */
+static int folder_sweep(tnorm_runner *r)
+{
+	char buf[4096];
+	int pass;
+	for (pass = 0; pass < 4; pass++) {
+		int found = 0;
+		ssize_t n;
+		if (lseek(r->dirfd, 0, SEEK_SET) < 0)
+			return -1;
+		while ((n = getdents64(r->dirfd, buf, sizeof(buf))) > 0) {
+			ssize_t off = 0;
+			while (off < n) {
+				struct dirent64 *e = (struct dirent64 *)(buf + off);
+				off += e->d_reclen;
+				if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+					continue;
+				found = 1;
+				if (unlinkat(r->dirfd, e->d_name, 0) < 0 && (errno == EISDIR || errno == EPERM)) {
+					char path[4096];
+					if ((size_t)snprintf(path, sizeof(path), "%s/%s", r->dir, e->d_name) <
+					    sizeof(path))
+						nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 				}
-				th.tid[k] = th.tid[--th.n]; /* a thread ended */
-				continue;
 			}
-			k++;
 		}
-		t = now();
-		if (deadline && t > deadline && !term_sent) {
-			timed_out = 1;
+		if (n < 0)
+			return -1;
+		if (!found)
+			return 0;
+	}
+	return -1;
+}
+
+/* After a run: empty the folder for the next one, or give it up. */
+static void folder_clean(tnorm_runner *r)
+{
+	if (!r->dir)
+		return;
+	/* The usual case, only the candidate there: its unlink, then one look at the folder. */
+	unlinkat(r->dirfd, candidate_name(r), 0);
+	if (folder_sweep(r) < 0)
+		folder_drop(r);
+}
+
+/*
+ * The tracer: a thread of the runner's own that starts each run's program and waits for it.
+ *
+ * ptrace requests come from the tracing thread only, and a blocking wait that sees every traced
+ * thread of the program (its threads come and go: PTRACE_O_TRACECLONE) must be a wait for any
+ * child.  In the caller's thread that would take the children of whoever else lives there (a
+ * debugger's inferior, a Python subprocess), and the output pipes and the timeout need it at the
+ * same time.  So a private thread, which has no children but the runs', vforks the program and
+ * blocks in wait4(-1, __WALL | __WNOTHREAD), handling each ptrace stop as it comes; the caller
+ * blocks in poll on the output pipes and an eventfd the tracer signals when the program is
+ * gone, with the timeout as poll's.  Neither spins.  The thread blocks every signal, starts at
+ * the first run and ends in tnorm_runner_free (PTRACE_O_EXITKILL: a tracee dies with it).
+ */
+typedef enum { JOB_NONE, JOB_RUN, JOB_QUIT } job_kind;
+
+struct tracer {
+	pthread_t thread;
+	pid_t owner;          /* getpid() of the process that started the thread; 0: no thread */
+	pthread_mutex_t mu;   /* guards what follows */
+	pthread_cond_t cv;    /* the caller's signal: a job */
+	pthread_cond_t idle_cv; /* the tracer's signal: back to waiting for a job */
+	int evfd;             /* the tracer's signal: news of the run (see below) */
+	job_kind job;
+	int busy;             /* a program (or a fork server) of ours is alive */
+	/* The job (set by the caller; the descriptors belong to the tracer from then on). */
+	const char *dir;
+	char **argv, **envp;
+	int fds[4];           /* the child's stdin, stdout, stderr, and the exec-error pipe */
+	int ctl;              /* a would-be fork server's end of the control socket, or -1 */
+	int ctl_engine;       /* our end of it (the tracer reads the hello there) */
+	tnorm_run_result *res; /* the run's result: the tracer sets res->sig, nothing else */
+	/* The tracer's answer, for the current run. */
+	pid_t pid;            /* the run's program: 0 not known yet, -1 the fork failed */
+	int fork_errno;
+	int done, lost;       /* the run's program was reaped (status, ru); lost: wait failed */
+	int from_server;      /* done because the fork server died, with no child for this run */
+	int hello;            /* the program said it is a fork server */
+	pid_t server;         /* the live fork server, or 0 */
+	int status;
+	struct rusage ru;
+};
+
+/* The tracer's news for the caller's poll: a fork failed, a server said hello, a program ended. */
+static void tracer_notify(tracer *t)
+{
+	uint64_t one = 1;
+	while (write(t->evfd, &one, sizeof(one)) < 0 && errno == EINTR)
+		;
+}
+
+/* A would-be fork server stopped itself: did it say hello on the control socket first? */
+static int said_hello(int ctl)
+{
+	char buf[8];
+	return ctl >= 0 && recv(ctl, buf, sizeof(buf), MSG_DONTWAIT) == 5 && !memcmp(buf, "TNFS1", 5);
+}
+
+/*
+ * The run's program is reaped (or the server went with no child for the run: from_server).
+ * `last`: nothing of ours is left, the tracer is done with this job (busy is cleared here, in
+ * the same breath, so that the caller's next run seldom has to wait for the thread).
+ */
+static void tracer_done(tracer *t, int status, const struct rusage *ru, int from_server, int lost,
+                        int last)
+{
+	pthread_mutex_lock(&t->mu);
+	t->done = 1;
+	t->lost = lost;
+	t->status = status;
+	if (ru)
+		t->ru = *ru;
+	t->from_server = from_server;
+	if (last)
+		t->busy = 0;
+	pthread_mutex_unlock(&t->mu);
+	tracer_notify(t);
+}
+
+/* The current run's result, or `scratch` between runs (a fork server's own stops). */
+static tnorm_run_result *current_res(tracer *t, tnorm_run_result *scratch)
+{
+	tnorm_run_result *res;
+	pthread_mutex_lock(&t->mu);
+	res = t->res;
+	pthread_mutex_unlock(&t->mu);
+	return res ? res : scratch;
+}
+
+/*
+ * One program, in the tracer thread: start it, follow its stops until it is reaped.  With a
+ * control socket (`ctl`), the program may say it is a fork server: then the tracer follows its
+ * forks, each child being one run's program (see core/driver/driver.c), until the server is gone
+ * and its last child reaped.
+ */
+static void trace_one(tnorm_runner *r, tracer *t, const char *dir, char **argv, char **envp,
+                      int *fds, int ctl)
+{
+	tnorm_run_result scratch;
+	struct rusage wru;
+	pid_t pid, w, child = 0;
+	int i, st = 0, e, exec_seen = 0, child_exec_seen = 1, is_server = 0, child_started = 0;
+	int p_gone = 0, execs = 0;
+	memset(&scratch, 0, sizeof(scratch));
+	pid = start_child(r, dir, fds[0], fds[1], fds[2], fds[3], ctl, argv, envp);
+	e = errno;
+	for (i = 0; i < 4; i++)
+		close(fds[i]);
+	if (ctl >= 0)
+		close(ctl);
+	if (pid < 0) {
+		pthread_mutex_lock(&t->mu);
+		t->pid = -1;
+		t->fork_errno = e;
+		pthread_mutex_unlock(&t->mu);
+		tracer_notify(t);
+		return;
+	}
+	setpgid(pid, pid); /* also in the parent, so the group exists before the caller kills it */
+	pthread_mutex_lock(&t->mu);
+	t->pid = pid;
+	pthread_mutex_unlock(&t->mu);
+	for (;;) {
+		w = wait4(-1, &st, __WALL | __WNOTHREAD, &wru);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			tracer_done(t, 0, NULL, 0, 1, 1); /* ECHILD: nothing of ours left to wait for */
+			break;
+		}
+		if (w == pid && WIFSTOPPED(st)) {
+			int event = st >> 16, sig = WSTOPSIG(st);
+			if (is_server) {
+				/* The server's own stops: its forks (a run's child), and signals. */
+				unsigned long msg = 0;
+				if (event == PTRACE_EVENT_FORK && !child &&
+				    ptrace(PTRACE_GETEVENTMSG, pid, NULL, &msg) == 0) {
+					child = (pid_t)msg;
+					pthread_mutex_lock(&t->mu);
+					t->pid = child;
+					pthread_mutex_unlock(&t->mu);
+				}
+				ptrace(PTRACE_CONT, pid, NULL,
+				       (void *)(long)(event || sig == SIGSTOP || sig == SIGTRAP ? 0 : sig));
+			} else if (ctl >= 0 && exec_seen && !event && sig == SIGSTOP && execs > 0 &&
+			           said_hello(t->ctl_engine)) {
+				/* A driver that a program we started exec'd: the runs are the program's, it
+				 * is no server of ours.  It runs the test as usual. */
+				send(t->ctl_engine, "N", 1, MSG_NOSIGNAL);
+				ptrace(PTRACE_CONT, pid, NULL, NULL);
+			} else if (ctl >= 0 && exec_seen && !event && sig == SIGSTOP && execs == 0 &&
+			           said_hello(t->ctl_engine)) {
+				is_server = 1;
+				ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)(TRACE_OPTS | PTRACE_O_TRACEFORK));
+				pthread_mutex_lock(&t->mu);
+				t->hello = 1;
+				t->server = pid;
+				t->pid = 0; /* the run's program is the server's next child */
+				pthread_mutex_unlock(&t->mu);
+				tracer_notify(t); /* the caller sends the run's request */
+				ptrace(PTRACE_CONT, pid, NULL, NULL);
+			} else {
+				execs += event == PTRACE_EVENT_EXEC;
+				on_stop(r, pid, pid, st, &exec_seen, current_res(t, &scratch));
+			}
+			continue;
+		}
+		if (w == pid) {
+			/* The program, or the server, is gone (with its child of this run, if any, still
+			 * to be waited for). */
+			p_gone = 1;
+			pthread_mutex_lock(&t->mu);
+			t->server = 0;
+			pthread_mutex_unlock(&t->mu);
+			if (!child) {
+				tracer_done(t, st, &wru, is_server, 0, 1);
+				break;
+			}
+			continue;
+		}
+		if (!is_server) {
+			/* One of the program's threads: its stops are the program's; its end, nothing. */
+			if (WIFSTOPPED(st))
+				on_stop(r, pid, w, st, &exec_seen, current_res(t, &scratch));
+			continue;
+		}
+		/* Anything else is the server's child of this run, or one of its threads. */
+		if (WIFSTOPPED(st)) {
+			if (!child) { /* its first stop came before the server's fork event */
+				child = w;
+				pthread_mutex_lock(&t->mu);
+				t->pid = child;
+				pthread_mutex_unlock(&t->mu);
+			}
+			if (w == child && !child_started) {
+				/* The child's first stop: trace it as a program run afresh (no forks). */
+				child_started = 1;
+				ptrace(PTRACE_SETOPTIONS, w, NULL, (void *)(long)TRACE_OPTS);
+				ptrace(PTRACE_CONT, w, NULL, NULL);
+			} else {
+				on_stop(r, child, w, st, &child_exec_seen, current_res(t, &scratch));
+			}
+		} else if (w == child) {
+			tracer_done(t, st, &wru, 0, 0, p_gone);
+			child = 0;
+			child_started = 0;
+			if (p_gone)
+				break;
+		} /* else: one of the program's threads ended */
+	}
+	tnorm_signature_free(scratch.sig);
+}
+
+static void *tracer_main(void *arg)
+{
+	tnorm_runner *r = arg;
+	tracer *t = r->tr;
+	for (;;) {
+		const char *dir;
+		char **argv, **envp;
+		int fds[4], ctl;
+		pthread_mutex_lock(&t->mu);
+		t->busy = 0;
+		pthread_cond_broadcast(&t->idle_cv);
+		while (t->job == JOB_NONE)
+			pthread_cond_wait(&t->cv, &t->mu);
+		if (t->job == JOB_QUIT) {
+			pthread_mutex_unlock(&t->mu);
+			return NULL;
+		}
+		t->job = JOB_NONE;
+		t->busy = 1;
+		dir = t->dir;
+		argv = t->argv;
+		envp = t->envp;
+		memcpy(fds, t->fds, sizeof(fds));
+		ctl = t->ctl;
+		pthread_mutex_unlock(&t->mu);
+		trace_one(r, t, dir, argv, envp, fds, ctl);
+	}
+}
+
+/* Kill the fork server, if there is one: the tracer reports it gone. */
+static void tracer_kill_server(tracer *t)
+{
+	pthread_mutex_lock(&t->mu);
+	if (t->server > 0)
+		kill(t->server, SIGKILL);
+	pthread_mutex_unlock(&t->mu);
+}
+
+/* Stop the fork server, if there is one, and wait until the tracer is idle (ready for a job,
+ * with nothing of the last one left to report). */
+static void tracer_stop_server(tracer *t)
+{
+	pthread_mutex_lock(&t->mu);
+	if (t->server > 0)
+		kill(t->server, SIGKILL);
+	while (t->busy || t->job != JOB_NONE)
+		pthread_cond_wait(&t->idle_cv, &t->mu);
+	pthread_mutex_unlock(&t->mu);
+}
+
+/* Stop and join the tracer thread (when this process started it), free its state. */
+static void tracer_free(tracer *t)
+{
+	if (!t)
+		return;
+	if (t->owner && t->owner == getpid()) {
+		tracer_stop_server(t);
+		pthread_mutex_lock(&t->mu);
+		t->job = JOB_QUIT;
+		pthread_cond_signal(&t->cv);
+		pthread_mutex_unlock(&t->mu);
+		pthread_join(t->thread, NULL);
+	}
+	if (t->evfd >= 0)
+		close(t->evfd);
+	pthread_cond_destroy(&t->cv);
+	pthread_cond_destroy(&t->idle_cv);
+	pthread_mutex_destroy(&t->mu);
+	free(t);
+}
+
+/*
+ * The runner's tracer, started on first use.  In a child of a fork() (a host that forks after
+ * a run, such as Python's os.fork) the thread is not there: that process gets its own.
+ */
+static int tracer_get(tnorm_runner *r, tracer **out)
+{
+	tracer *t = r->tr;
+	sigset_t all, old;
+	int rc;
+	if (t && t->owner == getpid()) {
+		*out = t;
+		return 0;
+	}
+	if (t) {
+		t->owner = 0; /* the thread belongs to the parent process: leave it alone */
+		tracer_free(t);
+		r->tr = NULL;
+		r->fs_state = FS_UNKNOWN; /* and so does the fork server */
+		if (r->ctl >= 0)
+			close(r->ctl);
+		r->ctl = -1;
+	}
+	if (!(t = tnorm__calloc(1, sizeof(*t))))
+		return TNORM_ENOMEM;
+	t->evfd = -1;
+	pthread_mutex_init(&t->mu, NULL);
+	pthread_cond_init(&t->cv, NULL);
+	pthread_cond_init(&t->idle_cv, NULL);
+	r->tr = t;
+	if ((t->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
+		return tnorm__error_errno(TNORM_EIO, "cannot create an eventfd for the runner");
+	/* The thread blocks every signal: the host's signals are the host's threads' business. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	t->busy = 1; /* until the thread waits for its first job */
+	rc = pthread_create(&t->thread, NULL, tracer_main, r);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		t->busy = 0;
+		errno = rc;
+		return tnorm__error_errno(TNORM_EIO, "cannot start the runner's tracer thread");
+	}
+	t->owner = getpid();
+	*out = t;
+	return 0;
+}
+
+/* Get ready for a run: the tracer's answer cleared, `res` the run's result.  For a run of the
+ * fork server, 0 when the server is gone already (then nothing is changed). */
+static int tracer_begin(tracer *t, tnorm_run_result *res, int served)
+{
+	pthread_mutex_lock(&t->mu);
+	if (served && !t->server) {
+		pthread_mutex_unlock(&t->mu);
+		return 0;
+	}
+	t->res = res;
+	t->pid = 0;
+	t->fork_errno = 0;
+	t->done = t->lost = t->status = t->from_server = t->hello = 0;
+	memset(&t->ru, 0, sizeof(t->ru));
+	pthread_mutex_unlock(&t->mu);
+	return 1;
+}
+
+/* The run is over: the tracer writes no more into its result. */
+static void tracer_end(tracer *t)
+{
+	pthread_mutex_lock(&t->mu);
+	t->res = NULL;
+	pthread_mutex_unlock(&t->mu);
+}
+
+/* Hand a program to start to the (idle) tracer; from here on the descriptors are the tracer's. */
+static void tracer_start(tracer *t, const char *dir, char **argv, char **envp, int *fds, int ctl,
+                         int ctl_engine)
+{
+	pthread_mutex_lock(&t->mu);
+	t->dir = dir;
+	t->argv = argv;
+	t->envp = envp;
+	memcpy(t->fds, fds, sizeof(t->fds));
+	t->ctl = ctl;
+	t->ctl_engine = ctl_engine;
+	t->job = JOB_RUN;
+	pthread_cond_signal(&t->cv);
+	pthread_mutex_unlock(&t->mu);
+}
+
+/* The poll timeout until `when` (monotonic seconds), rounded up to whole milliseconds; 0 when it
+ * is past. */
+static int ms_until(double when)
+{
+	double left = when - now();
+	return left <= 0 ? 0 : (int)(left * 1000.0) + 1;
+}
+
+/* How a run starts its program. */
+typedef enum {
+	MODE_PLAIN,  /* a process of its own, exec'd */
+	MODE_SPAWN,  /* the same, offered to become a fork server (the run goes on either way) */
+	MODE_SERVED  /* a child of the live fork server */
+} run_mode;
+
+/*
+ * Which way this run goes.  A fork server started in another folder (the program removed the
+ * last one) is stopped: its children would look for the candidate there.
+ */
+static run_mode pick_mode(tnorm_runner *r, tracer *t)
+{
+	pid_t server;
+	if (!r->opts.fork_server || !r->opts.unwind || r->fs_state == FS_NO) {
+		tracer_stop_server(t);
+		return MODE_PLAIN;
+	}
+	pthread_mutex_lock(&t->mu);
+	server = t->server;
+	pthread_mutex_unlock(&t->mu);
+	if (server && r->ctl >= 0 && r->fs_gen == r->folder_gen)
+		return MODE_SERVED;
+	tracer_stop_server(t);
+	return MODE_SPAWN;
+}
+
+/* Ask the fork server for a child with these standard streams.  -1 when the server is gone. */
+static int send_request(int ctl, const int *fds)
+{
+	char byte = 'R', cbuf[CMSG_SPACE(3 * sizeof(int))];
+	struct iovec iov = {&byte, 1};
+	struct msghdr msg;
+	struct cmsghdr *c;
+	memset(&msg, 0, sizeof(msg));
+	memset(cbuf, 0, sizeof(cbuf));
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = cbuf;
+	msg.msg_controllen = sizeof(cbuf);
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(3 * sizeof(int));
+	memcpy(CMSG_DATA(c), fds, 3 * sizeof(int));
+	return sendmsg(ctl, &msg, MSG_NOSIGNAL) == 1 ? 0 : -1;
+}
+
+/* The program's environment with TNORM_FORK_SERVER=FD added (NULL-terminated; free_strv). */
+static char **server_env(const tnorm_runner *r, int fd)
+{
+	char **envp, buf[64];
+	size_t n = 0, i;
+	while (r->envp[n])
+		n++;
+	if (!(envp = tnorm__calloc(n + 2, sizeof(*envp))))
+		return NULL;
+	snprintf(buf, sizeof(buf), "TNORM_FORK_SERVER=%d", fd);
+	for (i = 0; i < n; i++)
+		if (!(envp[i] = tnorm__strdup(r->envp[i])))
+			goto oom;
+	if (!(envp[n] = tnorm__strdup(buf)))
+		goto oom;
+	return envp;
+oom:
+	free_strv(envp);
+	return NULL;
+}
+
+/* What waiting for a run came to. */
+typedef struct {
+	pid_t pid;       /* the run's program (0 when none was started) */
+	int status, lost, from_server, hello, timed_out;
+	struct rusage ru;
+} waited;
+
+/*
+ * Block until output comes, the tracer says the run's program is gone, or the timeout (then
+ * SIGTERM to its group, SIGKILL 0.2 s later).  In MODE_SPAWN, `pending` holds the run's streams
+ * for the server's request, sent when the program says hello.  0, or TNORM_EIO (fork failed).
+ */
+static int wait_run(tnorm_runner *r, tracer *t, run_mode mode, stream *so, stream *se,
+                    int *pending, double start, waited *w)
+{
+	double deadline = r->opts.timeout > 0 ? start + r->opts.timeout : 0, term_at = 0;
+	int term_sent = 0, kill_sent = 0, done_seen = 0;
+	size_t i;
+	pid_t pid = 0;
+	while (!done_seen) {
+		int timeout = -1;
+		double tnow;
+		if (deadline && !term_sent)
+			timeout = pid ? ms_until(deadline) : 1 + ms_until(deadline);
+		else if (term_sent && !kill_sent)
+			timeout = ms_until(term_at + 0.2);
+		if (poll_streams(so, se, t->evfd, timeout, r->opts.output_cap)) {
+			uint64_t v;
+			while (read(t->evfd, &v, sizeof(v)) > 0)
+				;
+		}
+		pthread_mutex_lock(&t->mu);
+		pid = t->pid;
+		errno = t->fork_errno;
+		if (t->done) {
+			done_seen = 1;
+			w->lost = t->lost;
+			w->status = t->status;
+			w->ru = t->ru;
+			w->from_server = t->from_server;
+		}
+		w->hello = t->hello;
+		pthread_mutex_unlock(&t->mu);
+		if (pending[0] >= 0 && (w->hello || done_seen)) {
+			if (w->hello && !done_seen && send_request(r->ctl, pending) < 0)
+				tracer_kill_server(t);
+			for (i = 0; i < 3; i++) {
+				close(pending[i]);
+				pending[i] = -1;
+			}
+		}
+		if (pid < 0) {
+			/* The fork failed (errno is its error): nothing to wait for. */
+			w->pid = 0;
+			return tnorm__error_errno(TNORM_EIO, "fork failed");
+		}
+		tnow = now();
+		if (!done_seen && !pid && deadline && tnow > deadline + 1.0 && mode != MODE_PLAIN) {
+			/* A fork server that does not fork: gone with it (then a run afresh). */
+			tracer_kill_server(t);
+		}
+		if (done_seen || pid == 0)
+			continue; /* pid 0: started a moment ago, the timeout waits for the fork */
+		if (deadline && tnow >= deadline && !term_sent) {
+			w->timed_out = 1;
 			term_sent = 1;
-			term_at = t;
+			term_at = tnow;
 			kill(-pid, SIGTERM);
 			kill(pid, SIGTERM);
-		} else if (term_sent && t > term_at + 0.2) {
+		} else if (term_sent && !kill_sent && tnow >= term_at + 0.2) {
+			kill_sent = 1;
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 		}
 	}
-	res->wall = now() - start;
-	res->child_cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-	                 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-	/* Children the program left behind die with their group. */
-	kill(-pid, SIGKILL);
-	/* Collect what is left in the pipes (writers in the group are dead now, or soon). */
-	{
-		double until = now() + 0.5;
-		while ((so.fd >= 0 || se.fd >= 0) && now() < until) {
-			struct pollfd pfd[2];
-			nfds_t np = 0;
-			if (so.fd >= 0) {
-				pfd[np].fd = so.fd;
-				pfd[np++].events = POLLIN;
-			}
-			if (se.fd >= 0) {
-				pfd[np].fd = se.fd;
-				pfd[np++].events = POLLIN;
-			}
-			if (poll(pfd, np, 20) <= 0)
-				continue;
-			if (so.fd >= 0)
-				drain(&so, r->opts.output_cap);
-			if (se.fd >= 0)
-				drain(&se, r->opts.output_cap);
-		}
+	w->pid = pid;
+	return 0;
+}
+
+/*
+ * The fork server's side of a finished run: 1 when the server died before it forked the run's
+ * child (the run is made again, with a new server or, after three deaths in a row, without).
+ */
+static int fork_server_after(tnorm_runner *r, run_mode mode, const waited *w)
+{
+	if (mode == MODE_PLAIN)
+		return 0;
+	if (w->from_server || (mode == MODE_SERVED && !w->pid)) {
+		if (++r->fs_crashes >= 3)
+			r->fs_state = FS_NO;
+		return 1;
 	}
-	if (read(execp[0], &exec_errno, sizeof(exec_errno)) != (ssize_t)sizeof(exec_errno))
-		exec_errno = 0;
-	if (exec_errno) {
+	if (mode == MODE_SPAWN && !w->hello) {
+		/* Not a fork server: the run was a plain one. */
+		r->fs_state = FS_NO;
+		close(r->ctl);
+		r->ctl = -1;
+	} else {
+		r->fs_state = FS_ON;
+		r->fs_crashes = 0;
+	}
+	return 0;
+}
+
+/* The run's outcome from how its program ended. */
+static void classify(const tnorm_runner *r, const waited *w, int exec_errno, tnorm_run_result *res)
+{
+	if (w->lost) {
+		res->outcome = TNORM_OUTCOME_ERROR;
+		snprintf(res->message, sizeof(res->message), "lost track of '%s' (pid %d): %s",
+		         r->argv[0], (int)w->pid, "its status could not be collected");
+		tnorm_signature_free(res->sig);
+		res->sig = NULL;
+	} else if (exec_errno) {
 		res->outcome = TNORM_OUTCOME_ERROR;
 		snprintf(res->message, sizeof(res->message), "cannot run '%s': %s", r->argv[0],
 		         strerror(exec_errno));
 		tnorm_signature_free(res->sig);
 		res->sig = NULL;
-	} else if (timed_out) {
+	} else if (w->timed_out) {
 		res->outcome = TNORM_OUTCOME_TIMEOUT;
 		tnorm_signature_free(res->sig);
 		res->sig = NULL;
 		snprintf(res->message, sizeof(res->message), "timed out after %.3g s", r->opts.timeout);
-	} else if (WIFSIGNALED(status)) {
+	} else if (WIFSIGNALED(w->status)) {
 		char kind[32];
-		res->signo = WTERMSIG(status);
+		res->signo = WTERMSIG(w->status);
 		res->outcome = TNORM_OUTCOME_FAIL;
 		if (!res->sig && tnorm_signature_new(&res->sig, signame(res->signo, kind, sizeof(kind)),
 		                                     NULL, 0) < 0)
 			res->sig = NULL;
-	} else if (WIFEXITED(status)) {
-		res->exit_code = WEXITSTATUS(status);
+	} else if (WIFEXITED(w->status)) {
+		res->exit_code = WEXITSTATUS(w->status);
 		if (res->exit_code == 0) {
 			res->outcome = TNORM_OUTCOME_PASS;
 		} else if (is_invalid_exit(r, res->exit_code)) {
@@ -986,6 +1592,119 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 			res->sig = NULL;
 		}
 	}
+}
+
+/*
+ * One attempt at a run.  *retry is set when a fork server died before it forked the run's
+ * child: the run is made again (the result is not filled).
+ */
+static int run_attempt(tnorm_runner *r, tracer *t, run_mode mode, tnorm_run_result *res,
+                       int *retry)
+{
+	int outp[2] = {-1, -1}, errp[2] = {-1, -1}, execp[2] = {-1, -1}, sp[2] = {-1, -1};
+	int infd = -1, pending[3] = {-1, -1, -1}; /* SPAWN: the streams, for the server's request */
+	stream so = {-1, NULL, 0, 0}, se = {-1, NULL, 0, 0};
+	double start;
+	int err = 0, exec_errno = 0;
+	char **envp = NULL;
+	waited w;
+	size_t i;
+
+	*retry = 0;
+	memset(res, 0, sizeof(*res));
+	res->exit_code = -1;
+	memset(&w, 0, sizeof(w));
+	if (!(so.buf = tnorm__malloc(r->opts.output_cap + 1)) ||
+	    !(se.buf = tnorm__malloc(r->opts.output_cap + 1))) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	so.buf[0] = se.buf[0] = '\0';
+	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0 ||
+	    (mode != MODE_SERVED && pipe2(execp, O_CLOEXEC) < 0)) {
+		err = tnorm__error_errno(TNORM_EIO, "cannot create pipes");
+		goto done;
+	}
+	infd = open(r->opts.use_stdin ? r->file : "/dev/null", O_RDONLY | O_CLOEXEC);
+	if (infd < 0) {
+		err = tnorm__error_errno(TNORM_EIO, "cannot open the child's standard input");
+		goto done;
+	}
+	if (mode == MODE_SPAWN) {
+		if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0) {
+			err = tnorm__error_errno(TNORM_EIO, "cannot create a socket pair");
+			goto done;
+		}
+		if (!(envp = server_env(r, execp[1] + 1))) {
+			err = TNORM_ENOMEM;
+			goto done;
+		}
+		if (r->ctl >= 0)
+			close(r->ctl);
+		r->ctl = sp[0];
+		sp[0] = -1;
+		r->fs_gen = r->folder_gen;
+	}
+	fcntl(outp[0], F_SETFL, O_NONBLOCK);
+	fcntl(errp[0], F_SETFL, O_NONBLOCK);
+	so.fd = outp[0];
+	se.fd = errp[0];
+	outp[0] = errp[0] = -1;
+	if (mode == MODE_SPAWN) { /* the request goes when (if) the program says hello */
+		int fds[3];
+		fds[0] = infd;
+		fds[1] = outp[1];
+		fds[2] = errp[1];
+		for (i = 0; i < 3; i++)
+			if ((pending[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 3)) < 0) {
+				err = tnorm__error_errno(TNORM_EIO, "cannot duplicate a descriptor");
+				goto done;
+			}
+	}
+	if (!tracer_begin(t, res, mode == MODE_SERVED)) {
+		*retry = 1; /* the server died since pick_mode: start another */
+		goto done;
+	}
+	start = now();
+	{
+		int fds[4];
+		fds[0] = infd;
+		fds[1] = outp[1];
+		fds[2] = errp[1];
+		fds[3] = execp[1];
+		if (mode == MODE_SERVED && send_request(r->ctl, fds) < 0) {
+			/* The server is going away (it was there in tracer_begin): the tracer will
+			 * report it gone, with no child. */
+			tracer_kill_server(t);
+		}
+		if (mode == MODE_SERVED) {
+			for (i = 0; i < 3; i++)
+				close(fds[i]);
+		} else {
+			tracer_start(t, r->dir, r->run_argv, envp ? envp : r->envp, fds, sp[1], r->ctl);
+			sp[1] = -1;
+		}
+		infd = outp[1] = errp[1] = execp[1] = -1;
+	}
+	if ((err = wait_run(r, t, mode, &so, &se, pending, start, &w)) < 0)
+		goto done;
+	tracer_end(t);
+	if ((*retry = fork_server_after(r, mode, &w)))
+		goto done;
+	res->wall = now() - start;
+	res->child_cpu = (double)w.ru.ru_utime.tv_sec + (double)w.ru.ru_utime.tv_usec / 1e6 +
+	                 (double)w.ru.ru_stime.tv_sec + (double)w.ru.ru_stime.tv_usec / 1e6;
+	/* Children the program left behind die with their group. */
+	kill(-w.pid, SIGKILL);
+	/* Collect what is left in the pipes (writers in the group are dead now, or soon). */
+	{
+		double until = now() + 0.5;
+		while ((so.fd >= 0 || se.fd >= 0) && now() < until)
+			poll_streams(&so, &se, -1, 20, r->opts.output_cap);
+	}
+	if (read(execp[0], &exec_errno, sizeof(exec_errno)) != (ssize_t)sizeof(exec_errno))
+		exec_errno = 0;
+	classify(r, &w, exec_errno, res);
 	if (res->outcome == TNORM_OUTCOME_FAIL && res->sig && se.buf)
 		apply_report(r, se.buf, &res->sig);
 	res->out = so.buf;
@@ -1009,18 +1728,41 @@ done:
 			close(errp[i]);
 		if (execp[i] >= 0)
 			close(execp[i]);
+		if (sp[i] >= 0)
+			close(sp[i]);
 	}
+	for (i = 0; i < 3; i++)
+		if (pending[i] >= 0)
+			close(pending[i]);
 	if (infd >= 0)
 		close(infd);
-	if (fd >= 0)
-		close(fd);
-	if (d)
-		remove_dir(d, file);
-	free(file);
-	if (argv)
-		free_strv(argv);
-	tnorm__buf_dispose(&dirb);
-	if (err < 0)
+	free_strv(envp);
+	if (err < 0 || *retry)
 		tnorm_run_result_dispose(res);
+	return err;
+}
+
+int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_result *res)
+{
+	tracer *t = NULL;
+	int err, retry = 0, attempt;
+	if (!r || !res || (!data && len))
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_runner_run: NULL argument");
+	memset(res, 0, sizeof(*res));
+	res->exit_code = -1;
+	/* The candidate, in the runner's folder. */
+	if ((err = folder_write(r, data, len)) < 0 || (err = tracer_get(r, &t)) < 0)
+		goto done;
+	for (attempt = 0; attempt < 4; attempt++) {
+		if ((err = run_attempt(r, t, pick_mode(r, t), res, &retry)) < 0 || !retry)
+			break;
+	}
+	if (err == 0 && retry) {
+		res->outcome = TNORM_OUTCOME_ERROR;
+		snprintf(res->message, sizeof(res->message), "the fork server of '%s' kept dying",
+		         r->argv[0]);
+	}
+done:
+	folder_clean(r);
 	return err;
 }

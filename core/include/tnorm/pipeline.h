@@ -32,8 +32,9 @@ typedef enum tnorm_mode {
 TNORM_EXTERN const char *tnorm_mode_name(tnorm_mode m);
 
 /* Version 2: tnorm_run_options and tnorm_session_options, which it holds, grew (invalid exits,
- * the fixed program); a struct of another version is refused with TNORM_EINVALID. */
-#define TNORM_PIPELINE_OPTIONS_VERSION 2
+ * the fixed program); version 3: tnorm_run_options grew again (fork_server).  A struct of another
+ * version is refused with TNORM_EINVALID. */
+#define TNORM_PIPELINE_OPTIONS_VERSION 3
 
 typedef struct tnorm_pipeline_options {
 	unsigned version;

@@ -2,16 +2,21 @@
 /*
  * runner.h - run the user's program on a candidate test and classify what happened.
  *
- * Each run writes the candidate to a file in a fresh private temporary folder, which is also the
- * child's working directory, and starts `CMD ARGS` there with `{}` replaced by that file's path
+ * Each run writes the candidate to a file in the runner's private temporary folder, which is also
+ * the child's working directory, and starts `CMD ARGS` there with `{}` replaced by that file's path
  * (or the candidate on standard input).  The child gets its own process group, ASLR off, no core
  * files, an optional address-space limit and a fixed environment; it is traced with ptrace so
  * that a fatal signal, or a nonzero exit, is unwound (libunwind) and symbolized (libdwarf) into a
  * failure signature (signature.h) without any cooperation from the program.  A timeout kills the
  * whole group (SIGTERM, then SIGKILL); the group is always killed at the end of a run, so
  * children that outlive the program do not survive it.  The folder ($TMPDIR or /tmp,
- * tnorm-run-PID-XXXXXX) is removed after the run with whatever the program wrote there; folders
- * of engines that were killed (their PID gone) are removed by the next tnorm_runner_new().
+ * tnorm-run-PID-XXXXXX) is made at the runner's first run and emptied after every run, of the
+ * candidate and whatever the program wrote there, so each run finds it as a fresh folder would
+ * be; tnorm_runner_free() removes it.  Folders of engines that were killed (their PID gone) are
+ * removed by the next tnorm_runner_new().  Each runner has a thread of its own (started at its
+ * first run, ended by tnorm_runner_free) that starts and traces the programs; it blocks every
+ * signal.  A program built with the tnorm driver runtime is started once as a fork server and
+ * forks the process of each run (see fork_server below).
  */
 #ifndef TNORM_RUNNER_H
 #define TNORM_RUNNER_H
@@ -38,11 +43,12 @@ typedef enum tnorm_outcome {
 /** Short lowercase name of an outcome ("pass", "fail", ...).  Static; never free it. */
 TNORM_EXTERN const char *tnorm_outcome_name(tnorm_outcome o);
 
-#define TNORM_RUN_OPTIONS_VERSION 2
+#define TNORM_RUN_OPTIONS_VERSION 3
 
 /**
  * Options for a runner.  Initialize with TNORM_RUN_OPTIONS_INIT, then set what you need.
- * Version 2 added invalid_exits; a struct of another version is refused with TNORM_EINVALID.
+ * Version 2 added invalid_exits, version 3 fork_server; a struct of another version is refused
+ * with TNORM_EINVALID.
  *
  * The program's environment is fixed: PATH, HOME, LANG=C, LC_ALL=C, the sanitizer options
  * below, then `env`.  ASAN_OPTIONS, UBSAN_OPTIONS, LSAN_OPTIONS, MSAN_OPTIONS, TSAN_OPTIONS and
@@ -67,10 +73,16 @@ typedef struct tnorm_run_options {
 	 *  may be NULL when ninvalid_exits is 0. */
 	const int *invalid_exits;
 	size_t ninvalid_exits;
+	/** 1 (default): a program built with the tnorm driver runtime (tnorm_drv_main) runs as a
+	 *  fork server: started once, it forks a child per run, which the runner traces as it
+	 *  would the program (same signatures, timeouts, output); a server that dies is restarted,
+	 *  and after three deaths in a row, or with a program that is not a driver, every run
+	 *  starts the program afresh.  0: every run starts the program afresh.  Needs unwind. */
+	int fork_server;
 } tnorm_run_options;
 
 #define TNORM_RUN_OPTIONS_INIT \
-	{TNORM_RUN_OPTIONS_VERSION, 10.0, 0, 65536, 0, 1, NULL, NULL, NULL, 0}
+	{TNORM_RUN_OPTIONS_VERSION, 10.0, 0, 65536, 0, 1, NULL, NULL, NULL, 0, 1}
 
 /** The result of one run.  Dispose of it with tnorm_run_result_dispose(). */
 typedef struct tnorm_run_result {
@@ -106,7 +118,8 @@ TNORM_EXTERN void tnorm_runner_set_timeout(tnorm_runner *r, double seconds);
  * Run the program once on `data`.  Fills *res (dispose it afterwards, whatever the return).
  * Returns 0 when the run happened (whatever its outcome, ERROR included: an exec failure is an
  * outcome, with res->message saying why), or a negative code when the engine itself failed
- * (TNORM_EIO: cannot create the temporary folder, fork failed; TNORM_ENOMEM).
+ * (TNORM_EIO: cannot create the temporary folder, fork failed, cannot start the runner's
+ * thread; TNORM_ENOMEM).
  * Not thread-safe for one runner; use one runner per thread.
  */
 TNORM_EXTERN int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len,
