@@ -123,8 +123,16 @@ expect "triage: a missing folder is one clear error (exit 3: cannot read)" sh -c
 # ---- memory: a worker frees what it inherited (issue 14: 25 bytes leaked per worker) -------------
 mkdir lk
 cp "$AVL/tests/fail-1.t" lk/
-valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 -q \
-	"$T" triage lk --no-db --no-generalize --quiet --harness "$H" -j 1 -- "$D" {} >/dev/null 2>vg.err; rc=$?
+vg() { # TNORM: triage lk under valgrind; the exit status and vg.err
+	rm -rf lk/triage
+	valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 -q \
+		"$1" triage lk --no-db --no-generalize --quiet --harness "$H" -j 1 -- "$D" {} >/dev/null 2>vg.err
+}
+vg "$T"; rc=$?
+if grep -q 'Possibly corrupted debuginfo' vg.err; then
+	# valgrind 3.19 cannot read clang 14's DWARF 5: the same program without its debug info
+	objcopy --strip-debug "$T" tnorm-nodebug && vg ./tnorm-nodebug; rc=$?
+fi
 expect "triage: no memory definitely lost, in the workers or the parent (valgrind)" sh -c "[ $rc = 0 ] && ! grep -q 'definitely lost' vg.err"
 
 echo "$pass passed, $fail failed"
