@@ -105,6 +105,11 @@ e = raises(_tnorm.Error, _tnorm.minimize, [D, "{}"], t1, harness=H, out=os.path.
 check("minimize: a bad policy is an engine error", e is not None and "nope" in str(e))
 check("minimize: out is required", isinstance(raises(ValueError, _tnorm.minimize, [D, "{}"], t1, harness=H), ValueError))
 check("minimize: progress must be callable", isinstance(raises(TypeError, _tnorm.minimize, [D, "{}"], t1, harness=H, out=out, progress=3), TypeError))
+check("minimize: the call rules by default", r["paper_rules"] is False and r["capped"] == 0)
+rp = _tnorm.minimize([D, "{}"], t1, harness=H, out=os.path.join(W, "paper.norm"), rules="paper")
+check("minimize: rules='paper' runs the paper's rules", rp["paper_rules"] is True and rp["complete"])
+check("minimize: an unknown rule set is ValueError",
+      isinstance(raises(ValueError, _tnorm.minimize, [D, "{}"], t1, harness=H, out=out, rules="fancy"), ValueError))
 
 out2 = os.path.join(W, "stop.norm")
 r = _tnorm.minimize([D, "{}"], t1, harness=H, out=out2, db=None, progress=lambda p: p["runs"] > 20)
