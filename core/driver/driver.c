@@ -38,6 +38,7 @@ struct tnorm_drv {
 	tnorm_value *vars;
 	unsigned char *live;
 	tnorm_drv_fn *fn; /* per template and per check (template_count + check index) */
+	const tnorm_drv_pool *pools; /* the driver's per-pool hooks, or NULL */
 	unsigned long step;
 	int trace;
 };
@@ -312,6 +313,12 @@ static void fork_server(void)
 int tnorm_drv_main(int argc, char **argv, const char *harness_text,
                    const tnorm_drv_handler *handlers)
 {
+	return tnorm_drv_main_pools(argc, argv, harness_text, handlers, NULL);
+}
+
+int tnorm_drv_main_pools(int argc, char **argv, const char *harness_text,
+                         const tnorm_drv_handler *handlers, const tnorm_drv_pool *pools)
+{
 	const char *hpath = NULL, *tpath = NULL;
 	tnorm_harness *h = NULL;
 	tnorm_test *t = NULL;
@@ -322,6 +329,7 @@ int tnorm_drv_main(int argc, char **argv, const char *harness_text,
 	int k, rc = 0;
 
 	memset(&d, 0, sizeof(d));
+	d.pools = pools;
 	for (k = 1; k < argc; k++) {
 		if (!strcmp(argv[k], "--harness") && k + 1 < argc) {
 			hpath = argv[++k];
@@ -399,6 +407,14 @@ int tnorm_drv_main(int argc, char **argv, const char *harness_text,
 		if (!(d.fn[ti] = lookup(handlers, info.name))) {
 			rc = invalid("the driver has no handler for '%s' (harness line %u)", info.name,
 			             info.line);
+			goto done;
+		}
+	}
+	for (i = 0; pools && pools[i].name; i++) {
+		uint32_t pi;
+		if (tnorm_harness_pool_find(h, pools[i].name, &pi) < 0) {
+			rc = invalid("the driver has hooks for pool '%s', which the harness does not declare",
+			             pools[i].name);
 			goto done;
 		}
 	}

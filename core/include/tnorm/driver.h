@@ -65,12 +65,29 @@ typedef struct tnorm_drv_handler {
 } tnorm_drv_handler;
 
 /**
+ * Optional hooks for one pool, by the pool's name in the harness (without the angle brackets).
+ * A table of them ends with a row whose name is NULL; pools without a row have no hooks.
+ */
+typedef struct tnorm_drv_pool {
+	const char *name;
+	/** Frees an instance's value: called when a step overwrites a live instance and at exit. */
+	void (*destroy)(tnorm_drv *d, tnorm_value *v);
+	/** Writes a short printed form of a value into buf (NUL-terminated); for debuggers. */
+	int (*print)(const tnorm_value *v, char *buf, size_t size);
+} tnorm_drv_pool;
+
+/**
  * The driver's main: `DRIVER [--harness PATH] [--trace] (TEST | - | --stdin)`.
  * `harness_text` is the harness compiled into the driver (see core/driver/embed.c); --harness
  * overrides it.  Returns the process exit status (0 or 125); failures abort.
  */
 TNORM_EXTERN int tnorm_drv_main(int argc, char **argv, const char *harness_text,
                                 const tnorm_drv_handler *handlers);
+
+/** tnorm_drv_main with per-pool hooks (`pools` may be NULL: none). */
+TNORM_EXTERN int tnorm_drv_main_pools(int argc, char **argv, const char *harness_text,
+                                      const tnorm_drv_handler *handlers,
+                                      const tnorm_drv_pool *pools);
 
 /** Index of the step being run (0-based), for handlers that want to report it. */
 TNORM_EXTERN unsigned long tnorm_drv_step(const tnorm_drv *d);
