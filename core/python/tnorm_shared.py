@@ -585,6 +585,11 @@ class _Navigation:
     # ---- step breakpoints --------------------------------------------------------------------
     def breakpoints(self, sub, steps):
         self._nav_init()
+        if self.stepping is None:
+            try:
+                self._need_test()  # the program's test, to check and name the steps
+            except (UsageError, OSError):
+                pass
         w = self.host.write
         n = len(self.stepping) if self.stepping else None
         if sub == "break" and steps:
