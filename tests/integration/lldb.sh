@@ -85,56 +85,23 @@ expect "Ctrl-C: the best-so-far still fails the same way" sh -c "[ \"\$($T run f
 cmds cnav 'tnorm run fail-1.t.norm' 'tnorm goto 4' 'tnorm pools' 'tnorm back 2' 'tnorm pools' \
 	'tnorm goto fail' 'tnorm pools' 'tnorm step' 'tnorm back' 'tnorm steps' 'script print("ALIVE")'
 l nav.log -o 'command source -e false -c false cnav' -- "$D" fail-1.t
-sec() { # FILE FROM TO: the lines of FILE from the first line matching FROM up to the next TO
-	awk -v a="$2" -v b="$3" 'f && $0 ~ b {exit} f {print} $0 ~ a {f=1}' "$1"
-}
-expect "goto: stops before step 4 (STEP line)" grep -qx 'STEP 4: avl_insert(avl0, int1)' nav.log
-expect "goto: the source view names the handler and the SUT function" sh -c "grep -qE '^    handler: h_insert \(driver.c:[0-9]+\)$' nav.log && grep -qE '^    calls:   avl_insert \(avl.c:[0-9]+\)$' nav.log"
-sec nav.log '^before step 4: ' '^STEP ' >p4.txt
-expect "pools at step 4: int1 = 2, assigned by step 3" grep -qE '^  int1 = 2 +# assigned by step 3$' p4.txt
-expect "pools at step 4: the tree by pointer, printed in order, changed by step 2" grep -qE '^  avl0 = 0x[0-9a-f]+ \{1\} +# assigned by step 0, changed by step 2$' p4.txt
-expect "pools at step 4: nothing assigned later" sh -c "! grep -q 'int2' p4.txt"
-sec nav.log '^before step 2: ' '^STEP ' >p2.txt
-expect "back 2: lands before step 2" grep -qx 'STEP 2: avl_insert(avl0, int0)' nav.log
-expect "back 2: pools as before step 2 (empty tree, no int1)" sh -c "grep -qE '^  avl0 = 0x[0-9a-f]+ \{\} +# assigned by step 0$' p2.txt && ! grep -q int1 p2.txt"
-expect "goto fail: stops before step 9, marked as the failing step" sh -c "grep -qx 'STEP 9: avl_delete(avl0, int0)' nav.log && grep -qx '    # the test fails during this step: SIGABRT at check_node (avl.c:191)' nav.log"
-expect "goto fail: pools hold the four keys" grep -qE '^  avl0 = 0x[0-9a-f]+ \{1, 2, 3, 4\} +# assigned by step 0, changed by step 8$' nav.log
-expect "step past the failing step: the failure, during step 9" grep -q '^the test failed during step 9: SIGABRT at check_node (avl.c:191)' nav.log
-expect "back after the failure: before step 9 again" test "$(grep -c '^STEP 9: avl_delete(avl0, int0)$' nav.log)" = 2
-expect "steps: marks the failing step" grep -qE '^=>  9  avl_delete\(avl0, int0\)    # the test fails during this step: SIGABRT at check_node' nav.log
-expect "lldb keeps working after goto/back" grep -qx ALIVE nav.log
 
 # (lldb -b ends its -o commands when `process launch` replaces a live process: kill it first)
 l brk.log -o 'tnorm break 5' -o 'tnorm break 7' -o 'tnorm break' -o 'tnorm delete 7' -o 'process launch' \
 	-o 'tnorm pools' -o 'process kill' -o 'process launch' -o 'tnorm steps' -o 'tnorm goto 1' -o continue \
 	-o 'tnorm delete' -o 'tnorm break' -o continue -k 'script print("ALIVE")' -- "$D" fail-1.t.norm
-expect "break: lists the step breakpoints" sh -c "grep -qx '  before step 5: int2 = 3' brk.log && grep -qx '  before step 7: int3 = 4' brk.log"
-expect "break: plain run stops before step 5, and again after a second run" test "$(grep -c '^tnorm: step breakpoint$' brk.log)" = 3
-expect "break: the stop shows the step" test "$(grep -cx 'STEP 5: int2 = 3' brk.log)" -ge 3
-expect "break: pools at the breakpoint" grep -qE '^  avl0 = 0x[0-9a-f]+ \{1, 2\} +# assigned by step 0, changed by step 4$' brk.log
-expect "break: steps marks the breakpoint's step" grep -qE '^=>  5  int2 = 3$' brk.log
-expect "delete: no step breakpoints; continue runs to the crash" sh -c "grep -qx 'no step breakpoints' brk.log && grep -q 'stop reason = signal SIGABRT' brk.log && grep -qx ALIVE brk.log"
 
 # the string-keyed example: strings as the test wrote them, the tree printed with its keys
-TR=$SRC/examples/trie
 printf 'trie0 = trie_new()\nkey0 = "ab"\nval0 = "null"\ntrie_insert(trie0, key0, val0)\nkey1 = "abc"\nval1 = 7\ntrie_insert(trie0, key1, val1)\ntrie_remove(trie0, key1)\n' >trie.t
 l trie.log -o 'tnorm run trie.t' -o 'tnorm goto fail' -o 'tnorm pools' -- "$B/examples/trie/trie_driver_faulty" trie.t
-expect "trie: goto fail stops before the remove" grep -qx 'STEP 7: trie_remove(trie0, key1)' trie.log
-expect "trie: string values quoted as the test wrote them" sh -c "grep -qE '^  key0 = \"ab\" +# assigned by step 1$' trie.log && grep -qE '^  val0 = \"null\" +# assigned by step 2$' trie.log && grep -qE '^  val1 = 7 +# assigned by step 5$' trie.log"
-expect "trie: the tree printed with its keys and values" grep -qE '^  trie0 = 0x[0-9a-f]+ \{"ab": null, "abc": "7"\} +# assigned by step 0, changed by step 6$' trie.log
 
 # bad input: one clear message each, and lldb goes on
 cmds cbad 'tnorm goto 3' 'tnorm pools' 'tnorm run fail-1.t.norm' 'tnorm goto 99' 'tnorm back' \
 	'tnorm goto x' 'tnorm back 0' 'tnorm break 10' 'tnorm delete 4' 'tnorm pools 1' 'script print("ALIVE")'
 l nav-bad.log -o 'command source -e false cbad' -- "$D"
-expect "goto with no test loaded: one clear error" grep -q '^error: tnorm: no test loaded: start one with tnorm run TEST' nav-bad.log
-expect "pools with no program running: one clear error" grep -q '^error: tnorm: the program is not running: tnorm run or tnorm goto K starts it' nav-bad.log
-expect "goto 99 on a 10-step test: one clear error" grep -qx 'error: tnorm: no step 99: the test has 10 steps (0 to 9)' nav-bad.log
-expect "back at step 0: one clear error" grep -qx 'error: tnorm: already before step 0: there is no earlier step' nav-bad.log
-expect "goto x, back 0, break 10, delete 4, pools 1: one clear error each" sh -c "grep -q \"^error: tnorm: tnorm goto takes a step number or 'fail', not 'x'\" nav-bad.log && grep -q '^error: tnorm: tnorm back takes a positive count' nav-bad.log && grep -q '^error: tnorm: no step 10: the test has 10 steps' nav-bad.log && grep -qx 'error: tnorm: no step breakpoint on step 4' nav-bad.log && grep -q '^error: tnorm: tnorm pools takes no arguments' nav-bad.log"
-expect "lldb keeps working after bad navigation input" grep -qx ALIVE nav-bad.log
 l nav-help.log -o 'help tnorm' -o 'tnorm help'
-expect "help: goto, pools and break have help" sh -c "grep -q 'tnorm goto K|fail' nav-help.log && grep -q '^tnorm pools' nav-help.log && grep -q '^tnorm break \[K...\]' nav-help.log"
+E='error: ' CRASH='stop reason = signal SIGABRT'
+. "$(dirname "$0")/nav-checks.sh"
 
 # ---- bad input: one clear error each, and lldb keeps working -----------------------------------
 cmds c1 'tnorm minimize' 'script print("ALIVE")'
