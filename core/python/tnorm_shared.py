@@ -778,7 +778,10 @@ class Session(_Navigation):
         h = self.host
         test = a.test or self.last_result
         if test is None:
-            raise UsageError("no test to run: give one (tnorm run TEST) or run tnorm minimize")
+            try:
+                test, _ = find_test(h.program()[1])  # the program's own test argument
+            except UsageError:
+                raise UsageError("no test to run: give one (tnorm run TEST) or run tnorm minimize")
         program, _ = self._load(test)
         self.current = -1
         h.navigating = True
