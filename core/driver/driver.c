@@ -184,6 +184,169 @@ static void tnorm__drv_run_checks(tnorm_drv *d, char *text, size_t textsize)
 	}
 }
 
+/*
+ * ---- What debuggers read: the pool instances and the step being run (issue 20) ----------------
+ *
+ * `tnorm pools` and the source view of `tnorm step` read this table from the stopped program's
+ * memory, without running code in it: the plugins find `tnorm_drv_debug` by its symbol and read
+ * it with the layout below (fixed by `version`; the sizes let a reader check it).  The table is
+ * the program's own state, like tnorm_drv_failure: written by the main loop only.  `magic` is
+ * set last, once everything it points to is in place, and cleared before that is freed.
+ *
+ * A pool's print hook runs only when a debugger asks for it (TNORM_DRV_PRINT=1 in the
+ * environment; the plugins set it): before each step, on every live instance of the pool, into
+ * the instance's own buffer.  A test run by the engine never pays for it.
+ */
+#define TNORM__DRV_DEBUG_VERSION 1
+#define TNORM__DRV_PRINT_SIZE 512
+
+enum { TNORM__DRV_DBG_NONE, TNORM__DRV_DBG_INT, TNORM__DRV_DBG_STRING, TNORM__DRV_DBG_OBJECT };
+
+struct tnorm_drv_debug_var {
+	const char *name;       /* "avl0" */
+	int64_t assigned;       /* the step that gave the instance its value; -1 while it has none */
+	int64_t changed;        /* the last step that passed it to a call that may modify it; -1 */
+	uint32_t kind;          /* TNORM__DRV_DBG_*: which member of its tnorm_value to show */
+	uint32_t has_print;     /* 1 when its pool has a print hook */
+	char *printed;          /* the print hook's text (TNORM__DRV_PRINT_SIZE bytes), or NULL */
+	int64_t printed_before; /* the step before which `printed` was written; -1: not printed */
+};
+
+struct tnorm_drv_debug {
+	char magic[8];                      /* "tnormdb" while the table is valid, else zeros */
+	uint32_t version;                   /* TNORM__DRV_DEBUG_VERSION */
+	uint32_t ptr_size;                  /* sizeof(void *) */
+	uint32_t value_size;                /* sizeof(tnorm_value): the stride of `values` */
+	uint32_t var_size;                  /* sizeof(struct tnorm_drv_debug_var) */
+	uint64_t nvars;                     /* pool instances, in harness order */
+	uint64_t nsteps;                    /* steps in the test */
+	int64_t step;                       /* the step being run (or about to be, at the hook) */
+	const tnorm_value *values;          /* the instances' values (the runtime's own storage) */
+	struct tnorm_drv_debug_var *vars;   /* what else there is to say about each */
+	tnorm_drv_fn handler;               /* the handler step `step` calls; NULL: a value step */
+	const tnorm_drv_pool *const *hooks; /* per instance: its pool's hooks, or NULL */
+};
+
+__attribute__((used)) struct tnorm_drv_debug tnorm_drv_debug;
+
+/* Fill the table for a test of `nsteps` steps; returns -1 when out of memory. */
+static int tnorm__drv_debug_init(const tnorm_drv *d, size_t nsteps)
+{
+	struct tnorm_drv_debug *g = &tnorm_drv_debug;
+	const char *print = getenv("TNORM_DRV_PRINT");
+	uint32_t nv = tnorm_harness_var_count(d->h), pi, k;
+	const tnorm_drv_pool **hooks;
+	memset(g, 0, sizeof(*g));
+	g->vars = calloc((size_t)nv + 1, sizeof(*g->vars));
+	hooks = calloc((size_t)nv + 1, sizeof(*hooks));
+	g->hooks = hooks;
+	if (!g->vars || !hooks)
+		return -1;
+	for (pi = 0; pi < tnorm_harness_pool_count(d->h); pi++) {
+		tnorm_pool_info p;
+		const tnorm_drv_pool *hook = NULL;
+		size_t j;
+		tnorm_harness_pool(d->h, pi, &p);
+		for (j = 0; d->pools && d->pools[j].name; j++)
+			if (!strcmp(d->pools[j].name, p.name))
+				hook = &d->pools[j];
+		for (k = 0; k < p.instances; k++) {
+			struct tnorm_drv_debug_var *v = &g->vars[p.first_var + k];
+			size_t n = strlen(p.name) + 12;
+			char *name = malloc(n);
+			if (!name)
+				return -1;
+			snprintf(name, n, "%s%u", p.name, k);
+			v->name = name;
+			v->assigned = v->changed = v->printed_before = -1;
+			hooks[p.first_var + k] = hook;
+			if (hook && hook->print) {
+				v->has_print = 1;
+				if (print && !strcmp(print, "1") && !(v->printed = malloc(TNORM__DRV_PRINT_SIZE)))
+					return -1;
+			}
+		}
+	}
+	g->version = TNORM__DRV_DEBUG_VERSION;
+	g->ptr_size = (uint32_t)sizeof(void *);
+	g->value_size = (uint32_t)sizeof(tnorm_value);
+	g->var_size = (uint32_t)sizeof(struct tnorm_drv_debug_var);
+	g->nvars = nv;
+	g->nsteps = nsteps;
+	g->step = -1;
+	g->values = d->vars;
+	memcpy(g->magic, "tnormdb", 8);
+	return 0;
+}
+
+/* Before step `step` (at the hook): what it will call, and the printed form of every instance
+ * whose pool prints, as the steps before it left them. */
+static void tnorm__drv_debug_before(const tnorm_drv *d, size_t step, const tnorm_action *a,
+                                    const tnorm_template_info *info)
+{
+	struct tnorm_drv_debug *g = &tnorm_drv_debug;
+	uint64_t v;
+	g->step = (int64_t)step;
+	g->handler = info->kind == TNORM_TMPL_CALL ? d->fn[a->tmpl] : NULL;
+	for (v = 0; g->vars && v < g->nvars; v++) {
+		struct tnorm_drv_debug_var *x = &g->vars[v];
+		if (!x->printed || !d->live[v])
+			continue;
+		x->printed[0] = '\0';
+		if (g->hooks[v]->print(&d->vars[v], x->printed, TNORM__DRV_PRINT_SIZE) != 0)
+			snprintf(x->printed, TNORM__DRV_PRINT_SIZE, "<print failed>");
+		x->printed[TNORM__DRV_PRINT_SIZE - 1] = '\0';
+		x->printed_before = (int64_t)step;
+	}
+}
+
+/* After step `step` ran: which instances it assigned, and which it may have modified. */
+static void tnorm__drv_debug_after(const tnorm_drv *d, size_t step, const tnorm_action *a,
+                                   const tnorm_template_info *info)
+{
+	struct tnorm_drv_debug_var *vars = tnorm_drv_debug.vars;
+	uint32_t s;
+	if (!vars)
+		return;
+	for (s = 0; s < info->nslots; s++) {
+		struct tnorm_drv_debug_var *x;
+		tnorm_pool_info p;
+		if (info->slot[s].kind != TNORM_SLOT_POOL)
+			continue;
+		x = &vars[var_of(d->h, info, s, a->choice[s])];
+		tnorm_harness_pool(d->h, info->slot[s].pool, &p);
+		if (s == 0 && info->has_lhs) {
+			x->assigned = (int64_t)step;
+			x->changed = -1;
+			if (info->kind == TNORM_TMPL_VALUE) {
+				tnorm_literal lit;
+				x->kind = tnorm_harness_value(d->h, a->tmpl, 1, a->choice[1], &lit) == 0 &&
+				                  lit.kind == TNORM_LIT_INT
+				              ? TNORM__DRV_DBG_INT
+				              : TNORM__DRV_DBG_STRING;
+			} else {
+				x->kind = TNORM__DRV_DBG_OBJECT;
+			}
+		} else if (!info->is_pure && !p.is_const && x->assigned >= 0) {
+			x->changed = (int64_t)step;
+		}
+	}
+}
+
+static void tnorm__drv_debug_free(void)
+{
+	struct tnorm_drv_debug *g = &tnorm_drv_debug;
+	uint64_t v;
+	memset(g->magic, 0, sizeof(g->magic));
+	for (v = 0; g->vars && v < g->nvars + 1; v++) {
+		free((char *)g->vars[v].name);
+		free(g->vars[v].printed);
+	}
+	free(g->vars);
+	free((void *)g->hooks);
+	memset(g, 0, sizeof(*g));
+}
+
 static int read_all(FILE *f, char **out, size_t *len)
 {
 	size_t cap = 4096, n = 0, r;
@@ -418,6 +581,10 @@ int tnorm_drv_main_pools(int argc, char **argv, const char *harness_text,
 			goto done;
 		}
 	}
+	if (tnorm__drv_debug_init(&d, tnorm_test_len(t)) < 0) {
+		rc = invalid("out of memory");
+		goto done;
+	}
 	for (i = 0; i < tnorm_test_len(t); i++) {
 		const tnorm_action *a = tnorm_test_step(t, i);
 		tnorm_template_info info;
@@ -426,6 +593,7 @@ int tnorm_drv_main_pools(int argc, char **argv, const char *harness_text,
 		tnorm_harness_format_action(h, a, text, sizeof(text));
 		if (d.trace)
 			fprintf(stderr, "STEP %zu: %s\n", i, text);
+		tnorm__drv_debug_before(&d, i, a, &info);
 		tnorm_step_hook(i, text);
 		if (info.kind == TNORM_TMPL_VALUE) {
 			uint32_t v = var_of(h, &info, 0, a->choice[0]);
@@ -443,9 +611,11 @@ int tnorm_drv_main_pools(int argc, char **argv, const char *harness_text,
 				tnorm__drv_abort("handler-failed", text);
 			}
 		}
+		tnorm__drv_debug_after(&d, i, a, &info);
 		tnorm__drv_run_checks(&d, text, sizeof(text));
 	}
 done:
+	tnorm__drv_debug_free();
 	free(d.vars);
 	free(d.live);
 	free(d.fn);

@@ -12,6 +12,7 @@ import argparse
 import os
 import re
 import shlex
+import struct
 import subprocess
 import sys
 import tempfile
@@ -102,6 +103,8 @@ def parse(sub, argstring):
         words = shlex.split(argstring or "")
     except ValueError as e:
         raise UsageError("%s\nusage: %s" % (e, HELP[sub].splitlines()[0]))
+    if sub in NAV_SUBCOMMANDS:
+        return _nav_parse(sub, words)
     a = _parser(sub).parse_args(words)
     if sub == "step" and a.count < 1:
         raise UsageError("tnorm step takes a positive count")
@@ -280,7 +283,398 @@ def parse_steps(text):
     return steps
 
 
-class Session:
+# ---- test steps: goto, back, pools, the failing step, step breakpoints, the source view --------
+# (issue 20)  A host adds to what Session needs: alive(), hook_step() (the step index when stopped
+# at tnorm_step_hook, else None), symbol_address(NAME), read_memory(ADDR, SIZE) (bytes or None),
+# function_at(ADDR) and function_named(NAME) ((name, file, line) or None), set_step_breaks(STEPS)
+# (a breakpoint on tnorm_step_hook that calls Session.break_hit(step) and stops when it returns
+# True), and an attribute `navigating`, True while the plugin itself moves the program.
+NAV_SUBCOMMANDS = ("goto", "back", "pools", "break", "delete")
+SUBCOMMANDS += NAV_SUBCOMMANDS
+HELP.update({
+    "goto": "tnorm goto K|fail\n"
+            "  (Re)start the program on the test being stepped (or the last result) and stop\n"
+            "  before step K (0-based, as STEP lines print); 'fail': before the step during\n"
+            "  which the test fails.  Moves forward without a restart when it can.",
+    "back": "tnorm back [N]\n"
+            "  Go back N steps (1 by default) by running the test again to the earlier step;\n"
+            "  runs are deterministic, so this is the state the program had there.",
+    "pools": "tnorm pools\n"
+             "  The value of every live pool instance at the current step, read from the\n"
+             "  driver runtime's memory (no code runs in the program): integers and strings as\n"
+             "  the test wrote them, objects by pointer and the driver's printed form, and the\n"
+             "  step that assigned each one.",
+    "break": "tnorm break [K...]\n"
+             "  Stop before step K whenever the program runs (plain run and continue too);\n"
+             "  without K, list the step breakpoints.",
+    "delete": "tnorm delete [K...]\n"
+              "  Delete the step breakpoints on steps K (all of them without K).",
+})
+
+# The driver runtime's table (core/driver/driver.c, struct tnorm_drv_debug, version 1, 64-bit).
+DEBUG_SYMBOL = "tnorm_drv_debug"
+PRINT_ENV = ("TNORM_DRV_PRINT", "1")  # the runtime runs the pools' print hooks
+_DEBUG_HEADER = struct.Struct("=8sIIIIQQqQQQQ")
+_DEBUG_VAR = struct.Struct("=QqqIIQq")
+_DEBUG_VALUE = struct.Struct("=qQQQ")
+_KINDS = {1: "int", 2: "string", 3: "object"}
+_CALLED = re.compile(r"^(?:\w+\s*=\s*)?(\w+)\s*\(")
+
+
+def _nav_parse(sub, words):
+    """Arguments of the navigation subcommands; raises UsageError."""
+    usage = HELP[sub].splitlines()[0]
+
+    def number(w, what):
+        if not re.fullmatch(r"\d+", w):
+            raise UsageError("%s takes %s, not '%s'\nusage: %s" % ("tnorm " + sub, what, w, usage))
+        return int(w)
+
+    if sub == "pools" and words:
+        raise UsageError("tnorm pools takes no arguments\nusage: " + usage)
+    if sub == "goto":
+        if len(words) != 1:
+            raise UsageError("tnorm goto takes one step number or 'fail'\nusage: " + usage)
+        return words[0] if words[0] == "fail" else number(words[0], "a step number or 'fail'")
+    if sub == "back":
+        if len(words) > 1:
+            raise UsageError("tnorm back takes at most one count\nusage: " + usage)
+        n = number(words[0], "a positive count") if words else 1
+        if n < 1:
+            raise UsageError("tnorm back takes a positive count")
+        return n
+    return [number(w, "step numbers") for w in words]
+
+
+def quote_c(data):
+    """A string as a C literal: printable ASCII as is, the rest escaped."""
+    out = []
+    for b in data:
+        c = chr(b)
+        if c in '"\\':
+            out.append("\\" + c)
+        elif 32 <= b < 127:
+            out.append(c)
+        else:
+            out.append({10: "\\n", 9: "\\t", 13: "\\r", 0: "\\0"}.get(b, "\\x%02x" % b))
+    return '"%s"' % "".join(out)
+
+
+def read_cstring(host, addr, limit=512):
+    """A NUL-terminated string in the program's memory (bytes read a chunk at a time, so that
+    the end of a mapping is not crossed needlessly); None when unreadable."""
+    data = b""
+    while len(data) < limit:
+        chunk = host.read_memory(addr + len(data), 64)
+        if chunk is None:
+            return None if not data else data.decode("utf-8", "backslashreplace")
+        end = chunk.find(b"\0")
+        if end >= 0:
+            return (data + chunk[:end]).decode("utf-8", "backslashreplace")
+        data += chunk
+    return data[:limit].decode("utf-8", "backslashreplace")
+
+
+def read_pools(host):
+    """The driver runtime's table in the stopped program: {"step", "nsteps", "handler", "vars"};
+    each var {"name", "kind", "value" (the text to show), "assigned", "changed", "printed",
+    "printed_before"}, live instances only.  Raises UsageError when there is nothing to read."""
+    if not host.alive():
+        raise UsageError("the program is not running: tnorm run or tnorm goto K starts it")
+    addr = host.symbol_address(DEBUG_SYMBOL)
+    raw = host.read_memory(addr, _DEBUG_HEADER.size) if addr else None
+    if raw is None:
+        raise UsageError("the program has no tnorm driver runtime (no %s to read)" % DEBUG_SYMBOL)
+    (magic, version, ptr_size, value_size, var_size, nvars, nsteps, step, values, varp,
+     handler, _hooks) = _DEBUG_HEADER.unpack(raw)
+    if magic != b"tnormdb\0":
+        raise UsageError("the test is not running yet (or has ended): no pool has a value")
+    if (version, ptr_size, value_size, var_size) != (1, 8, _DEBUG_VALUE.size, _DEBUG_VAR.size):
+        raise UsageError("the driver runtime's table has a layout this plugin does not know "
+                         "(version %d)" % version)
+    vals = host.read_memory(values, nvars * value_size) if nvars else b""
+    infos = host.read_memory(varp, nvars * var_size) if nvars else b""
+    if vals is None or infos is None:
+        raise UsageError("cannot read the driver runtime's table")
+    out = []
+    for v in range(nvars):
+        name, assigned, changed, kind, _has_print, printed, printed_before = \
+            _DEBUG_VAR.unpack_from(infos, v * var_size)
+        if assigned < 0:
+            continue
+        i, s, slen, p = _DEBUG_VALUE.unpack_from(vals, v * value_size)
+        if kind == 1:
+            text = str(i)
+        elif kind == 2:
+            data = host.read_memory(s, min(slen, 200)) if slen else b""
+            text = "<unreadable>" if data is None else quote_c(data) + ("..." if slen > 200 else "")
+        else:
+            text = "0x%x" % p if p else "NULL"
+        out.append({"name": read_cstring(host, name) or "?", "kind": _KINDS.get(kind, "object"),
+                    "value": text, "assigned": assigned, "changed": changed,
+                    "printed": read_cstring(host, printed, 4096) if printed and
+                    printed_before >= 0 else None,
+                    "printed_before": printed_before})
+    return {"step": step, "nsteps": nsteps, "handler": handler or None, "vars": out}
+
+
+def last_trace_step(stderr):
+    """The last `STEP k:` line a driver run with --trace printed: the step it failed in."""
+    steps = re.findall(r"^STEP (\d+): ", stderr or "", re.M)
+    return int(steps[-1]) if steps else None
+
+
+class _Navigation:
+    """Session's part for issue 20: goto/back, pools, the failing step, step breakpoints and the
+    source view.  Uses Session's stepping state (stepping, current, last_result)."""
+
+    def _nav_init(self):
+        if not hasattr(self, "breaks"):
+            self.breaks = set()      # step breakpoints
+            self.test_path = None    # the test `stepping` was read from
+            self.run_args = None     # the program's arguments for it
+            self._failures = {}      # (program, args, test, mtime, size) -> (step, signature)
+
+    # ---- the test and its failure -----------------------------------------------------------
+    def _load(self, test):
+        """Read the steps of `test` (a path); it becomes the test being stepped."""
+        self._nav_init()
+        program, args = self.host.program()
+        if not os.path.isfile(test):
+            raise UsageError("%s: no such test file" % test)
+        test = os.path.abspath(test)
+        with open(test, encoding="utf-8", errors="replace") as f:
+            steps = parse_steps(f.read())
+        if not steps:
+            raise UsageError("%s has no steps" % test)
+        try:
+            _, tmpl = find_test(args, test)
+        except UsageError:
+            tmpl = [test]
+        self.stepping = steps
+        self.test_path = test
+        self.run_args = [test if x == "{}" else x for x in tmpl]
+        return program, tmpl
+
+    def _need_test(self):
+        """The test goto and back work on: the one being stepped, else the last result, else
+        the program's test argument."""
+        self._nav_init()
+        if self.stepping is not None and self.test_path is not None:
+            return
+        test = self.last_result
+        if test is None:
+            _, args = self.host.program()
+            try:
+                test, _ = find_test(args)
+            except UsageError:
+                raise UsageError("no test loaded: start one with tnorm run TEST (or run tnorm "
+                                 "minimize first)")
+        self._load(test)
+
+    def failure(self):
+        """(step, signature) of the test being stepped, from the engine's run of it (the last
+        STEP the driver reached before the crash); (None, None) when it does not fail."""
+        self._nav_init()
+        if self.test_path is None or not os.path.isfile(self.test_path):
+            return None, None
+        program, _ = self.host.program()
+        st = os.stat(self.test_path)
+        _, tmpl = find_test(self.run_args, self.test_path) if self.run_args else (None, ["{}"])
+        key = (program, tuple(tmpl), self.test_path, st.st_mtime_ns, st.st_size)
+        if key not in self._failures:
+            res = _tnorm.run([program, "--trace"] + tmpl, self.test_path)
+            self._failures[key] = ((last_trace_step(res["stderr"]), res["signature"])
+                                   if res["outcome"] == "fail" else (None, None))
+        return self._failures[key]
+
+    def failure_note(self, k):
+        """The note that marks the failing step, or None for any other step."""
+        try:
+            fk, sig = self.failure()
+        except (Error, OSError):
+            return None
+        if fk is None or k != fk:
+            return None
+        return "the test fails during this step: " + (sig or "").split(" <- ")[0]
+
+    # ---- moving ----------------------------------------------------------------------------
+    def _position(self):
+        """(step, before): where the program is, from the runtime's table (at the hook: before
+        that step; anywhere else: during it); None when it is not running a test."""
+        h = self.host
+        k = h.hook_step() if h.alive() else None
+        if k is not None:
+            return k, True
+        try:
+            return read_pools(h)["step"], False
+        except UsageError:
+            return None
+
+    def goto(self, k):
+        self._need_test()
+        h = self.host
+        n = len(self.stepping)
+        if k == "fail":
+            fk, _ = self.failure()
+            if fk is None:
+                raise UsageError("%s does not fail: there is no failing step to go to"
+                                 % self.test_path)
+            k = fk
+        if not 0 <= k < n:
+            raise UsageError("no step %d: the test has %d steps (0 to %d)" % (k, n, n - 1))
+        _, args = h.program()
+        here = h.hook_step() if h.alive() else None
+        h.navigating = True
+        try:
+            if here is None or here > k or args != self.run_args:
+                here = h.start(self.run_args)
+            while here is not None and here < k:
+                here = h.next_step()
+        finally:
+            h.navigating = False
+        if here != k:
+            self.current = -1
+            raise UsageError("the program did not reach step %d (%s)" % (k, h.stop_description()))
+        self.current = k
+        self.print_step(k)
+
+    def back(self, count):
+        self._need_test()
+        pos = self._position()
+        if pos is None:
+            raise UsageError("the program is not running a test: tnorm goto K starts it")
+        k, before = pos
+        target = k - count if before else k - count + 1
+        if target < 0:
+            if before and k == 0:
+                raise UsageError("already before step 0: there is no earlier step")
+            raise UsageError("cannot go back %d step%s from %s step %d" % (
+                count, "s" if count > 1 else "", "before" if before else "during", k))
+        self.goto(target)
+
+    # ---- pools -------------------------------------------------------------------------------
+    def pools(self):
+        t = read_pools(self.host)
+        w = self.host.write
+        k, before = t["step"], self.host.hook_step() == t["step"]
+        action = self.stepping[k][0] if self.stepping and 0 <= k < len(self.stepping) else None
+        if k < 0:
+            w("before the first step\n")
+        else:
+            w("%s step %d%s\n" % ("before" if before else "during", k,
+                                   ": " + action if action else ""))
+        if not t["vars"]:
+            w("  (no pool instance has a value yet)\n")
+        rows = []
+        for v in t["vars"]:
+            value = v["value"]
+            if v["printed"] is not None:
+                value += " " + v["printed"]
+                if not before and v["printed_before"] >= 0:
+                    value += " (as before step %d)" % v["printed_before"]
+            where = "assigned by step %d" % v["assigned"]
+            if v["changed"] >= 0:
+                where += ", changed by step %d" % v["changed"]
+            rows.append(("%s = %s" % (v["name"], value), where))
+        width = min(max([len(left) for left, _ in rows] + [0]), 60)
+        for left, where in rows:
+            w("  %s    # %s\n" % (left.ljust(width), where))
+        self.host.flush()
+
+    # ---- step breakpoints --------------------------------------------------------------------
+    def breakpoints(self, sub, steps):
+        self._nav_init()
+        if self.stepping is None:
+            try:
+                self._need_test()  # the program's test, to check and name the steps
+            except (UsageError, OSError):
+                pass
+        w = self.host.write
+        n = len(self.stepping) if self.stepping else None
+        if sub == "break" and steps:
+            for k in steps:
+                if n is not None and k >= n:
+                    raise UsageError("no step %d: the test has %d steps (0 to %d)" % (k, n, n - 1))
+            self.breaks.update(steps)
+            self.host.set_step_breaks(sorted(self.breaks))
+            w("step breakpoint%s before step %s\n" % (
+                "s" if len(steps) > 1 else "", ", ".join(map(str, sorted(set(steps))))))
+        elif sub == "break":
+            if not self.breaks:
+                w("no step breakpoints\n")
+            for k in sorted(self.breaks):
+                action = self.stepping[k][0] if n is not None and k < n else ""
+                w("  before step %d%s\n" % (k, ": " + action if action else ""))
+        else:
+            missing = [k for k in steps if k not in self.breaks]
+            if missing:
+                raise UsageError("no step breakpoint on step %s" % ", ".join(map(str, missing)))
+            gone = set(steps) if steps else set(self.breaks)
+            self.breaks -= gone
+            self.host.set_step_breaks(sorted(self.breaks))
+            w("deleted the step breakpoint%s on step %s\n" % (
+                "s" if len(gone) != 1 else "", ", ".join(map(str, sorted(gone))) or "-"))
+        self.host.flush()
+
+    def break_hit(self, k):
+        """Called by the host's step breakpoint before step k: True to stop there."""
+        self._nav_init()
+        if self.host.navigating or k not in self.breaks:
+            return False
+        try:
+            _, args = self.host.program()
+            test, _ = find_test(args)
+            if test != self.test_path:
+                self._load(test)
+        except (UsageError, OSError):
+            pass
+        self.current = k
+        self.host.write("tnorm: step breakpoint\n")
+        self.print_step(k)
+        return True
+
+    # ---- the source view ---------------------------------------------------------------------
+    def source_view(self, k):
+        """Lines that say what step k will call: the driver's handler and the SUT function named
+        as the harness names it (file:line each); [] when the program cannot tell."""
+        h = self.host
+        if self.stepping is None or not 0 <= k < len(self.stepping) or h.hook_step() != k:
+            return []
+        m = _CALLED.match(self.stepping[k][0])
+        if not m:
+            return ["value step: the driver runtime assigns it, no handler runs"]
+        try:
+            handler = read_pools(h)["handler"]
+        except UsageError:
+            handler = None
+
+        def where(fn):
+            name, file, line = fn
+            return "%s (%s:%d)" % (name, file, line) if file else name
+
+        lines = []
+        fn = h.function_at(handler) if handler else None
+        if fn:
+            lines.append("handler: " + where(fn))
+        fn = h.function_named(m.group(1))
+        lines.append("calls:   " + (where(fn) if fn else "%s (not found in the program)"
+                                    % m.group(1)))
+        return lines
+
+    # ---- dispatch ----------------------------------------------------------------------------
+    def nav_command(self, sub, arg):
+        self._nav_init()
+        if sub == "goto":
+            return self.goto(arg)
+        if sub == "back":
+            return self.back(arg)
+        if sub == "pools":
+            return self.pools()
+        return self.breakpoints(sub, arg)
+
+
+class Session(_Navigation):
     """The plugin's state across commands: the last result, and the test being stepped."""
 
     def __init__(self, host):
@@ -382,29 +776,24 @@ class Session:
     # ---- stepping --------------------------------------------------------------------------
     def run(self, a):
         h = self.host
-        program, args = h.program()
         test = a.test or self.last_result
         if test is None:
-            raise UsageError("no test to run: give one (tnorm run TEST) or run tnorm minimize")
-        if not os.path.isfile(test):
-            raise UsageError("%s: no such test file" % test)
-        test = os.path.abspath(test)
-        with open(test, encoding="utf-8", errors="replace") as f:
-            self.stepping = parse_steps(f.read())
-        if not self.stepping:
-            raise UsageError("%s has no steps" % test)
-        try:
-            _, tmpl = find_test(args, test)
-        except UsageError:
-            tmpl = [test]
-        new_args = [test if x == "{}" else x for x in tmpl]
+            try:
+                test, _ = find_test(h.program()[1])  # the program's own test argument
+            except UsageError:
+                raise UsageError("no test to run: give one (tnorm run TEST) or run tnorm minimize")
+        program, _ = self._load(test)
         self.current = -1
-        stopped = h.start(new_args)
+        h.navigating = True
+        try:
+            stopped = h.start(self.run_args)
+        finally:
+            h.navigating = False
         if stopped is None:
             self.current = -1
             raise UsageError("the program did not reach step 0 (is it a tnorm driver?)")
         self.current = stopped
-        h.write("tnorm run: %s %s\n" % (program, " ".join(shlex.quote(x) for x in new_args)))
+        h.write("tnorm run: %s %s\n" % (program, " ".join(shlex.quote(x) for x in self.run_args)))
         self.print_step(self.current)
 
     def step(self, a):
@@ -412,10 +801,23 @@ class Session:
         if self.stepping is None:
             raise UsageError("no test is being stepped: start one with tnorm run")
         for _ in range(a.count):
-            k = h.next_step()
+            was = self.current
+            h.navigating = True
+            try:
+                k = h.next_step()
+            finally:
+                h.navigating = False
             if k is None:
                 self.current = len(self.stepping)
-                h.write("the test ended without reaching another step (%s)\n" % h.stop_description())
+                pos = self._position()
+                if pos is not None and h.stop_description().startswith("the program stopped: "):
+                    h.write("the test failed during step %d: %s\n" % (
+                        pos[0], h.stop_description()[len("the program stopped: "):]))
+                else:
+                    h.write("the test ended without reaching another step (%s)\n"
+                            % h.stop_description())
+                if was >= 0 and pos is not None:
+                    self.current = pos[0]
                 return
             self.current = k
         self.print_step(self.current)
@@ -425,8 +827,10 @@ class Session:
         if 0 <= k < len(self.stepping):
             action, notes = self.stepping[k]
             w("STEP %d: %s\n" % (k, action))
-            for n in notes:
+            for n in notes + [x for x in [self.failure_note(k)] if x]:
                 w("    # %s\n" % n)
+            for line in self.source_view(k):
+                w("    %s\n" % line)
         else:
             w("STEP %d\n" % k)
         self.host.flush()
@@ -436,6 +840,7 @@ class Session:
             raise UsageError("no test is being stepped: start one with tnorm run")
         for i, (action, notes) in enumerate(self.stepping):
             mark = "=>" if i == self.current else "  "
+            notes = notes + [x for x in [self.failure_note(i)] if x]
             self.host.write("%s %2d  %s%s\n" % (mark, i, action,
                                                  "    # " + "; ".join(notes) if notes else ""))
         self.host.flush()
@@ -459,5 +864,8 @@ class Session:
             return self.run(a)
         if sub == "step":
             return self.step(a)
+        if sub in NAV_SUBCOMMANDS:
+            return self.nav_command(sub, a)
         return self.steps()
+
 

@@ -47,8 +47,8 @@ static const tnorm_drv_handler handlers[] = {
 	{"avl_find", h_find}, {"avl_inorder", h_inorder}, {"avl_check", h_check},
 	{NULL, NULL},
 };
-
+extern const tnorm_drv_pool avl_pools[]; /* print.c */
 int main(int argc, char **argv)
 {
-	return tnorm_drv_main(argc, argv, avl_harness, handlers);
+	return tnorm_drv_main_pools(argc, argv, avl_harness, handlers, avl_pools);
 }

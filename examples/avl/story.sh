@@ -5,7 +5,8 @@
 #   2. reduce it to a 1-minimal test with the same signature;
 #   3. minimize (reduce + normalize) two different failing tests: one canonical test;
 #   4. generalize it: which values and orders in it are accidental;
-#   5. the same in gdb: run -> crash -> tnorm minimize -> tnorm run -> tnorm step.
+#   5. the same in gdb: run -> crash -> tnorm minimize -> tnorm run -> tnorm step, then move
+#      around in the test: tnorm goto fail, tnorm pools, tnorm back, tnorm steps.
 # Results go to build/story/; the example's files are never modified.
 # usage: sh examples/avl/story.sh [TEST]   (from the source root)
 set -eu
@@ -50,9 +51,10 @@ echo "== 4. tnorm generalize: what in the normal form is accidental (still a run
 $T generalize --quiet --harness "$H" -o "$OUT/fail-1.gen" "$OUT/fail-1.norm" -- "$D" {} | sed 1,2d
 
 echo
-echo "== 5. in gdb: run -> crash -> tnorm signature -> tnorm minimize -> tnorm run -> tnorm step"
+echo "== 5. in gdb: run -> crash -> tnorm signature -> tnorm minimize -> tnorm run -> tnorm step -> goto, pools, back"
 cp "$TEST" "$OUT/crash.t"
 gdb -batch -nx -ex "source build/gdb-plugin/tnorm-gdb.py" \
 	-ex run -ex 'tnorm signature' -ex 'tnorm minimize --quiet' -ex 'tnorm run' \
-	-ex 'tnorm step' -ex 'tnorm step' -ex 'tnorm steps' \
+	-ex 'tnorm step' -ex 'tnorm goto fail' -ex 'tnorm pools' -ex 'tnorm back 2' -ex 'tnorm pools' \
+	-ex 'tnorm step' -ex 'tnorm steps' \
 	--args "$D" "$OUT/crash.t" 2>&1 | grep -v -e '^\[Thread debugging' -e '^Using host libthread_db'

@@ -69,8 +69,8 @@ static const tnorm_drv_handler handlers[] = {
 	{"trie_find", h_find}, {"trie_seek", h_seek},     {"trie_size", h_size},
 	{"trie_check", h_check}, {NULL, NULL},
 };
-
+extern const tnorm_drv_pool trie_pools[]; /* print.c */
 int main(int argc, char **argv)
 {
-	return tnorm_drv_main(argc, argv, trie_harness, handlers);
+	return tnorm_drv_main_pools(argc, argv, trie_harness, handlers, trie_pools);
 }

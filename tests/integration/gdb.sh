@@ -71,6 +71,28 @@ expect "Ctrl-C: gdb still reads the stop afterwards" grep -q '^SIGABRT at check_
 expect "Ctrl-C: the best-so-far file is a valid test" [ $best_ok = 1 ]
 expect "Ctrl-C: the best-so-far still fails the same way" sh -c "[ \"\$($T run fail-6.t.norm -- '$D' {} | sed -n 's/^signature: //p')\" = \"\$($T run fail-6.t -- '$D' {} | sed -n 's/^signature: //p')\" ]"
 
+# ---- goto, back, pools, the failing step, step breakpoints, the source view (issue 20) ---------
+# fail-1.t.norm (from the story above): 10 steps, the failure during step 9 (avl_delete).
+g nav.log -ex 'tnorm run fail-1.t.norm' -ex 'tnorm goto 4' -ex 'tnorm pools' -ex 'tnorm back 2' \
+	-ex 'tnorm pools' -ex 'tnorm goto fail' -ex 'tnorm pools' -ex 'tnorm step' -ex 'tnorm back' \
+	-ex 'tnorm steps' -ex 'echo ALIVE\n' --args "$D" fail-1.t
+
+g brk.log -ex 'tnorm break 5' -ex 'tnorm break 7' -ex 'tnorm break' -ex 'tnorm delete 7' -ex run -ex 'tnorm pools' \
+	-ex run -ex 'tnorm steps' -ex 'tnorm goto 1' -ex continue -ex 'tnorm delete' -ex 'tnorm break' -ex continue \
+	-ex 'echo ALIVE\n' --args "$D" fail-1.t.norm
+
+# the string-keyed example: strings as the test wrote them, the tree printed with its keys
+printf 'trie0 = trie_new()\nkey0 = "ab"\nval0 = "null"\ntrie_insert(trie0, key0, val0)\nkey1 = "abc"\nval1 = 7\ntrie_insert(trie0, key1, val1)\ntrie_remove(trie0, key1)\n' >trie.t
+g trie.log -ex 'tnorm run trie.t' -ex 'tnorm goto fail' -ex 'tnorm pools' --args "$B/examples/trie/trie_driver_faulty" trie.t
+
+# bad input: one clear message each, and gdb goes on
+g nav-bad.log -ex 'tnorm goto 3' -ex 'tnorm pools' -ex 'tnorm run fail-1.t.norm' -ex 'tnorm goto 99' \
+	-ex 'tnorm back' -ex 'tnorm goto x' -ex 'tnorm back 0' -ex 'tnorm break 10' -ex 'tnorm delete 4' \
+	-ex 'tnorm pools 1' -ex 'echo ALIVE\n' --args "$D"
+g nav-help.log -ex 'help tnorm goto' -ex 'help tnorm pools' -ex 'help tnorm break'
+E='' CRASH='Program received signal SIGABRT'
+. "$(dirname "$0")/nav-checks.sh"
+
 # ---- bad input: one clear error each, and gdb keeps working ------------------------------------
 g bad1.log -ex 'tnorm minimize' -ex 'echo ALIVE\n'
 expect "no program: one clear error" sh -c "grep -q '^tnorm: no program: load one first' bad1.log && grep -qx ALIVE bad1.log"

@@ -79,6 +79,30 @@ expect "Ctrl-C: lldb still reads the stop afterwards" grep -q '^SIGABRT at check
 expect "Ctrl-C: the best-so-far file is a valid test" [ $best_ok = 1 ]
 expect "Ctrl-C: the best-so-far still fails the same way" sh -c "[ \"\$($T run fail-6.t.norm -- '$D' {} | sed -n 's/^signature: //p')\" = \"\$($T run fail-6.t -- '$D' {} | sed -n 's/^signature: //p')\" ]"
 
+# ---- goto, back, pools, the failing step, step breakpoints, the source view (issue 20) ---------
+# fail-1.t.norm (from the story above): 10 steps, the failure during step 9 (avl_delete).
+# (from a command file: in lldb -b, a crash inside a command ends the -o commands)
+cmds cnav 'tnorm run fail-1.t.norm' 'tnorm goto 4' 'tnorm pools' 'tnorm back 2' 'tnorm pools' \
+	'tnorm goto fail' 'tnorm pools' 'tnorm step' 'tnorm back' 'tnorm steps' 'script print("ALIVE")'
+l nav.log -o 'command source -e false -c false cnav' -- "$D" fail-1.t
+
+# (lldb -b ends its -o commands when `process launch` replaces a live process: kill it first)
+l brk.log -o 'tnorm break 5' -o 'tnorm break 7' -o 'tnorm break' -o 'tnorm delete 7' -o 'process launch' \
+	-o 'tnorm pools' -o 'process kill' -o 'process launch' -o 'tnorm steps' -o 'tnorm goto 1' -o continue \
+	-o 'tnorm delete' -o 'tnorm break' -o continue -k 'script print("ALIVE")' -- "$D" fail-1.t.norm
+
+# the string-keyed example: strings as the test wrote them, the tree printed with its keys
+printf 'trie0 = trie_new()\nkey0 = "ab"\nval0 = "null"\ntrie_insert(trie0, key0, val0)\nkey1 = "abc"\nval1 = 7\ntrie_insert(trie0, key1, val1)\ntrie_remove(trie0, key1)\n' >trie.t
+l trie.log -o 'tnorm run trie.t' -o 'tnorm goto fail' -o 'tnorm pools' -- "$B/examples/trie/trie_driver_faulty" trie.t
+
+# bad input: one clear message each, and lldb goes on
+cmds cbad 'tnorm goto 3' 'tnorm pools' 'tnorm run fail-1.t.norm' 'tnorm goto 99' 'tnorm back' \
+	'tnorm goto x' 'tnorm back 0' 'tnorm break 10' 'tnorm delete 4' 'tnorm pools 1' 'script print("ALIVE")'
+l nav-bad.log -o 'command source -e false cbad' -- "$D"
+l nav-help.log -o 'help tnorm' -o 'tnorm help'
+E='error: ' CRASH='stop reason = signal SIGABRT'
+. "$(dirname "$0")/nav-checks.sh"
+
 # ---- bad input: one clear error each, and lldb keeps working -----------------------------------
 cmds c1 'tnorm minimize' 'script print("ALIVE")'
 l bad1.log -o 'command source -e false c1'

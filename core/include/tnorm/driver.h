@@ -72,7 +72,13 @@ typedef struct tnorm_drv_pool {
 	const char *name;
 	/** Frees an instance's value: called when a step overwrites a live instance and at exit. */
 	void (*destroy)(tnorm_drv *d, tnorm_value *v);
-	/** Writes a short printed form of a value into buf (NUL-terminated); for debuggers. */
+	/**
+	 * Writes a short printed form of a live instance's value into buf (at most `size` bytes,
+	 * NUL-terminated; a longer text is cut), for debuggers (`tnorm pools`).  Called only when a
+	 * debugger asks (TNORM_DRV_PRINT=1 in the environment, which the plugins set): before each
+	 * step, on every live instance of the pool.  Must not change the value.  Returns 0, or
+	 * nonzero when it cannot print (the debugger then shows "<print failed>").
+	 */
 	int (*print)(const tnorm_value *v, char *buf, size_t size);
 } tnorm_drv_pool;
 
