@@ -16,6 +16,9 @@
  * A tnorm driver runs as a fork server (see "The fork server" in docs/architecture.md): the
  * process per run is then a child forked by the driver, traced from its first instruction
  * (PTRACE_O_TRACEFORK on the server), and everything above holds for it unchanged.
+ *
+ * Every process the program starts is traced as well, only so that it dies with the run, even
+ * when it left the process group (see "The run's processes" below).
  */
 #include <dirent.h>
 #include <errno.h>
