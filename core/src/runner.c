@@ -16,6 +16,9 @@
  * A tnorm driver runs as a fork server (see "The fork server" in docs/architecture.md): the
  * process per run is then a child forked by the driver, traced from its first instruction
  * (PTRACE_O_TRACEFORK on the server), and everything above holds for it unchanged.
+ *
+ * Every process the program starts is traced as well, only so that it dies with the run, even
+ * when it left the process group (see "The run's processes" below).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -817,7 +820,9 @@ child_fail:
 	return pid;
 }
 
-#define TRACE_OPTS (PTRACE_O_EXITKILL | PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC | PTRACE_O_TRACECLONE)
+#define TRACE_OPTS                                                                            \
+	(PTRACE_O_EXITKILL | PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC | PTRACE_O_TRACECLONE |     \
+	 PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK)
 
 /* One ptrace stop of thread `tid` of the program `pid`: record what it means, resume it. */
 static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, int *exec_seen,
@@ -849,6 +854,150 @@ static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, int *exec
 			unwind(r, pid, tid, signame(sig, kind, sizeof(kind)), &res->sig);
 		deliver = sig;
 	}
+	ptrace(PTRACE_CONT, tid, NULL, (void *)(long)deliver);
+}
+
+/*
+ * The run's processes.  Every process the program starts is traced as well (PTRACE_O_TRACEFORK,
+ * TRACEVFORK and TRACECLONE are inherited, with EXITKILL, by every new tracee), so that a process
+ * that left the program's process group (setsid(), a double-fork daemon) is still known: when
+ * the run's program is reaped, every other process of the run is killed (SIGKILL) and reaped.
+ * Only the run's program (or the fork server's child) defines the outcome: the stops of the other
+ * processes are passed on as they come, never unwound.
+ *
+ * The set holds every traced task (thread) but the started program's leader, each with its
+ * process (tgid) and, for a process, the parent it was forked by.  A task is recorded at the
+ * first of its parent's fork/clone event and its own first stop (either may come first), and
+ * forgotten when it is reaped, or when a thread that exec'd takes its leader's id.  Until we
+ * reap it, a traced task's id cannot be reused, so killing a recorded id never hits a stranger.
+ * A task is doomed (killed on sight) when its run is over, and so is any task whose parent is
+ * doomed or gone: one that a process forked as it was being killed.
+ */
+typedef struct {
+	pid_t tid, tgid, ppid;
+	unsigned started : 1; /* its first stop (a new tracee's SIGSTOP) is behind it */
+	unsigned doomed : 1;  /* killed: its run is over */
+} task;
+
+typedef struct {
+	task *v;
+	size_t n, cap;
+} task_set;
+
+/* Thread `tid`'s process and its parent process, from /proc.  -1 when it is gone. */
+static int proc_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
+{
+	char path[64], buf[1024], *p;
+	ssize_t n;
+	int fd;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if (!(p = strstr(buf, "\nTgid:")))
+		return -1;
+	*tgid = (pid_t)strtol(p + 6, NULL, 10);
+	if (!(p = strstr(buf, "\nPPid:")))
+		return -1;
+	*ppid = (pid_t)strtol(p + 6, NULL, 10);
+	return 0;
+}
+
+static task *tasks_find(task_set *ts, pid_t tid)
+{
+	size_t i;
+	for (i = 0; i < ts->n; i++)
+		if (ts->v[i].tid == tid)
+			return &ts->v[i];
+	return NULL;
+}
+
+static void tasks_forget(task_set *ts, pid_t tid)
+{
+	task *k = tasks_find(ts, tid);
+	if (k)
+		*k = ts->v[--ts->n];
+}
+
+/*
+ * Task `tid` of the run, recorded now if it is new.  `root`, `root2` (0: none): the program
+ * and the fork server's child, whose tasks and children are never doomed on sight.  NULL when
+ * it cannot be recorded (gone, or out of memory): its stops are then passed on, nothing more.
+ */
+static task *tasks_note(task_set *ts, pid_t tid, pid_t root, pid_t root2)
+{
+	task *k = tasks_find(ts, tid), *up;
+	pid_t tgid, ppid, above;
+	if (k || proc_ids(tid, &tgid, &ppid) < 0)
+		return k;
+	if (ts->n == ts->cap) {
+		size_t cap = ts->cap ? 2 * ts->cap : 16;
+		task *v = tnorm__reallocarray(ts->v, cap, sizeof(*v));
+		if (!v)
+			return NULL;
+		ts->v = v;
+		ts->cap = cap;
+	}
+	k = &ts->v[ts->n++];
+	memset(k, 0, sizeof(*k));
+	k->tid = tid;
+	k->tgid = tgid;
+	k->ppid = ppid;
+	/* A thread goes with its process, a process with the one that forked it. */
+	above = tgid != tid ? tgid : ppid;
+	if (above != root && (!root2 || above != root2))
+		k->doomed = (up = tasks_find(ts, above)) ? up->doomed : 1;
+	if (k->doomed)
+		kill(tid, SIGKILL);
+	return k;
+}
+
+/* At a ptrace stop of `tid`: a new task it started is recorded; after an exec, the id the
+ * exec'ing thread had is forgotten (it is the leader's now). */
+static void tasks_follow(task_set *ts, pid_t tid, int status, pid_t root, pid_t root2)
+{
+	int event = status >> 16;
+	unsigned long msg = 0;
+	if (!WIFSTOPPED(status) || !event || ptrace(PTRACE_GETEVENTMSG, tid, NULL, &msg) < 0)
+		return;
+	if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK || event == PTRACE_EVENT_CLONE)
+		tasks_note(ts, (pid_t)msg, root, root2);
+	else if (event == PTRACE_EVENT_EXEC && (pid_t)msg != tid)
+		tasks_forget(ts, (pid_t)msg);
+}
+
+/* The run is over: kill every task but those of process `keep` (the fork server; 0: none). */
+static void tasks_doom(task_set *ts, pid_t keep)
+{
+	size_t i;
+	for (i = 0; i < ts->n; i++)
+		if (ts->v[i].tgid != keep && !ts->v[i].doomed) {
+			ts->v[i].doomed = 1;
+			kill(ts->v[i].tid, SIGKILL);
+		}
+}
+
+/* A stop of a process the program started (`k` may be NULL): pass it on.  A new tracee's first
+ * SIGSTOP is ours, and a group stop (no siginfo) is resumed, as ptrace without SEIZE must. */
+static void other_stop(task *k, pid_t tid, int status)
+{
+	int sig = WSTOPSIG(status), deliver = 0;
+	siginfo_t si;
+	if (k && k->doomed) {
+		kill(tid, SIGKILL);
+	} else if (status >> 16) {
+		deliver = 0; /* a ptrace event */
+	} else if (sig == SIGSTOP && (!k || !k->started)) {
+		deliver = 0;
+	} else if (ptrace(PTRACE_GETSIGINFO, tid, NULL, &si) == 0) {
+		deliver = sig;
+	}
+	if (k)
+		k->started = 1;
 	ptrace(PTRACE_CONT, tid, NULL, (void *)(long)deliver);
 }
 
@@ -1080,20 +1229,32 @@ static tnorm_run_result *current_res(tracer *t, tnorm_run_result *scratch)
 	return res ? res : scratch;
 }
 
+/* The run's program (or the fork server's child of this run) is `child` from now on. */
+static void set_run_pid(tracer *t, pid_t child)
+{
+	pthread_mutex_lock(&t->mu);
+	t->pid = child;
+	pthread_mutex_unlock(&t->mu);
+}
+
 /*
  * One program, in the tracer thread: start it, follow its stops until it is reaped.  With a
  * control socket (`ctl`), the program may say it is a fork server: then the tracer follows its
  * forks, each child being one run's program (see core/driver/driver.c), until the server is gone
- * and its last child reaped.
+ * and its last child reaped.  Every process either of them starts is followed too (see "The
+ * run's processes" above), and killed when its run is over; the last of them reaped, the tracer
+ * returns (wait4 says there is nothing left: ECHILD).
  */
 static void trace_one(tnorm_runner *r, tracer *t, const char *dir, char **argv, char **envp,
                       int *fds, int ctl)
 {
 	tnorm_run_result scratch;
 	struct rusage wru;
+	task_set ts = {NULL, 0, 0};
+	task *k;
 	pid_t pid, w, child = 0;
 	int i, st = 0, e, exec_seen = 0, child_exec_seen = 1, is_server = 0, child_started = 0;
-	int p_gone = 0, execs = 0;
+	int p_gone = 0, execs = 0, over = 0;
 	memset(&scratch, 0, sizeof(scratch));
 	pid = start_child(r, dir, fds[0], fds[1], fds[2], fds[3], ctl, argv, envp);
 	e = errno;
@@ -1110,17 +1271,18 @@ static void trace_one(tnorm_runner *r, tracer *t, const char *dir, char **argv, 
 		return;
 	}
 	setpgid(pid, pid); /* also in the parent, so the group exists before the caller kills it */
-	pthread_mutex_lock(&t->mu);
-	t->pid = pid;
-	pthread_mutex_unlock(&t->mu);
+	set_run_pid(t, pid);
 	for (;;) {
 		w = wait4(-1, &st, __WALL | __WNOTHREAD, &wru);
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			tracer_done(t, 0, NULL, 0, 1, 1); /* ECHILD: nothing of ours left to wait for */
+			if (!over) /* ECHILD before the program was reaped: it is lost to us */
+				tracer_done(t, 0, NULL, 0, 1, 1);
 			break;
 		}
+		if (WIFSTOPPED(st))
+			tasks_follow(&ts, w, st, pid, child);
 		if (w == pid && WIFSTOPPED(st)) {
 			int event = st >> 16, sig = WSTOPSIG(st);
 			if (is_server) {
@@ -1129,9 +1291,7 @@ static void trace_one(tnorm_runner *r, tracer *t, const char *dir, char **argv, 
 				if (event == PTRACE_EVENT_FORK && !child &&
 				    ptrace(PTRACE_GETEVENTMSG, pid, NULL, &msg) == 0) {
 					child = (pid_t)msg;
-					pthread_mutex_lock(&t->mu);
-					t->pid = child;
-					pthread_mutex_unlock(&t->mu);
+					set_run_pid(t, child);
 				}
 				ptrace(PTRACE_CONT, pid, NULL,
 				       (void *)(long)(event || sig == SIGSTOP || sig == SIGTRAP ? 0 : sig));
@@ -1144,7 +1304,6 @@ static void trace_one(tnorm_runner *r, tracer *t, const char *dir, char **argv, 
 			} else if (ctl >= 0 && exec_seen && !event && sig == SIGSTOP && execs == 0 &&
 			           said_hello(t->ctl_engine)) {
 				is_server = 1;
-				ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)(TRACE_OPTS | PTRACE_O_TRACEFORK));
 				pthread_mutex_lock(&t->mu);
 				t->hello = 1;
 				t->server = pid;
@@ -1166,41 +1325,60 @@ static void trace_one(tnorm_runner *r, tracer *t, const char *dir, char **argv, 
 			t->server = 0;
 			pthread_mutex_unlock(&t->mu);
 			if (!child) {
-				tracer_done(t, st, &wru, is_server, 0, 1);
-				break;
+				/* The run is over: what the program started goes, then the tracer. */
+				over = 1;
+				tasks_doom(&ts, 0);
+				tracer_done(t, st, &wru, is_server, 0, 0);
 			}
 			continue;
 		}
-		if (!is_server) {
-			/* One of the program's threads: its stops are the program's; its end, nothing. */
-			if (WIFSTOPPED(st))
-				on_stop(r, pid, w, st, &exec_seen, current_res(t, &scratch));
+		if (!WIFSTOPPED(st)) {
+			/* A task ended.  The fork server's child of this run ends the run. */
+			tasks_forget(&ts, w);
+			if (is_server && w == child) {
+				over = p_gone;
+				tasks_doom(&ts, p_gone ? 0 : pid);
+				tracer_done(t, st, &wru, 0, 0, 0);
+				child = 0;
+				child_started = 0;
+			} /* else: a thread, or a process the program started */
 			continue;
 		}
-		/* Anything else is the server's child of this run, or one of its threads. */
-		if (WIFSTOPPED(st)) {
+		k = tasks_note(&ts, w, pid, child);
+		if (over || (k && k->doomed) ||
+		    (k && k->tgid != pid && k->tgid != child &&
+		     !(is_server && !child && k->tgid == w && k->ppid == pid))) {
+			/* A process the program started (killed when its run is over).  A driver among
+			 * them that offers a fork server is told no, as one the program exec'd is. */
+			if (ctl >= 0 && !is_server && !over && !(st >> 16) && WSTOPSIG(st) == SIGSTOP &&
+			    k && k->started && said_hello(t->ctl_engine)) {
+				send(t->ctl_engine, "N", 1, MSG_NOSIGNAL);
+				ptrace(PTRACE_CONT, w, NULL, NULL);
+			} else {
+				other_stop(k, w, st);
+			}
+		} else if (!is_server) {
+			/* One of the program's threads: its stops are the program's; its end, nothing. */
+			on_stop(r, pid, w, st, &exec_seen, current_res(t, &scratch));
+		} else if (k && k->tgid == pid) {
+			ptrace(PTRACE_CONT, w, NULL, NULL); /* a thread of the server's */
+		} else {
+			/* The server's child of this run, or one of its threads. */
 			if (!child) { /* its first stop came before the server's fork event */
 				child = w;
-				pthread_mutex_lock(&t->mu);
-				t->pid = child;
-				pthread_mutex_unlock(&t->mu);
+				set_run_pid(t, child);
 			}
 			if (w == child && !child_started) {
-				/* The child's first stop: trace it as a program run afresh (no forks). */
+				/* The child's first stop: trace it as a program run afresh. */
 				child_started = 1;
 				ptrace(PTRACE_SETOPTIONS, w, NULL, (void *)(long)TRACE_OPTS);
 				ptrace(PTRACE_CONT, w, NULL, NULL);
 			} else {
 				on_stop(r, child, w, st, &child_exec_seen, current_res(t, &scratch));
 			}
-		} else if (w == child) {
-			tracer_done(t, st, &wru, 0, 0, p_gone);
-			child = 0;
-			child_started = 0;
-			if (p_gone)
-				break;
-		} /* else: one of the program's threads ended */
+		}
 	}
+	free(ts.v);
 	tnorm_signature_free(scratch.sig);
 }
 

@@ -8,8 +8,12 @@
  * files, an optional address-space limit and a fixed environment; it is traced with ptrace so
  * that a fatal signal, or a nonzero exit, is unwound (libunwind) and symbolized (libdwarf) into a
  * failure signature (signature.h) without any cooperation from the program.  A timeout kills the
- * whole group (SIGTERM, then SIGKILL); the group is always killed at the end of a run, so
- * children that outlive the program do not survive it.  The folder ($TMPDIR or /tmp,
+ * whole group (SIGTERM, then SIGKILL); the group is always killed at the end of a run, and so is
+ * every process the program started, traced like it (even one that left the group with
+ * setsid(), or a daemon): when the program is reaped, the runner's thread kills and reaps them
+ * (their crashes are not the run's outcome).  Not followed: processes with tracing off (unwind
+ * 0), ones created with CLONE_UNTRACED or started by another service; docs/architecture.md has
+ * the limits.  The folder ($TMPDIR or /tmp,
  * tnorm-run-PID-XXXXXX) is made at the runner's first run and emptied after every run, of the
  * candidate and whatever the program wrote there, so each run finds it as a fresh folder would
  * be; tnorm_runner_free() removes it.  Folders of engines that were killed (their PID gone) are
