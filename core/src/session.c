@@ -518,7 +518,7 @@ static int pre_check(tnorm_session *s, const void *data, size_t len, uint64_t h1
 		return tnorm__error_set(TNORM_ETIMEOUT, "the run budget (%llu runs) is used up; the best "
 		                        "result so far is kept", (unsigned long long)s->o.max_runs);
 	if (s->o.max_time > 0 && now() - s->start > s->o.max_time)
-		return tnorm__error_set(TNORM_ETIMEOUT, "the time budget (%.0f s) is used up; the best "
+		return tnorm__error_set(TNORM_ETIMEOUT, "the time budget (%g s) is used up; the best "
 		                        "result so far is kept", s->o.max_time);
 	return 0;
 }
