@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_db.c - the cross-test SQLite cache: record and look up, persistence across handles and
- * processes, two writers on one file, and a writer killed with SIGKILL in the middle of writing.
+ * test_db.c - the cross-test cache: record and look up, persistence across handles and
+ * processes, two writers on one database, a writer killed with SIGKILL in the middle of writing,
+ * and work items claimed by concurrent workers with leases.
+ *
+ * By default against an SQLite file in a temporary folder.  With TNORM_TEST_DB_URL set (a
+ * postgresql:// URL of an empty database; tests/integration/pg.sh starts a throwaway server),
+ * the same tests run against PostgreSQL, and TNORM_TEST_DB_FOREIGN names a database that holds
+ * another program's table, which must be refused.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -18,7 +24,8 @@
 
 #include "tnorm/tnorm.h"
 
-static char dir[64], path[128];
+static char dir[64], path[1024];
+static const char *url; /* TNORM_TEST_DB_URL, or NULL for SQLite */
 
 static int setup(void **state)
 {
@@ -26,7 +33,11 @@ static int setup(void **state)
 	snprintf(dir, sizeof(dir), "/tmp/tnorm-db-XXXXXX");
 	if (!mkdtemp(dir))
 		return -1;
-	snprintf(path, sizeof(path), "%s/cache.db", dir);
+	url = getenv("TNORM_TEST_DB_URL");
+	if (url && *url)
+		snprintf(path, sizeof(path), "%s", url);
+	else
+		snprintf(path, sizeof(path), "%s/cache.db", dir);
 	return 0;
 }
 
@@ -112,12 +123,33 @@ static void test_db__paths(void **state)
 	tnorm_db_close(db);
 }
 
+/* A PostgreSQL server that is not there, and a database of another program: clear errors. */
+static void bad_urls(void)
+{
+	const char *foreign = getenv("TNORM_TEST_DB_FOREIGN");
+	tnorm_db *db = NULL;
+	assert_int_equal(tnorm_db_open(&db, "postgresql://tnorm:secret@/nodb?host=/nonexistent"),
+	                 TNORM_EDB);
+	assert_non_null(strstr(tnorm_error_last()->message, "cannot connect to the result database"));
+	/* The password is never echoed. */
+	assert_null(strstr(tnorm_error_last()->message, "secret"));
+	assert_non_null(strstr(tnorm_error_last()->message, "postgresql://tnorm:***@/nodb"));
+	assert_non_null(foreign);
+	assert_int_equal(tnorm_db_open(&db, foreign), TNORM_EINVALID);
+	assert_non_null(strstr(tnorm_error_last()->message, "is not a tnorm result database"));
+	assert_null(db);
+}
+
 static void test_db__bad_paths(void **state)
 {
 	tnorm_db *db = NULL;
 	char notdb[192];
 	FILE *f;
 	(void)state;
+	if (url) {
+		bad_urls();
+		return;
+	}
 	assert_int_equal(tnorm_db_open(&db, "/nonexistent/dir/cache.db"), TNORM_EDB);
 	assert_non_null(strstr(tnorm_error_last()->message, "/nonexistent/dir/cache.db: cannot open"));
 	snprintf(notdb, sizeof(notdb), "%s/notadb", dir);
@@ -205,6 +237,107 @@ static void test_db__two_writers_and_kill9(void **state)
 	tnorm_db_close(db);
 }
 
+/* One worker holds an item at a time; a finished item is never claimed again; results sorted. */
+static void test_db__claims(void **state)
+{
+	tnorm_db *a = NULL, *b = NULL;
+	tnorm_db_item *items = NULL;
+	size_t n = 9;
+	int got = -1, ok = -1;
+	(void)state;
+	assert_int_equal(tnorm_db_open(&a, path), 0);
+	assert_int_equal(tnorm_db_open(&b, path), 0);
+	assert_int_equal(tnorm_db_results(a, "job1", &items, &n), 0);
+	assert_int_equal(n, 0);
+	assert_null(items);
+	assert_int_equal(tnorm_db_claim(a, "job1", "t-b", "A", 60, &got), 0);
+	assert_int_equal(got, 1);
+	assert_int_equal(tnorm_db_claim(b, "job1", "t-b", "B", 60, &got), 0);
+	assert_int_equal(got, 0); /* A holds it */
+	assert_int_equal(tnorm_db_claim(b, "job2", "t-b", "B", 60, &got), 0);
+	assert_int_equal(got, 1); /* another job's item of the same name */
+	assert_int_equal(tnorm_db_claim(a, "job1", "t-b", "A", 60, &got), 0);
+	assert_int_equal(got, 1); /* a renewal */
+	assert_int_equal(tnorm_db_finish(b, "job1", "t-b", "B", "wrong", &ok), 0);
+	assert_int_equal(ok, 0);
+	assert_int_equal(tnorm_db_finish(a, "job1", "t-b", "A", "bucket 1\n", &ok), 0);
+	assert_int_equal(ok, 1);
+	assert_int_equal(tnorm_db_claim(b, "job1", "t-b", "B", 60, &got), 0);
+	assert_int_equal(got, 0); /* finished */
+	assert_int_equal(tnorm_db_claim(a, "job1", "t-b", "A", 60, &got), 0);
+	assert_int_equal(got, 0); /* finished, even for its own worker */
+	/* A lease that expires (its worker died) is taken over; the old worker's result is dropped. */
+	assert_int_equal(tnorm_db_claim(a, "job1", "t-a", "A", 1, &got), 0);
+	assert_int_equal(got, 1);
+	sleep(3);
+	assert_int_equal(tnorm_db_claim(b, "job1", "t-a", "B", 60, &got), 0);
+	assert_int_equal(got, 1);
+	assert_int_equal(tnorm_db_finish(a, "job1", "t-a", "A", "late", &ok), 0);
+	assert_int_equal(ok, 0);
+	assert_int_equal(tnorm_db_finish(b, "job1", "t-a", "B", "bucket 2", &ok), 0);
+	assert_int_equal(ok, 1);
+	assert_int_equal(tnorm_db_results(b, "job1", &items, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(items[0].name, "t-a");
+	assert_string_equal(items[0].result, "bucket 2");
+	assert_string_equal(items[1].name, "t-b");
+	assert_string_equal(items[1].result, "bucket 1\n");
+	tnorm_db_items_free(items, n);
+	assert_int_equal(tnorm_db_claim(a, "job1", "x", "A", 0, &got), TNORM_EINVALID);
+	assert_int_equal(tnorm_db_claim(NULL, "job1", "x", "A", 5, &got), TNORM_EINVALID);
+	tnorm_db_items_free(NULL, 0);
+	tnorm_db_close(a);
+	tnorm_db_close(b);
+}
+
+/* Four processes race over the same 200 items: each item is taken exactly once. */
+static void test_db__concurrent_claims(void **state)
+{
+	enum { WORKERS = 4, ITEMS = 200 };
+	pid_t pid[WORKERS];
+	int w, st, total = 0;
+	tnorm_db *db = NULL;
+	tnorm_db_item *items = NULL;
+	size_t n = 0, i;
+	(void)state;
+	for (w = 0; w < WORKERS; w++) {
+		if ((pid[w] = fork()) == 0) {
+			char worker[16], name[16];
+			int k, got, ok, mine = 0;
+			snprintf(worker, sizeof(worker), "w%d", w);
+			if (tnorm_db_open(&db, path) < 0)
+				_exit(255);
+			for (k = 0; k < ITEMS; k++) {
+				snprintf(name, sizeof(name), "item%03d", k);
+				if (tnorm_db_claim(db, "race", name, worker, 600, &got) < 0)
+					_exit(254);
+				if (!got)
+					continue;
+				if (tnorm_db_finish(db, "race", name, worker, worker, &ok) < 0 || !ok)
+					_exit(253);
+				mine++;
+			}
+			tnorm_db_close(db);
+			_exit(mine);
+		}
+		assert_true(pid[w] > 0);
+	}
+	for (w = 0; w < WORKERS; w++) {
+		assert_int_equal(waitpid(pid[w], &st, 0), pid[w]);
+		assert_true(WIFEXITED(st));
+		assert_true(WEXITSTATUS(st) <= ITEMS);
+		total += WEXITSTATUS(st);
+	}
+	assert_int_equal(total, ITEMS);
+	assert_int_equal(tnorm_db_open(&db, path), 0);
+	assert_int_equal(tnorm_db_results(db, "race", &items, &n), 0);
+	assert_int_equal(n, ITEMS);
+	for (i = 0; i < n; i++)
+		assert_true(items[i].result[0] == 'w');
+	tnorm_db_items_free(items, n);
+	tnorm_db_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +345,8 @@ int main(void)
 		cmocka_unit_test(test_db__paths),
 		cmocka_unit_test(test_db__bad_paths),
 		cmocka_unit_test(test_db__two_writers_and_kill9),
+		cmocka_unit_test(test_db__claims),
+		cmocka_unit_test(test_db__concurrent_claims),
 	};
 	return cmocka_run_group_tests_name("db", tests, setup, teardown);
 }

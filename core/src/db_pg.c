@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * db_pg.c - the storage backend on a PostgreSQL server (libpq), for many machines that share one
+ * cache and one set of triage work items.
+ *
+ * The same rows as the SQLite file, in tables named tnorm_* so that they can live in a database
+ * that is not tnorm's alone.  Every statement is one implicit transaction; upserts
+ * (INSERT ... ON CONFLICT) make writes from concurrent workers safe without locks, and a claim is
+ * one statement that only succeeds on a free item, an expired lease or the worker's own, so two
+ * workers never both hold an item.  Leases use the server's clock, never a worker's.  The schema
+ * is created under a transaction-level advisory lock, so that workers starting together do not
+ * race on CREATE TABLE.  A database that already holds tables of another program (tables not
+ * named tnorm_*) is refused untouched, as an SQLite file with another application_id is.
+ */
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "db_backend.h"
+
+typedef struct pg {
+	PGconn *c;
+	char *where; /* the URL without its password, for messages */
+} pg;
+
+enum {
+	Q_GET_OUT,
+	Q_PUT_OUT,
+	Q_GET_NORM,
+	Q_PUT_NORM,
+	Q_GET_PATH,
+	Q_PUT_PATH,
+	Q_CLAIM,
+	Q_FINISH,
+	Q_RESULTS,
+	Q_COUNT
+};
+
+#define PG_NOW "CAST(extract(epoch FROM clock_timestamp()) AS BIGINT)"
+
+static const struct {
+	const char *sql;
+	int nparams;
+} queries[Q_COUNT] = {
+	{"SELECT interesting FROM tnorm_outcome WHERE ctx=$1 AND h1=$2 AND h2=$3 AND len=$4", 4},
+	{"INSERT INTO tnorm_outcome VALUES($1,$2,$3,$4,$5) ON CONFLICT(ctx,h1,h2,len) DO UPDATE SET "
+	 "interesting=excluded.interesting",
+	 5},
+	{"SELECT form FROM tnorm_normal WHERE ctx=$1 AND h1=$2 AND h2=$3 AND len=$4", 4},
+	{"INSERT INTO tnorm_normal VALUES($1,$2,$3,$4,$5) ON CONFLICT(ctx,h1,h2,len) DO UPDATE SET "
+	 "form=excluded.form",
+	 5},
+	{"SELECT forms FROM tnorm_path WHERE h1=$1 AND h2=$2 AND len=$3", 3},
+	{"INSERT INTO tnorm_path VALUES($1,$2,$3,$4) ON CONFLICT(h1,h2,len) DO UPDATE SET "
+	 "forms=excluded.forms",
+	 4},
+	{"INSERT INTO tnorm_claim(job,name,worker,expires,done,result) VALUES($1,$2,$3," PG_NOW
+	 "+$4,0,NULL) ON CONFLICT(job,name) DO UPDATE SET worker=excluded.worker, "
+	 "expires=excluded.expires WHERE tnorm_claim.done=0 AND (tnorm_claim.expires < " PG_NOW
+	 " OR tnorm_claim.worker=excluded.worker) RETURNING worker",
+	 4},
+	{"UPDATE tnorm_claim SET done=1, result=$4 WHERE job=$1 AND name=$2 AND worker=$3 AND done=0",
+	 4},
+	{"SELECT name, result FROM tnorm_claim WHERE job=$1 AND done=1 ORDER BY name COLLATE \"C\"", 1},
+};
+
+static const char schema[] =
+	"BEGIN;"
+	"SELECT pg_advisory_xact_lock(1953395309);" /* "tnrm", as the SQLite application_id */
+	"CREATE TABLE IF NOT EXISTS tnorm_outcome(ctx BIGINT, h1 BIGINT, h2 BIGINT, len BIGINT,"
+	" interesting INTEGER, PRIMARY KEY(ctx, h1, h2, len));"
+	"CREATE TABLE IF NOT EXISTS tnorm_normal(ctx BIGINT, h1 BIGINT, h2 BIGINT, len BIGINT,"
+	" form TEXT, PRIMARY KEY(ctx, h1, h2, len));"
+	"CREATE TABLE IF NOT EXISTS tnorm_path(h1 BIGINT, h2 BIGINT, len BIGINT, forms BYTEA,"
+	" PRIMARY KEY(h1, h2, len));"
+	"CREATE TABLE IF NOT EXISTS tnorm_claim(job TEXT, name TEXT, worker TEXT, expires BIGINT,"
+	" done INTEGER, result TEXT, PRIMARY KEY(job, name));"
+	"COMMIT;";
+
+/* The URL for messages: the password (user:PASSWORD@ or password=...) replaced by "***". */
+static char *redact(const char *url)
+{
+	tnorm__buf b = TNORM__BUF_INIT;
+	const char *at = strchr(url, '@'), *scheme = strstr(url, "://"), *pw;
+	const char *q = strchr(url, '?');
+	int err;
+	if (scheme && at && (!q || at < q)) {
+		const char *colon = memchr(scheme + 3, ':', (size_t)(at - scheme - 3));
+		if (colon) {
+			err = tnorm__buf_put(&b, url, (size_t)(colon - url + 1));
+			if (err == 0)
+				err = tnorm__buf_puts(&b, "***");
+			url = at;
+			if (err < 0) {
+				tnorm__buf_dispose(&b);
+				return NULL;
+			}
+		}
+	}
+	if ((pw = strstr(url, "password=")) != NULL) {
+		const char *end = strchr(pw, '&');
+		if (tnorm__buf_put(&b, url, (size_t)(pw - url + 9)) < 0 || tnorm__buf_puts(&b, "***") < 0 ||
+		    (end && tnorm__buf_puts(&b, end) < 0)) {
+			tnorm__buf_dispose(&b);
+			return NULL;
+		}
+		return tnorm__buf_detach(&b);
+	}
+	if (tnorm__buf_puts(&b, url) < 0) {
+		tnorm__buf_dispose(&b);
+		return NULL;
+	}
+	return tnorm__buf_detach(&b);
+}
+
+/* libpq's messages end with a newline; the error object's do not. */
+static int pgerr(pg *d, const char *what, const char *msg)
+{
+	size_t n = msg ? strlen(msg) : 0;
+	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+		n--;
+	return tnorm__error_set(TNORM_EDB, "%s: %s: %.*s", d->where, what, (int)n,
+	                        msg ? msg : "unknown error");
+}
+
+static void pg_close(void *be)
+{
+	pg *d = be;
+	if (!d)
+		return;
+	if (d->c)
+		PQfinish(d->c);
+	free(d->where);
+	free(d);
+}
+
+/*
+ * Run prepared query q.  `vals` are text parameters; a parameter with a nonzero length in `lens`
+ * is sent as binary (bytea).  Returns the result (the caller clears it) or NULL with the error
+ * set; `want` is the status that counts as success.
+ */
+static PGresult *run(pg *d, int q, const char *const *vals, const int *lens, int binary_result,
+                     ExecStatusType want)
+{
+	int formats[8] = {0}, i;
+	char name[2] = {(char)('a' + q), 0}; /* statements are named a, b, c, ... by index */
+	PGresult *r;
+	for (i = 0; lens && i < queries[q].nparams; i++)
+		formats[i] = lens[i] > 0;
+	r = PQexecPrepared(d->c, name, queries[q].nparams, vals, lens, formats, binary_result);
+	if (!r || PQresultStatus(r) != want) {
+		pgerr(d, q == Q_CLAIM ? "claim" : (want == PGRES_TUPLES_OK ? "lookup" : "write"),
+		      r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
+		PQclear(r);
+		return NULL;
+	}
+	return r;
+}
+
+typedef struct keytext {
+	char v[4][24];
+	const char *p[5];
+} keytext;
+
+/* The key as text parameters: ctx first when `with_ctx`, then h1, h2, len. */
+static void key_params(keytext *kt, const tnorm__db_key *k, int with_ctx)
+{
+	int n = 0;
+	if (with_ctx)
+		snprintf(kt->v[n++], sizeof(kt->v[0]), "%lld", (long long)k->ctx);
+	snprintf(kt->v[n++], sizeof(kt->v[0]), "%lld", (long long)k->h1);
+	snprintf(kt->v[n++], sizeof(kt->v[0]), "%lld", (long long)k->h2);
+	snprintf(kt->v[n++], sizeof(kt->v[0]), "%lld", (long long)k->len);
+	for (int i = 0; i < n; i++)
+		kt->p[i] = kt->v[i];
+	kt->p[n] = NULL;
+}
+
+static int pg_get_outcome(void *be, const tnorm__db_key *k, int *found, int *interesting)
+{
+	keytext kt;
+	PGresult *r;
+	key_params(&kt, k, 1);
+	if (!(r = run(be, Q_GET_OUT, kt.p, NULL, 0, PGRES_TUPLES_OK)))
+		return TNORM_EDB;
+	if ((*found = PQntuples(r) > 0))
+		*interesting = atoi(PQgetvalue(r, 0, 0)) != 0;
+	PQclear(r);
+	return 0;
+}
+
+static int pg_put_outcome(void *be, const tnorm__db_key *k, int interesting)
+{
+	keytext kt;
+	PGresult *r;
+	key_params(&kt, k, 1);
+	kt.p[4] = interesting ? "1" : "0";
+	if (!(r = run(be, Q_PUT_OUT, kt.p, NULL, 0, PGRES_COMMAND_OK)))
+		return TNORM_EDB;
+	PQclear(r);
+	return 0;
+}
+
+static int pg_get_normal(void *be, const tnorm__db_key *k, char **normal)
+{
+	keytext kt;
+	PGresult *r;
+	int err = 0;
+	key_params(&kt, k, 1);
+	if (!(r = run(be, Q_GET_NORM, kt.p, NULL, 0, PGRES_TUPLES_OK)))
+		return TNORM_EDB;
+	if (PQntuples(r) > 0 && !(*normal = tnorm__strdup(PQgetvalue(r, 0, 0))))
+		err = TNORM_ENOMEM;
+	PQclear(r);
+	return err;
+}
+
+static int pg_put_normal(void *be, const tnorm__db_key *k, const char *normal)
+{
+	keytext kt;
+	PGresult *r;
+	key_params(&kt, k, 1);
+	kt.p[4] = normal;
+	if (!(r = run(be, Q_PUT_NORM, kt.p, NULL, 0, PGRES_COMMAND_OK)))
+		return TNORM_EDB;
+	PQclear(r);
+	return 0;
+}
+
+static int pg_get_path(void *be, const tnorm__db_key *k, void **blob, size_t *len, int *found)
+{
+	keytext kt;
+	PGresult *r;
+	int err = 0;
+	key_params(&kt, k, 0);
+	if (!(r = run(be, Q_GET_PATH, kt.p, NULL, 1, PGRES_TUPLES_OK)))
+		return TNORM_EDB;
+	if ((*found = PQntuples(r) > 0)) {
+		*len = (size_t)PQgetlength(r, 0, 0);
+		if ((*blob = tnorm__malloc(*len + 1)))
+			memcpy(*blob, PQgetvalue(r, 0, 0), *len);
+		else
+			err = TNORM_ENOMEM;
+	}
+	PQclear(r);
+	return err;
+}
+
+static int pg_put_path(void *be, const tnorm__db_key *k, const void *blob, size_t len)
+{
+	keytext kt;
+	PGresult *r;
+	int lens[4] = {0, 0, 0, 0};
+	key_params(&kt, k, 0);
+	if (len > 0x7fffffff)
+		return tnorm__error_set(TNORM_EOVERFLOW, "%s: a recorded path of %zu bytes is too large",
+		                        ((pg *)be)->where, len);
+	/* An empty blob is sent as text: the empty string is a valid bytea literal. */
+	kt.p[3] = len ? blob : "";
+	lens[3] = (int)len;
+	if (!(r = run(be, Q_PUT_PATH, kt.p, lens, 0, PGRES_COMMAND_OK)))
+		return TNORM_EDB;
+	PQclear(r);
+	return 0;
+}
+
+static int pg_claim(void *be, const char *job, const char *name, const char *worker, int lease_s,
+                    int *got)
+{
+	char lease[16];
+	const char *p[4];
+	PGresult *r;
+	snprintf(lease, sizeof(lease), "%d", lease_s);
+	p[0] = job, p[1] = name, p[2] = worker, p[3] = lease;
+	if (!(r = run(be, Q_CLAIM, p, NULL, 0, PGRES_TUPLES_OK)))
+		return TNORM_EDB;
+	*got = PQntuples(r) > 0;
+	PQclear(r);
+	return 0;
+}
+
+static int pg_finish(void *be, const char *job, const char *name, const char *worker,
+                     const char *result, int *ok)
+{
+	const char *p[4];
+	PGresult *r;
+	p[0] = job, p[1] = name, p[2] = worker, p[3] = result;
+	if (!(r = run(be, Q_FINISH, p, NULL, 0, PGRES_COMMAND_OK)))
+		return TNORM_EDB;
+	*ok = !strcmp(PQcmdTuples(r), "1");
+	PQclear(r);
+	return 0;
+}
+
+static int pg_results(void *be, const char *job, tnorm_db_item **items, size_t *n)
+{
+	const char *p[1];
+	PGresult *r;
+	int i, err = 0;
+	p[0] = job;
+	if (!(r = run(be, Q_RESULTS, p, NULL, 0, PGRES_TUPLES_OK)))
+		return TNORM_EDB;
+	for (i = 0; i < PQntuples(r) && err == 0; i++)
+		err = tnorm__db_item_push(items, n, PQgetvalue(r, i, 0), PQgetvalue(r, i, 1));
+	PQclear(r);
+	return err;
+}
+
+static const tnorm__db_ops pg_ops = {
+	pg_get_outcome, pg_put_outcome, pg_get_normal, pg_put_normal, pg_get_path,
+	pg_put_path,    pg_claim,       pg_finish,     pg_results,    pg_close,
+};
+
+/* Refuse a database that holds another program's tables; 0 when it is empty or tnorm's. */
+static int check_owner(pg *d)
+{
+	PGresult *r = PQexec(d->c, "SELECT count(*), count(*) FILTER (WHERE tablename LIKE 'tnorm\\_%') "
+	                           "FROM pg_tables WHERE schemaname = current_schema()");
+	long all, ours;
+	int err = 0;
+	if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
+		err = pgerr(d, "cannot read the database's tables",
+		            r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
+		PQclear(r);
+		return err;
+	}
+	all = atol(PQgetvalue(r, 0, 0));
+	ours = atol(PQgetvalue(r, 0, 1));
+	PQclear(r);
+	if (all != ours)
+		err = tnorm__error_set(TNORM_EINVALID, "%s is not a tnorm result database (it holds %ld "
+		                       "tables of another program); it is left untouched: name a database "
+		                       "of its own with --db, or use --no-db", d->where, all - ours);
+	return err;
+}
+
+int tnorm__db_pg_open(const char *url, void **out, const tnorm__db_ops **ops)
+{
+	pg *d;
+	PGresult *r;
+	int q, err;
+	*out = NULL;
+	if (!(d = tnorm__calloc(1, sizeof(*d))) || !(d->where = redact(url))) {
+		free(d);
+		return TNORM_ENOMEM;
+	}
+	d->c = PQconnectdb(url);
+	if (!d->c || PQstatus(d->c) != CONNECTION_OK) {
+		err = pgerr(d, "cannot connect to the result database (is the server running, and the "
+		               "URL right? or use --no-db)",
+		            d->c ? PQerrorMessage(d->c) : "out of memory");
+		pg_close(d);
+		return err;
+	}
+	/* Quiet the server's NOTICEs ("relation ... already exists, skipping"): libpq would print
+	 * them on stderr, and a library does not print. */
+	PQsetNoticeProcessor(d->c, NULL, NULL);
+	r = PQexec(d->c, "SET client_min_messages TO warning");
+	PQclear(r);
+	if ((err = check_owner(d)) < 0) {
+		pg_close(d);
+		return err;
+	}
+	r = PQexec(d->c, schema);
+	if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
+		err = pgerr(d, "cannot create tnorm's tables (does the user have the right to? or use "
+		               "--no-db)",
+		            r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
+		PQclear(r);
+		pg_close(d);
+		return err;
+	}
+	PQclear(r);
+	for (q = 0; q < Q_COUNT; q++) {
+		char name[2] = {(char)('a' + q), 0}; /* as in run() */
+		r = PQprepare(d->c, name, queries[q].sql, queries[q].nparams, NULL);
+		if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
+			err = pgerr(d, "cannot prepare a statement",
+			            r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
+			PQclear(r);
+			pg_close(d);
+			return err;
+		}
+		PQclear(r);
+	}
+	*out = d;
+	*ops = &pg_ops;
+	return 0;
+}
