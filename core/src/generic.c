@@ -7,8 +7,8 @@
  * becomes the current string.  Deletion uses the unit algorithms of reduce.c on three views of
  * the string (lines, tokens, bytes).  Adaptive deletion only grows a run from a unit that can go
  * on its own, so in structured text, where each token of `"a":[{}],` is needed for the rest to
- * parse, it stops early; the chunk pass then tries runs of 2..8 tokens, then 16, 32, ..., at every
- * position, and sends the tokens view back to single-unit deletion after each success (only
+ * parse, it stops early; the chunk pass then tries balanced runs (brackets nest, quotes pair) of
+ * 2..8 tokens, then 16, 32, ..., at every position, and sends the tokens view back to single-unit deletion after each success (only
  * tokens: a run of tokens is the run of bytes that matters in structured text, at a fraction of
  * the candidates).  Sizes 2..8 are
  * all tried because the members, elements and statements of small structured inputs are mostly
@@ -232,17 +232,75 @@ static size_t next_chunk(size_t k)
 	return k < 8 ? k + 1 : k * 2;
 }
 
-/* The chunk pass over one view: runs of 2..8, 16, ... units at every position.  *found is set
- * when a run was deleted. */
+/* Brackets and quotes of one token (its first byte): +1 opens, -1 closes, 2 a quote, 0 other. */
+static int bracket(char c)
+{
+	switch (c) {
+	case '(':
+	case '[':
+	case '{':
+		return 1;
+	case ')':
+	case ']':
+	case '}':
+		return -1;
+	case '"':
+	case '\'':
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+/* Is the run of tokens [pos, pos + k) balanced: its brackets nest (each closes the latest open
+ * one, and none is left open) and it holds an even number of each quote?  Only such runs can go
+ * from text that parses and leave text that parses, so only they are tried. */
+static int balanced(const char *d, const size_t *st, size_t pos, size_t k)
+{
+	char stack[16];
+	size_t depth = 0, i, dq = 0, sq = 0;
+	for (i = pos; i < pos + k; i++) {
+		char c = d[st[i]];
+		int b = bracket(c);
+		if (b == 1) {
+			if (depth == sizeof(stack))
+				return 0;
+			stack[depth++] = c;
+		} else if (b == -1) {
+			if (depth == 0 || stack[depth - 1] != (c == ')' ? '(' : c == ']' ? '[' : '{'))
+				return 0;
+			depth--;
+		} else if (b == 2) {
+			if (c == '"')
+				dq++;
+			else
+				sq++;
+		}
+	}
+	return depth == 0 && dq % 2 == 0 && sq % 2 == 0;
+}
+
+/* The chunk pass over the tokens view: balanced runs of 2..8, 16, ... tokens at every position,
+ * when the text has brackets or quotes at all (structured text; in plain text a run of tokens
+ * that can go is found from a single one by adaptive deletion).  *found is set when a run was
+ * deleted. */
 static int chunk_pass(gen *g, int view, int *found)
 {
-	size_t *st = NULL, *en = NULL, n = 0, k, pos;
-	int err = 0, yes;
+	size_t *st = NULL, *en = NULL, n = 0, k, pos, i;
+	int err = 0, yes, structured = 0;
 	*found = 0;
+	for (i = 0; i < g->len && !structured; i++)
+		structured = bracket(g->cur[i]) != 0;
+	if (!structured)
+		return 0;
 	if ((err = split(g->cur, g->len, view, &st, &en, &n)) < 0)
 		goto done;
 	for (k = 2; k < n; k = next_chunk(k)) {
 		for (pos = 0; pos + k <= n && k < n;) {
+			if (!balanced(g->cur, st, pos, k)) {
+				pos++;
+				continue;
+			}
 			if ((err = try_replace(g, TNORM_GENERIC_RULE_DELETE, st[pos], en[pos + k - 1], "", 0,
 			                       &yes)) < 0)
 				goto done;
@@ -266,8 +324,9 @@ done:
 }
 
 /* Deletion over the selected views, each to a fixpoint, with the chunk pass in the tokens view
- * when asked.  `lazy` (normalization, after a rewrite): the bytes view only when the lines and
- * tokens views deleted something, since a lowered value frees whole lines or tokens. */
+ * when asked.  `lazy` (normalization, after a rewrite): the chunk pass only when single tokens
+ * went, and the bytes view only when the lines or tokens views deleted something, since a
+ * lowered value frees whole lines or tokens. */
 static int delete_all(gen *g, int lazy)
 {
 	unsigned views = g->o->views ? g->o->views : TNORM_VIEW_ALL;
@@ -279,9 +338,11 @@ static int delete_all(gen *g, int lazy)
 		if (view == 2 && lazy && g->st->per_rule[TNORM_GENERIC_RULE_DELETE] == before)
 			break;
 		for (;;) {
+			uint64_t view_before = g->st->per_rule[TNORM_GENERIC_RULE_DELETE];
 			if ((err = delete_view(g, view)) < 0)
 				break;
-			if (!g->o->chunks || view != 1)
+			if (!g->o->chunks || view != 1 ||
+			    (lazy && g->st->per_rule[TNORM_GENERIC_RULE_DELETE] == view_before))
 				break;
 			if ((err = chunk_pass(g, view, &found)) < 0 || !found)
 				break;

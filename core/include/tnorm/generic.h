@@ -9,9 +9,10 @@
  *
  * Reduction deletes: the file viewed as lines, then tokens (a run of letters, digits and '_', or
  * one other character, each with the blanks that follow it), then bytes, each view with the
- * chosen deletion algorithm to a fixpoint; with `chunks`, once no single token can go, runs of
- * 2..8, 16, 32, ... tokens starting at every position are tried, and each success sends the
- * tokens view back to single-token deletion.  This is what removes a chunk such
+ * chosen deletion algorithm to a fixpoint; with `chunks`, in text with brackets or quotes, once
+ * no single token can go, the balanced runs (brackets nest, quotes pair) of 2..8, 16, 32, ...
+ * tokens starting at every position are tried, and each success sends the tokens view back to
+ * single-token deletion.  This is what removes a chunk such
  * as `"a":[{}],` from structured text, where every single token is needed for the text to parse.
  *
  * Normalization rewrites what reduction left, every rewrite going down in shortlex: decimal
