@@ -2,7 +2,7 @@
 /*
  * bench/generic.c - generic mode (no harness) against two reference reducers, on failing files.
  *
- * usage: bench_generic SOURCE_ROOT BUILD_ROOT [NAME-SUBSTRING]   (ninja -C build bench-generic)
+ * usage: bench_generic SOURCE_ROOT BUILD_ROOT [NAME-SUBSTRING...]   (ninja -C build bench-generic)
  *
  * For each input, five jobs, each in a fresh session (so no job profits from another's cache):
  *   today      tnorm_generic_reduce without the chunk pass (adaptive deletion, lines, tokens,
@@ -153,6 +153,7 @@ static void run_job(const input *in, const char *prog, const char *data, size_t 
 	char *out = NULL, *mid = NULL;
 	size_t olen = 0, mlen = 0;
 	so.confirm = 1;
+	ro.timeout = 60; /* not derived from a confirm run: the machine may be loaded */
 	if (in->invalid1) {
 		ro.invalid_exits = inv;
 		ro.ninvalid_exits = 1;
@@ -237,7 +238,7 @@ int main(int argc, char **argv)
 	size_t k;
 	int j;
 	if (argc < 3) {
-		fprintf(stderr, "usage: bench_generic SOURCE_ROOT BUILD_ROOT [NAME-SUBSTRING]\n");
+		fprintf(stderr, "usage: bench_generic SOURCE_ROOT BUILD_ROOT [NAME-SUBSTRING...]\n");
 		return 2;
 	}
 	printf("| input | orig B | today B / runs | chunks B / runs | normalize B / runs | lithium B / "
@@ -248,8 +249,13 @@ int main(int argc, char **argv)
 		result *r = all[k];
 		char *data = NULL;
 		size_t len = 0;
-		if (argc > 3 && !strstr(in->name, argv[3]))
-			continue;
+		if (argc > 3) {
+			int a, want = 0;
+			for (a = 3; a < argc; a++)
+				want |= strstr(in->name, argv[a]) != NULL;
+			if (!want)
+				continue;
+		}
 		snprintf(prog, sizeof(prog), "%s/%s", argv[2], in->prog);
 		if (in->file) {
 			snprintf(path, sizeof(path), "%s/%s", argv[1], in->file);

@@ -7,8 +7,9 @@
  * becomes the current string.  Deletion uses the unit algorithms of reduce.c on three views of
  * the string (lines, tokens, bytes).  Adaptive deletion only grows a run from a unit that can go
  * on its own, so in structured text, where each token of `"a":[{}],` is needed for the rest to
- * parse, it stops early; the chunk pass then tries balanced runs (brackets nest, quotes pair) of
- * 2..8 tokens, then 16, 32, ..., at every position, and sends the tokens view back to single-unit deletion after each success (only
+ * parse, it stops early; the chunk pass then tries the balanced runs (brackets nest, quotes pair)
+ * of 2..8 tokens, then 16, 32, ..., that start and end at the structure's seams (after an opening
+ * bracket or a separator `,` `;` newline; at a separator or before a closing bracket), and sends the tokens view back to single-unit deletion after each success (only
  * tokens: a run of tokens is the run of bytes that matters in structured text, at a fraction of
  * the candidates).  Sizes 2..8 are
  * all tried because the members, elements and statements of small structured inputs are mostly
@@ -254,7 +255,8 @@ static int bracket(char c)
 
 /* Is the run of tokens [pos, pos + k) balanced: its brackets nest (each closes the latest open
  * one, and none is left open) and it holds an even number of each quote?  Only such runs can go
- * from text that parses and leave text that parses, so only they are tried. */
+ * from text that parses and leave text that parses, so only they are tried; and only runs within
+ * one line (a newline may end the run): the lines view deals with lines. */
 static int balanced(const char *d, const size_t *st, size_t pos, size_t k)
 {
 	char stack[16];
@@ -262,6 +264,8 @@ static int balanced(const char *d, const size_t *st, size_t pos, size_t k)
 	for (i = pos; i < pos + k; i++) {
 		char c = d[st[i]];
 		int b = bracket(c);
+		if (c == '\n' && i + 1 < pos + k)
+			return 0; /* runs of lines are the lines view's */
 		if (b == 1) {
 			if (depth == sizeof(stack))
 				return 0;
@@ -280,10 +284,25 @@ static int balanced(const char *d, const size_t *st, size_t pos, size_t k)
 	return depth == 0 && dq % 2 == 0 && sq % 2 == 0;
 }
 
-/* The chunk pass over the tokens view: balanced runs of 2..8, 16, ... tokens at every position,
- * when the text has brackets or quotes at all (structured text; in plain text a run of tokens
- * that can go is found from a single one by adaptive deletion).  *found is set when a run was
- * deleted. */
+/* Does the run of tokens [pos, pos + k) (of n) fit the structure around it: does it start at the
+ * beginning, after an opening bracket or a separator, or with a separator, and end with a
+ * separator, or before a closing bracket, a separator or the end?  These are the runs that are
+ * whole members, elements or statements (`"a":[{}],`, `2, ` in `[1, 2, 3]`, `, "b":1` before `}`). */
+static int aligned(const char *d, const size_t *st, size_t n, size_t pos, size_t k)
+{
+	static const char sep[] = ",;\n";
+	char first = d[st[pos]], last = d[st[pos + k - 1]];
+	int start = pos == 0 || bracket(d[st[pos - 1]]) == 1 || strchr(sep, d[st[pos - 1]]) ||
+	            strchr(sep, first);
+	int end = pos + k == n || strchr(sep, last) || bracket(d[st[pos + k]]) == -1 ||
+	          strchr(sep, d[st[pos + k]]);
+	return start && end;
+}
+
+/* The chunk pass over the tokens view: balanced runs of 2..8, 16, ... tokens that fit the
+ * structure around them (aligned()), at every position, when the text has brackets or quotes at
+ * all (structured text; in plain text a run of tokens that can go is found from a single one by
+ * adaptive deletion).  *found is set when a run was deleted. */
 static int chunk_pass(gen *g, int view, int *found)
 {
 	size_t *st = NULL, *en = NULL, n = 0, k, pos, i;
@@ -297,7 +316,7 @@ static int chunk_pass(gen *g, int view, int *found)
 		goto done;
 	for (k = 2; k < n; k = next_chunk(k)) {
 		for (pos = 0; pos + k <= n && k < n;) {
-			if (!balanced(g->cur, st, pos, k)) {
+			if (!aligned(g->cur, st, n, pos, k) || !balanced(g->cur, st, pos, k)) {
 				pos++;
 				continue;
 			}
@@ -546,7 +565,7 @@ static int all_digits(const char *s, size_t n)
 }
 
 /* A word replaced by an earlier word of its class (numbers, names) that is lower: the lowest
- * such word first, at most four tried per word. */
+ * such word first, at most two tried per word. */
 static int rule_replace(gen *g)
 {
 	size_t p = 0, s, e;
@@ -556,7 +575,7 @@ static int rule_replace(gen *g)
 		size_t bs = 0, be = 0, q;
 		/* Candidates in increasing order: each round finds the lowest earlier word above the
 		 * last one tried. */
-		for (tries = 0; tries < 4; tries++) {
+		for (tries = 0; tries < 2; tries++) {
 			size_t ws, we, cs = 0, ce = 0;
 			int have = 0;
 			for (q = 0; next_word(g, q, &ws, &we) && we <= s; q = we) {
@@ -710,14 +729,16 @@ int tnorm_generic_normalize(const char *data, size_t len, const tnorm_generic_op
 	tnorm_generic_options defaults = TNORM_GENERIC_OPTIONS_INIT;
 	tnorm_generic_stats st;
 	gen g;
-	int err, r;
+	int err, r, del;
 	if ((err = start(&g, data, len, o ? o : &defaults, fn, ctx, out, &st)) < 0)
 		return err;
 	o = g.o;
 	/* Rounds of every rule in turn, until a round lowers nothing.  A lowered value can free what
-	 * it needed before (an index, a count): after each rule that rewrote something, delete. */
+	 * it needed before (an index, a count): deletion runs after the integer rule when it lowered
+	 * one, and at the end of every round that rewrote anything after that. */
+	del = (o->rules & (1u << TNORM_GENERIC_RULE_DELETE)) != 0;
 	for (;;) {
-		int round = 0;
+		int round = 0, since = 0;
 		for (r = 1; r < TNORM_GENERIC_RULE_COUNT; r++) {
 			uint64_t before = st.per_rule[r];
 			if (!(o->rules & (1u << r)))
@@ -726,10 +747,15 @@ int tnorm_generic_normalize(const char *data, size_t len, const tnorm_generic_op
 				goto done;
 			if (st.per_rule[r] == before)
 				continue;
-			round = 1;
-			if ((o->rules & (1u << TNORM_GENERIC_RULE_DELETE)) && (err = delete_all(&g, 1)) < 0)
-				goto done;
+			round = since = 1;
+			if (r == TNORM_GENERIC_RULE_INTEGER && del) {
+				if ((err = delete_all(&g, 1)) < 0)
+					goto done;
+				since = 0;
+			}
 		}
+		if (since && del && (err = delete_all(&g, 1)) < 0)
+			goto done;
 		if (!round)
 			break;
 	}

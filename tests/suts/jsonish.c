@@ -6,7 +6,8 @@
  *   A  heap-buffer-overflow WRITE in array_label, after the whole file parsed: an object inside an
  *      array under the EMPTY key (`{"":[{}]}`) gets a label buffer one byte short, so the file
  *      must be well-formed JSON for A to fire;
- *   B  stack-buffer-overflow WRITE in parse_number: a number of more than 24 characters.
+ *   B  stack-buffer-overflow WRITE in longest_number, also after the whole file parsed (and
+ *      before the labels): the longest number is copied into a 24-byte buffer.
  * A syntax error prints a message and exits 1 (run it with --invalid-exit 1).
  */
 #include <stdio.h>
@@ -17,6 +18,8 @@ typedef struct {
 	const char *s;
 	size_t i, n;
 	unsigned objects, arrays, strings, numbers, literals, labels;
+	const char *longest;  /* the longest number, for the summary */
+	size_t longest_len;
 	const char *key[256]; /* the keys of the arrays that hold objects, for the labels */
 	size_t klen[256];
 } parser;
@@ -66,17 +69,27 @@ static void parse_string(parser *p, const char **start, size_t *len)
 	p->strings++;
 }
 
-static void __attribute__((noinline)) parse_number(parser *p)
+static void parse_number(parser *p)
 {
-	char buf[24];
-	size_t k = 0;
+	size_t b = p->i;
 	if (p->s[p->i] != '-' && (p->s[p->i] < '0' || p->s[p->i] > '9'))
 		syntax(p, "expected a value");
 	while (p->i < p->n && p->s[p->i] && strchr("0123456789+-.eE", p->s[p->i]))
-		buf[k++] = p->s[p->i++]; /* BUG_B_LINE: no bound on k */
-	buf[k < sizeof(buf) ? k : sizeof(buf) - 1] = '\0';
-	(void)strtod(buf, NULL);
+		p->i++;
+	if (p->i - b > p->longest_len) {
+		p->longest = p->s + b;
+		p->longest_len = p->i - b;
+	}
 	p->numbers++;
+}
+
+/* The longest number, as text. */
+static void __attribute__((noinline)) longest_number(const parser *p)
+{
+	char buf[24];
+	memcpy(buf, p->longest, p->longest_len); /* BUG_B_LINE: no bound */
+	buf[p->longest_len < sizeof(buf) ? p->longest_len : sizeof(buf) - 1] = '\0';
+	printf("longest number: %s\n", buf);
 }
 
 static void parse_object(parser *p, const char *key, size_t klen, int in_array)
@@ -204,6 +217,8 @@ int main(int argc, char **argv)
 		syntax(&p, "trailing bytes");
 	printf("%u objects, %u arrays, %u strings, %u numbers, %u literals\n", p.objects, p.arrays,
 	       p.strings, p.numbers, p.literals);
+	if (p.longest)
+		longest_number(&p);
 	print_labels(&p);
 	return 0;
 }

@@ -11,7 +11,8 @@
  * one other character, each with the blanks that follow it), then bytes, each view with the
  * chosen deletion algorithm to a fixpoint; with `chunks`, in text with brackets or quotes, once
  * no single token can go, the balanced runs (brackets nest, quotes pair) of 2..8, 16, 32, ...
- * tokens starting at every position are tried, and each success sends the tokens view back to
+ * tokens that start and end at seams (after an opening bracket or a separator `,` `;` newline;
+ * at a separator or before a closing bracket) are tried at every position, and each success sends the tokens view back to
  * single-token deletion.  This is what removes a chunk such
  * as `"a":[{}],` from structured text, where every single token is needed for the text to parse.
  *
@@ -21,9 +22,9 @@
  * characters to a space, control and high bytes toward 0x00 by binary search, a
  * word replaced by an earlier, lower word of the same class (number or name), and adjacent
  * lines, or adjacent blank-separated words, sorted.  The rules run in that order, in rounds;
- * after a rule's pass accepted a rewrite, deletion runs again (a lowered index can free the lines
- * it needed; the bytes view only when lines or tokens went); normalization stops after a round
- * that lowered nothing.  Two files of one fault that differ only in
+ * deletion runs again after the integer rule lowered something (a lowered index can free the
+ * lines it needed) and at the end of a round that rewrote anything after that (the bytes view
+ * only when lines or tokens went); normalization stops after a round that lowered nothing.  Two files of one fault that differ only in
  * content the failure does not need thus end in the same bytes.
  *
  * Every candidate goes through the caller's oracle (in tnorm, tnorm_session_check: the
