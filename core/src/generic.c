@@ -7,13 +7,15 @@
  * becomes the current string.  Deletion uses the unit algorithms of reduce.c on three views of
  * the string (lines, tokens, bytes).  Adaptive deletion only grows a run from a unit that can go
  * on its own, so in structured text, where each token of `"a":[{}],` is needed for the rest to
- * parse, it stops early; the chunk pass then tries the balanced runs (brackets nest, quotes pair)
- * of 2..8 tokens, then 16, 32, ..., that start and end at the structure's seams (after an opening
- * bracket or a separator `,` `;` newline; at a separator or before a closing bracket), and sends the tokens view back to single-unit deletion after each success (only
- * tokens: a run of tokens is the run of bytes that matters in structured text, at a fraction of
- * the candidates).  Sizes 2..8 are
- * all tried because the members, elements and statements of small structured inputs are mostly
- * 3 to 8 tokens long, and a run of one size does not delete a member of another.
+ * parse, it stops early.  The chunk pass then tries runs of 2..8 tokens, then 16, 32, ..., at
+ * every position, but only those that could be a whole member, element or statement: balanced
+ * (brackets nest, quotes pair), within one line, starting and ending at the structure's seams
+ * (after an opening bracket or a separator `,` `;` newline; at a separator or before a closing
+ * bracket).  Each success sends the tokens view back to single-token deletion.  Only tokens: a
+ * run of tokens is the run of bytes that matters in structured text, at a fraction of the
+ * candidates; sizes 2..8 are all tried because members of small structured inputs are mostly 3
+ * to 8 tokens long, and a run of one size does not delete a member of another.  Without the
+ * filters the pass cost more runs than it saved on line-oriented text (bench/generic.c).
  *
  * Normalization (after Hypothesis's shrinker and shrinkray, and the design's "generic mode
  * normalizes too") rewrites the current string into lower strings of the same or a smaller
