@@ -2,8 +2,9 @@
 /*
  * cmd_reduce.c - the commands that judge candidates by running the program:
  *   `tnorm reduce [--harness H] TEST -- CMD ARGS {}`    a 1-minimal test that fails the same way;
- *   `tnorm normalize --harness H TEST -- CMD ARGS {}`   its canonical form (rewriting + reduction);
- *   `tnorm minimize --harness H TEST -- CMD ARGS {}`    confirm, reduce, then normalize.
+ *   `tnorm normalize [--harness H] TEST -- CMD ARGS {}` its canonical form (rewriting + reduction);
+ *   `tnorm minimize [--harness H] TEST -- CMD ARGS {}`  confirm, reduce, then normalize.
+ * Without --harness, TEST is any file (generic mode, generic.h).
  * They share one option set and one session (one cache, one best-so-far file, one slipped/).
  */
 #include <errno.h>
@@ -100,7 +101,7 @@ static int print_json(int mode, const char *outp, const tnorm_pipeline_result *r
 
 static void help_norm(FILE *f, int mode)
 {
-	fprintf(f, "usage: tnorm %s --harness H [--match P] [-o OUT] [--verbose]\n"
+	fprintf(f, "usage: tnorm %s [--harness H] [--match P] [-o OUT] [--verbose]\n"
 	           "                    [--rules calls|paper] [--wide] [--max-edit N] [--confirm N]\n"
 	           "                    [--allow-flaky] [--max-runs N] [--max-time T] [--timeout T]\n"
 	           "                    [--mem SIZE] [--stdin] [--no-fork-server]\n"
@@ -117,6 +118,10 @@ static void help_norm(FILE *f, int mode)
 	else
 		fprintf(f, "Rewrite TEST into its normal form: the lowest test the rewrite rules reach\n"
 		           "that still fails with the same signature.  ");
+	if (mode != MODE_GENERALIZE)
+		fprintf(f, "Without --harness, TEST is any file:\nit is reduced by lines, tokens and "
+		           "bytes, then rewritten down in shortlex order\n(integers, characters, "
+		           "words, sorted lines; docs/normalization.md).  ");
 	fprintf(f, "The result is written to OUT (default\n"
 	           "TEST.norm, TEST.gen for generalize); Ctrl-C keeps the best so far.\n\n"
 	           "  --verbose      print every accepted rewrite (rule: before -> after)\n"
@@ -140,6 +145,7 @@ static void help_norm(FILE *f, int mode)
 static void help(FILE *f)
 {
 	fprintf(f, "usage: tnorm reduce [--harness H] [--match P] [--algo ddmin|adaptive] [--no-slice]\n"
+	           "                    [--no-chunks]\n"
 	           "                    [-o OUT] [--confirm N] [--allow-flaky] [--max-runs N]\n"
 	           "                    [--max-time T] [--timeout T] [--mem SIZE] [--stdin] [--no-fork-server]\n"
 	           "                    [--env N=V]... [--invalid-exit N]... [--fixed CMD]\n"
@@ -152,6 +158,8 @@ static void help(FILE *f)
 	           "on the way are kept, smallest first, in a slipped/ folder beside OUT.\n\n"
 	           "  --match P      line (default), stack:N, kind, any, output:REGEX\n"
 	           "  --algo A       adaptive (default) or ddmin\n"
+	           "  --no-chunks    (no harness) without the chunk pass: runs of 2..8, 16, ...\n"
+	           "                 tokens or bytes tried where no single one can go\n"
 	           "  --confirm N    runs of the original to confirm the failure (default 3)\n"
 	           "  --timeout T    per run (default: 10x the original's run, at least 1s)\n"
 	           "  --max-runs N, --max-time T   budgets; the best so far is kept when they run out\n"
@@ -177,6 +185,16 @@ static int progress(void *ctx, const tnorm_progress *p)
 	        (unsigned long long)p->cache_hits, p->elapsed);
 	fflush(stderr);
 	return 0;
+}
+
+/* 1 when a result can go to a terminal as it is: text without control characters. */
+static int printable(const char *s, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (((unsigned char)s[i] < 0x20 && s[i] != '\n' && s[i] != '\t') || s[i] == 0x7f)
+			return 0;
+	return 1;
 }
 
 static char *dir_of(const char *path)
@@ -290,6 +308,8 @@ static int pipeline(int argc, char **argv, int mode)
 			quiet = 1;
 		} else if (!strcmp(a, "--no-slice")) {
 			po.reduce.slice = 0;
+		} else if (!strcmp(a, "--no-chunks")) {
+			po.generic.chunks = 0;
 		} else if (!strcmp(a, "--allow-flaky")) {
 			po.session.allow_flaky = 1;
 		} else if (!strcmp(a, "--harness") || !strcmp(a, "-o") || !strcmp(a, "--match") ||
@@ -364,8 +384,8 @@ static int pipeline(int argc, char **argv, int mode)
 		rc = cli_usage_error(cmd, "missing the command: tnorm %s TEST -- CMD ARGS {}", cmd);
 		goto done;
 	}
-	if (mode != MODE_REDUCE && !po.harness) {
-		rc = cli_usage_error(cmd, "%s needs --harness: normalization rewrites harness tests", cmd);
+	if (mode == MODE_GENERALIZE && !po.harness) {
+		rc = cli_usage_error(cmd, "generalize needs --harness: it annotates harness tests");
 		goto done;
 	}
 	if (cli_run_args_fixed(&ra, cmd, rest, &po.session.fixed) < 0) {
@@ -460,9 +480,13 @@ static int pipeline(int argc, char **argv, int mode)
 			       res.text);
 		else if (mode != MODE_REDUCE && res.text && res.known)
 			printf("normal form (known from the database):\n%s", res.text);
+		else if (mode != MODE_REDUCE && res.text && printable(res.text, res.text_len))
+			printf("normal form (%llu rewrites):\n%s%s", (unsigned long long)res.normalize.rewrites,
+			       res.text,
+			       res.text_len && res.text[res.text_len - 1] != '\n' ? "\n" : "");
 		else if (mode != MODE_REDUCE && res.text)
-			printf("normal form (%llu rewrites):\n%s", (unsigned long long)res.normalize.rewrites,
-			       res.text);
+			printf("normal form (%llu rewrites): %zu bytes, not text: see %s\n",
+			       (unsigned long long)res.normalize.rewrites, res.text_len, outp);
 		if (mode != MODE_REDUCE && res.normalize.capped)
 			printf("note: %llu searches were cut short by a cap (%s); the normal form may not be "
 			       "the lowest\n",

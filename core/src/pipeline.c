@@ -304,6 +304,40 @@ static int harness_job(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 	return err;
 }
 
+/* Reduce and/or normalize any file (no harness): generic.h, the session as the oracle. */
+static int generic_job(const tnorm_pipeline_options *o, tnorm_pipeline_result *r,
+                       tnorm_session *s, const char *data, size_t len)
+{
+	tnorm_generic_options go = o->generic;
+	tnorm_generic_stats st;
+	char *reduced = NULL;
+	size_t rlen = len;
+	int err = 0;
+	go.algo = o->reduce.algo;
+	go.seed = o->reduce.seed;
+	if (o->mode != TNORM_MODE_NORMALIZE) {
+		tnorm_session_set_phase(s, "reduce");
+		err = tnorm_generic_reduce(data, len, &go, tnorm_session_bytes_oracle, s, &reduced, &rlen,
+		                           NULL);
+		if (o->mode == TNORM_MODE_REDUCE || err < 0) {
+			r->text = reduced;
+			r->text_len = rlen;
+			r->final = rlen;
+			return err;
+		}
+		r->reduced = reduced;
+		data = reduced;
+		len = rlen;
+	}
+	tnorm_session_set_phase(s, "normalize");
+	err = tnorm_generic_normalize(data, len, &go, tnorm_session_bytes_oracle, s, &r->text,
+	                              &r->text_len, &st);
+	r->normalize.rewrites = st.rewrites;
+	r->normalize.candidates = st.calls;
+	r->final = r->text_len;
+	return err;
+}
+
 /* 1 when both paths name one existing file (device and inode: ./t, $PWD/t and a hard link of t
  * are all t). */
 static int same_file(const char *a, const char *b)
@@ -372,9 +406,9 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 		                        TNORM_PIPELINE_OPTIONS_VERSION);
 	if ((unsigned)o->mode > TNORM_MODE_GENERALIZE)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_pipeline_run: unknown mode %d", (int)o->mode);
-	if (o->mode != TNORM_MODE_REDUCE && !o->harness)
-		return tnorm__error_set(TNORM_EINVALID, "%s needs a harness: normalization rewrites "
-		                        "harness tests", tnorm_mode_name(o->mode));
+	if (o->mode == TNORM_MODE_GENERALIZE && !o->harness)
+		return tnorm__error_set(TNORM_EINVALID, "generalize needs a harness: it annotates the "
+		                        "steps of harness tests");
 	if ((err = check_output(o)) < 0)
 		return err;
 	r->unit = o->harness ? "steps" : "bytes";
@@ -460,10 +494,7 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 	if (o->harness) {
 		err = harness_job(o, r, s, t, data, len, &hooks, &rt);
 	} else {
-		tnorm_session_set_phase(s, "reduce");
-		err = tnorm_session_reduce_bytes(s, data, len, o->reduce.algo, o->reduce.seed,
-		                                 TNORM_VIEW_ALL, &r->text, &r->text_len);
-		r->final = r->text_len;
+		err = generic_job(o, r, s, data, len);
 	}
 	if (r->text) {
 		int e2 = tnorm_file_write_atomic(o->out, r->text, r->text_len);

@@ -874,124 +874,21 @@ int tnorm_session_slipped(const tnorm_session *s, size_t i, const char **signatu
 
 /* ---- generic mode ------------------------------------------------------------------------ */
 
-typedef struct {
-	tnorm_session *s;
-	const char *data;
-	const size_t *start, *end; /* unit i is data[start[i], end[i]) */
-	tnorm__buf buf;
-} bytes_ctx;
-
-static int bytes_oracle(void *vctx, const size_t *keep, size_t n, int *yes)
+int tnorm_session_bytes_oracle(void *ctx, const char *data, size_t len, int *interesting)
 {
-	bytes_ctx *c = vctx;
-	size_t i;
-	int err;
-	c->buf.len = 0;
-	for (i = 0; i < n; i++)
-		if ((err = tnorm__buf_put(&c->buf, c->data + c->start[keep[i]],
-		                          c->end[keep[i]] - c->start[keep[i]])) < 0)
-			return err;
-	if (c->buf.ptr == NULL && (err = tnorm__buf_grow(&c->buf, 1)) < 0)
-		return err;
-	return tnorm_session_check(c->s, c->buf.ptr, c->buf.len, yes);
-}
-
-/* Split into units: view 0 lines (with their newline), 1 tokens (a run of word characters, or one
- * other character, each with the blanks that follow it), 2 bytes. */
-static int split(const char *d, size_t len, int view, size_t **st, size_t **en, size_t *n)
-{
-	size_t i = 0, k = 0;
-	*st = tnorm__calloc(len + 1, sizeof(**st));
-	*en = tnorm__calloc(len + 1, sizeof(**en));
-	if (!*st || !*en)
-		return TNORM_ENOMEM;
-	while (i < len) {
-		size_t j = i;
-		if (view == 0) {
-			while (j < len && d[j] != '\n')
-				j++;
-			if (j < len)
-				j++;
-		} else if (view == 1) {
-			unsigned char c = (unsigned char)d[j];
-			if (c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z')) {
-				while (j < len && (d[j] == '_' || (d[j] >= '0' && d[j] <= '9') ||
-				                   ((d[j] | 32) >= 'a' && (d[j] | 32) <= 'z')))
-					j++;
-			} else {
-				j++;
-			}
-			while (j < len && (d[j] == ' ' || d[j] == '\t'))
-				j++;
-		} else {
-			j++;
-		}
-		(*st)[k] = i;
-		(*en)[k] = j;
-		k++;
-		i = j;
-	}
-	*n = k;
-	return 0;
+	return tnorm_session_check(ctx, data, len, interesting);
 }
 
 int tnorm_session_reduce_bytes(tnorm_session *s, const char *data, size_t len,
                                tnorm_reduce_algo algo, uint64_t seed, unsigned views, char **out,
                                size_t *outlen)
 {
-	char *cur = NULL;
-	size_t curlen = len;
-	int view, err = 0;
+	tnorm_generic_options o = TNORM_GENERIC_OPTIONS_INIT;
 	if (!s || !out || (!data && len))
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_reduce_bytes: NULL argument");
-	*out = NULL;
-	if (!(cur = tnorm__malloc(len + 1)))
-		return TNORM_ENOMEM;
-	memcpy(cur, data, len);
-	cur[len] = '\0';
-	if (!views)
-		views = TNORM_VIEW_ALL;
-	for (view = 0; view < 3 && err == 0; view++) {
-		bytes_ctx c;
-		size_t *st = NULL, *en = NULL, n = 0, *keep = NULL, nkeep = 0, i;
-		tnorm__buf nb = TNORM__BUF_INIT;
-		memset(&c, 0, sizeof(c));
-		if (!(views & (1u << view)))
-			continue;
-		if ((err = split(cur, curlen, view, &st, &en, &n)) < 0) {
-			free(st);
-			free(en);
-			break;
-		}
-		c.s = s;
-		c.data = cur;
-		c.start = st;
-		c.end = en;
-		err = tnorm_reduce_units(n, algo, seed, bytes_oracle, &c, &keep, &nkeep, NULL);
-		if (keep) {
-			int e2 = 0;
-			for (i = 0; i < nkeep && e2 == 0; i++)
-				e2 = tnorm__buf_put(&nb, cur + st[keep[i]], en[keep[i]] - st[keep[i]]);
-			if (e2 == 0 && tnorm__buf_grow(&nb, 1) == 0) {
-				free(cur);
-				curlen = nb.len;
-				cur = tnorm__buf_detach(&nb);
-			} else if (err == 0) {
-				err = e2 ? e2 : TNORM_ENOMEM;
-			}
-		}
-		tnorm__buf_dispose(&nb);
-		tnorm__buf_dispose(&c.buf);
-		free(keep);
-		free(st);
-		free(en);
-		if (!cur) {
-			err = TNORM_ENOMEM;
-			break;
-		}
-	}
-	*out = cur;
-	if (outlen)
-		*outlen = curlen;
-	return err;
+	o.algo = algo;
+	o.seed = seed;
+	o.views = views;
+	o.chunks = 0;
+	return tnorm_generic_reduce(data, len, &o, tnorm_session_bytes_oracle, s, out, outlen, NULL);
 }

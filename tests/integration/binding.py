@@ -99,8 +99,8 @@ e = raises(_tnorm.Error, _tnorm.reduce, [D, "{}"], t1, harness=H, out=os.path.jo
            fixed=[D, "{}"])
 check("reduce: fixed on which the original fails is ENOTFAIL",
       e is not None and e.name == "ENOTFAIL" and "does not pass on the fixed program" in str(e))
-e = raises(_tnorm.Error, _tnorm.minimize, [D, "{}"], t1, out=os.path.join(W, "x.norm"))
-check("minimize: no harness is an engine error", e is not None and "needs a harness" in str(e))
+e = raises(_tnorm.Error, _tnorm.generalize, [D, "{}"], t1, out=os.path.join(W, "x.gen"))
+check("generalize: no harness is an engine error", e is not None and "needs a harness" in str(e))
 e = raises(_tnorm.Error, _tnorm.minimize, [D, "{}"], t1, harness=H, out=os.path.join(W, "x.norm"), match="nope")
 check("minimize: a bad policy is an engine error", e is not None and "nope" in str(e))
 check("minimize: out is required", isinstance(raises(ValueError, _tnorm.minimize, [D, "{}"], t1, harness=H), ValueError))

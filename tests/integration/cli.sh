@@ -148,14 +148,14 @@ expect "minimize prints the normal form" grep -q "^normal form" "$W/m1.out"
 expect "normalize: a normal form is a fixpoint" cmp -s "$W/m1.norm" "$W/again.norm"
 "$T" minimize --quiet --harness "$AVL/avl.tnh" -o "$W/m1b.norm" "$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} >/dev/null
 expect "minimize: deterministic, byte for byte" cmp -s "$W/m1.norm" "$W/m1b.norm"
-"$T" normalize "$W/two.txt" -- "$S/sut_twobug" {} 2>"$W/err"; rc=$?
+"$T" generalize "$W/two.txt" -- "$S/sut_twobug" {} 2>"$W/err"; rc=$?
 cp "$AVL/tests/fail-1.t" "$W/dbt.t"
 env -u TNORM_DB "$T" minimize --quiet --json --harness "$AVL/avl.tnh" -o "$W/dbt.norm" "$W/dbt.t" -- "$AD/avl_driver" {} >"$W/db1.json"
 env -u TNORM_DB "$T" minimize --quiet --json --harness "$AVL/avl.tnh" -o "$W/dbt2.norm" "$W/dbt.t" -- "$AD/avl_driver" {} >"$W/db2.json"
 expect "database: beside the test, in .tnorm/" [ -s "$W/.tnorm/cache.db" ]
 expect "database: a second minimize jumps to the known normal form" sh -c "grep -q '\"known_normal_form\": true' '$W/db2.json' && cmp -s '$W/dbt.norm' '$W/dbt2.norm'"
 expect "database: and runs only the confirm runs" [ "$(sed -n 's/.*"runs": \([0-9]*\).*/\1/p' "$W/db2.json")" -le 3 ]
-expect "normalize without a harness exits 2" sh -c "[ $rc = 2 ] && grep -q 'needs --harness' '$W/err'"
+expect "generalize without a harness exits 2" sh -c "[ $rc = 2 ] && grep -q 'needs --harness' '$W/err'"
 # the rule sets: fail-1 and fail-3 (the same fault) have one normal form under the call rules, and
 # two under the paper's (without a database: with one, fail-3 meets a test of fail-1's path and
 # jumps to its form); the database keeps normal forms per rule set

@@ -32,14 +32,15 @@ typedef enum tnorm_mode {
 TNORM_EXTERN const char *tnorm_mode_name(tnorm_mode m);
 
 /* Version 2: tnorm_run_options and tnorm_session_options, which it holds, grew (invalid exits,
- * the fixed program); version 3: tnorm_run_options grew again (fork_server).  A struct of another
- * version is refused with TNORM_EINVALID. */
-#define TNORM_PIPELINE_OPTIONS_VERSION 3
+ * the fixed program); version 3: tnorm_run_options grew again (fork_server); version 4: `generic`.
+ * A struct of another version is refused with TNORM_EINVALID. */
+#define TNORM_PIPELINE_OPTIONS_VERSION 4
 
 typedef struct tnorm_pipeline_options {
 	unsigned version;
 	tnorm_mode mode;
-	const char *harness;      /**< harness file; NULL = generic bytes (reduce only) */
+	const char *harness;      /**< harness file; NULL = any file (generic mode: reduce,
+	                               normalize and minimize; not generalize) */
 	const char *test;         /**< the failing test file (never modified) */
 	const char *out;          /**< the result file (required; must differ from test) */
 	const char *slipped_dir;  /**< where other failures' tests go (NULL = not kept on disk) */
@@ -64,12 +65,15 @@ typedef struct tnorm_pipeline_options {
 	/** 1 (default): with a database, minimize first replays the path a minimization of the same
 	 *  test took before (under any context: a rebuilt program too), smallest test first. */
 	int replay;
+	/** Generic mode (no harness, version 4): the chunk pass and normalization's rules.  Its
+	 *  `algo` and `seed` are ignored: those of `reduce` apply. */
+	tnorm_generic_options generic;
 } tnorm_pipeline_options;
 
 #define TNORM_PIPELINE_OPTIONS_INIT                                                               \
 	{TNORM_PIPELINE_OPTIONS_VERSION, TNORM_MODE_MINIMIZE, NULL, NULL, NULL, NULL, NULL, 0, 1,    \
 	 NULL, TNORM_RUN_OPTIONS_INIT, TNORM_SESSION_OPTIONS_INIT, TNORM_REDUCE_OPTIONS_INIT,         \
-	 TNORM_NORMALIZE_OPTIONS_INIT, NULL, NULL, NULL, NULL, NULL, 1}
+	 TNORM_NORMALIZE_OPTIONS_INIT, NULL, NULL, NULL, NULL, NULL, 1, TNORM_GENERIC_OPTIONS_INIT}
 
 /** One other failure met on the way (strings owned by the result). */
 typedef struct tnorm_slip_info {
@@ -83,7 +87,7 @@ typedef struct tnorm_pipeline_result {
 	char *text;             /**< the result (annotated when generalized); NULL if none yet */
 	size_t text_len;
 	char *plain;            /**< the result without annotations (NULL unless generalized) */
-	char *reduced;          /**< the test after the reduction, before normalization (minimize
+	char *reduced;          /**< the test after the reduction, before normalization (minimize,
 	                             and reduce with a harness; NULL otherwise) */
 	char *signature;        /**< the target's text; NULL when the confirm runs did not finish */
 	char *generalization;   /**< generalization as JSON, or NULL */

@@ -15,6 +15,7 @@
 #ifndef TNORM_SESSION_H
 #define TNORM_SESSION_H
 
+#include "generic.h"
 #include "reduce.h"
 #include "runner.h"
 #include "signature.h"
@@ -142,22 +143,21 @@ TNORM_EXTERN int tnorm_session_test_batch_oracle(void *ctx, const tnorm_test *co
 /** Set the phase name shown in progress reports (static string). */
 TNORM_EXTERN void tnorm_session_set_phase(tnorm_session *s, const char *phase);
 
-/** Views for generic mode, as bits. */
-#define TNORM_VIEW_LINES 1u
-#define TNORM_VIEW_TOKENS 2u
-#define TNORM_VIEW_BYTES 4u
-#define TNORM_VIEW_ALL 7u
-
 /**
- * Generic mode: reduce arbitrary bytes viewed as lines, then tokens (a run of letters, digits
- * and '_', or one other character, with the blanks after it), then bytes — the views selected
- * in `views` — with the chosen algorithm, each view to a fixpoint.  *out (free with tnorm_free)
- * receives the result even when an error (budget, Ctrl-C) stopped it early; the error code is
- * returned.
+ * Generic mode as it was before the chunk pass (tnorm_generic_reduce with chunks = 0, the
+ * session as the oracle): reduce arbitrary bytes viewed as lines, then tokens (a run of letters,
+ * digits and '_', or one other character, with the blanks after it), then bytes — the views
+ * selected in `views` (generic.h; 0 = all) — with the chosen algorithm, each view to a fixpoint.
+ * *out (free with tnorm_free) receives the result even when an error (budget, Ctrl-C) stopped it
+ * early; the error code is returned.
  */
 TNORM_EXTERN int tnorm_session_reduce_bytes(tnorm_session *s, const char *data, size_t len,
                                             tnorm_reduce_algo algo, uint64_t seed, unsigned views,
                                             char **out, size_t *outlen);
+
+/** tnorm_session_check as a tnorm_bytes_oracle (generic.h): `ctx` is the session. */
+TNORM_EXTERN int tnorm_session_bytes_oracle(void *ctx, const char *data, size_t len,
+                                            int *interesting);
 
 /**
  * Also remember outcomes in a cross-test database (db.h) under the context key `context` (see

@@ -12,6 +12,7 @@
 #include "signature.h"
 #include "runner.h"
 #include "reduce.h"
+#include "generic.h"
 #include "session.h"
 #include "normalize.h"
 #include "db.h"

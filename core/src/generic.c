@@ -1,0 +1,769 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * generic.c - reduction and normalization of plain files (no harness), in the shortlex order.
+ *
+ * Everything here works on one current string, the lowest interesting one found so far, and
+ * asks the caller's oracle about candidates derived from it; a candidate that is interesting
+ * becomes the current string.  Deletion uses the unit algorithms of reduce.c on three views of
+ * the string (lines, tokens, bytes).  Adaptive deletion only grows a run from a unit that can go
+ * on its own, so in structured text, where each token of `"a":[{}],` is needed for the rest to
+ * parse, it stops early.  The chunk pass then tries runs of 2..8 tokens, then 16, 32, ..., at
+ * every position, but only those that could be a whole member, element or statement: balanced
+ * (brackets nest, quotes pair), within one line, starting and ending at the structure's seams
+ * (after an opening bracket or a separator `,` `;` newline; at a separator or before a closing
+ * bracket).  Each success sends the tokens view back to single-token deletion.  Only tokens: a
+ * run of tokens is the run of bytes that matters in structured text, at a fraction of the
+ * candidates; sizes 2..8 are all tried because members of small structured inputs are mostly 3
+ * to 8 tokens long, and a run of one size does not delete a member of another.  Without the
+ * filters the pass cost more runs than it saved on line-oriented text (bench/generic.c).
+ *
+ * Normalization (after Hypothesis's shrinker and shrinkray, and the design's "generic mode
+ * normalizes too") rewrites the current string into lower strings of the same or a smaller
+ * length: integers by binary search, word characters toward the lowest of their class, other
+ * bytes toward a space or NUL, a word by an earlier lower word, adjacent lines or words sorted.
+ * Each candidate is checked to be lower in shortlex before it is asked about, so normalization
+ * terminates: below any string lie finitely many.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "tnorm/generic.h"
+
+const char *tnorm_generic_rule_name(tnorm_generic_rule r)
+{
+	static const char *const names[] = {"delete",  "integer",    "word",      "byte",
+	                                    "replace", "sort-lines", "sort-words"};
+	return (unsigned)r < TNORM_GENERIC_RULE_COUNT ? names[r] : "?";
+}
+
+int tnorm_shortlex_cmp(const void *a, size_t alen, const void *b, size_t blen)
+{
+	int c;
+	if (alen != blen)
+		return alen < blen ? -1 : 1;
+	if (alen == 0)
+		return 0;
+	c = memcmp(a, b, alen);
+	return c < 0 ? -1 : c > 0;
+}
+
+static int is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int is_alpha(unsigned char c)
+{
+	return c == '_' || ((c | 32) >= 'a' && (c | 32) <= 'z');
+}
+
+static int is_word(unsigned char c)
+{
+	return is_alpha(c) || is_digit(c);
+}
+
+static int is_blank(unsigned char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* The state of one job: the current (lowest interesting) string and a scratch candidate. */
+typedef struct {
+	tnorm_bytes_oracle fn;
+	void *ctx;
+	const tnorm_generic_options *o;
+	tnorm_generic_stats *st;
+	char *cur; /* NUL terminated, owned */
+	size_t len, cap;
+	tnorm__buf cand;
+} gen;
+
+/* Ask the oracle about d[0, n), which must be NUL terminated at n. */
+static int call(gen *g, const char *d, size_t n, int *yes)
+{
+	*yes = 0;
+	g->st->calls++;
+	return g->fn(g->ctx, d, n, yes);
+}
+
+/* Ask about the candidate in g->cand; when interesting it becomes the current string. */
+static int ask(gen *g, tnorm_generic_rule rule, int *yes)
+{
+	int err;
+	if (!g->cand.ptr && (err = tnorm__buf_grow(&g->cand, 1)) < 0)
+		return err;
+	if ((err = call(g, g->cand.ptr, g->cand.len, yes)) < 0 || !*yes)
+		return err;
+	{
+		char *t = g->cur;
+		size_t tc = g->cap;
+		g->cur = g->cand.ptr;
+		g->len = g->cand.len;
+		g->cap = g->cand.cap;
+		g->cand.ptr = t;
+		g->cand.cap = tc;
+		g->cand.len = 0;
+	}
+	g->st->per_rule[rule]++;
+	if (rule != TNORM_GENERIC_RULE_DELETE)
+		g->st->rewrites++;
+	return 0;
+}
+
+/* The candidate "cur with [a, b) replaced by t[0, tn)", asked about only when it is lower than
+ * the current string.  `t` may point into the current string. */
+static int try_replace(gen *g, tnorm_generic_rule rule, size_t a, size_t b, const char *t,
+                       size_t tn, int *yes)
+{
+	int err;
+	*yes = 0;
+	g->cand.len = 0;
+	if ((err = tnorm__buf_put(&g->cand, g->cur, a)) < 0 ||
+	    (err = tnorm__buf_put(&g->cand, t, tn)) < 0 ||
+	    (err = tnorm__buf_put(&g->cand, g->cur + b, g->len - b)) < 0)
+		return err;
+	if (tnorm_shortlex_cmp(g->cand.ptr, g->cand.len, g->cur, g->len) >= 0)
+		return 0;
+	return ask(g, rule, yes);
+}
+
+/* ---- deletion ------------------------------------------------------------------------------ */
+
+/* Split d into units: view 0 lines (with their newline), 1 tokens (a run of word characters, or
+ * one other character, each with the blanks that follow it), 2 bytes.  Unit i is
+ * d[st[i], en[i]); the arrays (len + 1 entries) are the caller's to free. */
+static int split(const char *d, size_t len, int view, size_t **st, size_t **en, size_t *n)
+{
+	size_t i = 0, k = 0;
+	*st = tnorm__calloc(len + 1, sizeof(**st));
+	*en = tnorm__calloc(len + 1, sizeof(**en));
+	if (!*st || !*en)
+		return TNORM_ENOMEM;
+	while (i < len) {
+		size_t j = i;
+		if (view == 0) {
+			while (j < len && d[j] != '\n')
+				j++;
+			if (j < len)
+				j++;
+		} else if (view == 1) {
+			if (is_word((unsigned char)d[j])) {
+				while (j < len && is_word((unsigned char)d[j]))
+					j++;
+			} else {
+				j++;
+			}
+			while (j < len && is_blank((unsigned char)d[j]))
+				j++;
+		} else {
+			j++;
+		}
+		(*st)[k] = i;
+		(*en)[k] = j;
+		k++;
+		i = j;
+	}
+	*n = k;
+	return 0;
+}
+
+typedef struct {
+	gen *g;
+	const size_t *st, *en;
+} units_ctx;
+
+static int units_oracle(void *vctx, const size_t *keep, size_t n, int *yes)
+{
+	units_ctx *c = vctx;
+	gen *g = c->g;
+	size_t i;
+	int err;
+	g->cand.len = 0;
+	if ((err = tnorm__buf_grow(&g->cand, 1)) < 0)
+		return err;
+	g->cand.ptr[0] = '\0';
+	for (i = 0; i < n; i++)
+		if ((err = tnorm__buf_put(&g->cand, g->cur + c->st[keep[i]],
+		                          c->en[keep[i]] - c->st[keep[i]])) < 0)
+			return err;
+	if ((err = call(g, g->cand.ptr, g->cand.len, yes)) == 0 && *yes)
+		g->st->per_rule[TNORM_GENERIC_RULE_DELETE]++;
+	return err;
+}
+
+/* One view with the deletion algorithm: the kept units become the current string, also when
+ * an oracle error stopped the algorithm (what it kept is interesting). */
+static int delete_view(gen *g, int view)
+{
+	units_ctx c;
+	size_t *st = NULL, *en = NULL, n = 0, *keep = NULL, nkeep = 0, i;
+	tnorm__buf nb = TNORM__BUF_INIT;
+	int err, e2 = 0;
+	if ((err = split(g->cur, g->len, view, &st, &en, &n)) < 0)
+		goto done;
+	c.g = g;
+	c.st = st;
+	c.en = en;
+	err = tnorm_reduce_units(n, g->o->algo, g->o->seed, units_oracle, &c, &keep, &nkeep, NULL);
+	if (keep && nkeep < n) {
+		if ((e2 = tnorm__buf_grow(&nb, 1)) == 0)
+			for (i = 0; i < nkeep && e2 == 0; i++)
+				e2 = tnorm__buf_put(&nb, g->cur + st[keep[i]], en[keep[i]] - st[keep[i]]);
+		if (e2 == 0) {
+			free(g->cur);
+			g->cur = nb.ptr;
+			g->len = nb.len;
+			g->cap = nb.cap;
+			nb.ptr = NULL;
+		} else if (err == 0) {
+			err = e2;
+		}
+	}
+done:
+	tnorm__buf_dispose(&nb);
+	free(keep);
+	free(st);
+	free(en);
+	return err;
+}
+
+/* The next chunk size after k: 2, 3, ..., 8, then 16, 32, ... */
+static size_t next_chunk(size_t k)
+{
+	return k < 8 ? k + 1 : k * 2;
+}
+
+/* Brackets and quotes of one token (its first byte): +1 opens, -1 closes, 2 a quote, 0 other. */
+static int bracket(char c)
+{
+	switch (c) {
+	case '(':
+	case '[':
+	case '{':
+		return 1;
+	case ')':
+	case ']':
+	case '}':
+		return -1;
+	case '"':
+	case '\'':
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+/* Is the run of tokens [pos, pos + k) balanced: its brackets nest (each closes the latest open
+ * one, and none is left open) and it holds an even number of each quote?  Only such runs can go
+ * from text that parses and leave text that parses, so only they are tried; and only runs within
+ * one line (a newline may end the run): the lines view deals with lines. */
+static int balanced(const char *d, const size_t *st, size_t pos, size_t k)
+{
+	char stack[16];
+	size_t depth = 0, i, dq = 0, sq = 0;
+	for (i = pos; i < pos + k; i++) {
+		char c = d[st[i]];
+		int b = bracket(c);
+		if (c == '\n' && i + 1 < pos + k)
+			return 0; /* runs of lines are the lines view's */
+		if (b == 1) {
+			if (depth == sizeof(stack))
+				return 0;
+			stack[depth++] = c;
+		} else if (b == -1) {
+			if (depth == 0 || stack[depth - 1] != (c == ')' ? '(' : c == ']' ? '[' : '{'))
+				return 0;
+			depth--;
+		} else if (b == 2) {
+			if (c == '"')
+				dq++;
+			else
+				sq++;
+		}
+	}
+	return depth == 0 && dq % 2 == 0 && sq % 2 == 0;
+}
+
+/* Does the run of tokens [pos, pos + k) (of n) fit the structure around it: does it start at the
+ * beginning, after an opening bracket or a separator, or with a separator, and end with a
+ * separator, or before a closing bracket, a separator or the end?  These are the runs that are
+ * whole members, elements or statements (`"a":[{}],`, `2, ` in `[1, 2, 3]`, `, "b":1` before `}`). */
+static int aligned(const char *d, const size_t *st, size_t n, size_t pos, size_t k)
+{
+	static const char sep[] = ",;\n";
+	char first = d[st[pos]], last = d[st[pos + k - 1]];
+	int start = pos == 0 || bracket(d[st[pos - 1]]) == 1 || strchr(sep, d[st[pos - 1]]) ||
+	            strchr(sep, first);
+	int end = pos + k == n || strchr(sep, last) || bracket(d[st[pos + k]]) == -1 ||
+	          strchr(sep, d[st[pos + k]]);
+	return start && end;
+}
+
+/* The chunk pass over the tokens view: balanced runs of 2..8, 16, ... tokens that fit the
+ * structure around them (aligned()), at every position, when the text has brackets or quotes at
+ * all (structured text; in plain text a run of tokens that can go is found from a single one by
+ * adaptive deletion).  *found is set when a run was deleted. */
+static int chunk_pass(gen *g, int view, int *found)
+{
+	size_t *st = NULL, *en = NULL, n = 0, k, pos, i;
+	int err = 0, yes, structured = 0;
+	*found = 0;
+	for (i = 0; i < g->len && !structured; i++)
+		structured = bracket(g->cur[i]) != 0;
+	if (!structured)
+		return 0;
+	if ((err = split(g->cur, g->len, view, &st, &en, &n)) < 0)
+		goto done;
+	for (k = 2; k < n; k = next_chunk(k)) {
+		for (pos = 0; pos + k <= n && k < n;) {
+			if (!aligned(g->cur, st, n, pos, k) || !balanced(g->cur, st, pos, k)) {
+				pos++;
+				continue;
+			}
+			if ((err = try_replace(g, TNORM_GENERIC_RULE_DELETE, st[pos], en[pos + k - 1], "", 0,
+			                       &yes)) < 0)
+				goto done;
+			if (!yes) {
+				pos++;
+				continue;
+			}
+			*found = 1;
+			g->st->chunks++;
+			free(st);
+			free(en);
+			st = en = NULL;
+			if ((err = split(g->cur, g->len, view, &st, &en, &n)) < 0)
+				goto done;
+		}
+	}
+done:
+	free(st);
+	free(en);
+	return err;
+}
+
+/* Deletion over the selected views, each to a fixpoint, with the chunk pass in the tokens view
+ * when asked.  `lazy` (normalization, after a rewrite): the chunk pass only when single tokens
+ * went, and the bytes view only when the lines or tokens views deleted something, since a
+ * lowered value frees whole lines or tokens. */
+static int delete_all(gen *g, int lazy)
+{
+	unsigned views = g->o->views ? g->o->views : TNORM_VIEW_ALL;
+	uint64_t before = g->st->per_rule[TNORM_GENERIC_RULE_DELETE];
+	int view, err = 0, found;
+	for (view = 0; view < 3 && err == 0; view++) {
+		if (!(views & (1u << view)))
+			continue;
+		if (view == 2 && lazy && g->st->per_rule[TNORM_GENERIC_RULE_DELETE] == before)
+			break;
+		for (;;) {
+			uint64_t view_before = g->st->per_rule[TNORM_GENERIC_RULE_DELETE];
+			if ((err = delete_view(g, view)) < 0)
+				break;
+			if (!g->o->chunks || view != 1 ||
+			    (lazy && g->st->per_rule[TNORM_GENERIC_RULE_DELETE] == view_before))
+				break;
+			if ((err = chunk_pass(g, view, &found)) < 0 || !found)
+				break;
+		}
+	}
+	return err;
+}
+
+/* ---- normalization rewrites ---------------------------------------------------------------- */
+
+/* Lower the integer at cur[a, e) (`neg`: it starts with '-'), of magnitude v; *end receives
+ * where the integer now ends. */
+static int lower_integer(gen *g, size_t a, size_t e, int neg, uint64_t v, size_t *end)
+{
+	char t[32];
+	uint64_t lo = 0, hi = v;
+	int n, err, yes;
+	*end = e;
+	if ((err = try_replace(g, TNORM_GENERIC_RULE_INTEGER, a, e, "0", 1, &yes)) < 0 || yes) {
+		*end = a + 1;
+		return err;
+	}
+	if (neg) {
+		n = snprintf(t, sizeof(t), "%llu", (unsigned long long)v);
+		if ((err = try_replace(g, TNORM_GENERIC_RULE_INTEGER, a, e, t, (size_t)n, &yes)) < 0)
+			return err;
+		if (yes) {
+			e = *end = a + (size_t)n;
+			neg = 0;
+		}
+	}
+	/* Binary search for the lowest magnitude that keeps the failure (0 does not). */
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		n = snprintf(t, sizeof(t), "%s%llu", neg ? "-" : "", (unsigned long long)mid);
+		if ((err = try_replace(g, TNORM_GENERIC_RULE_INTEGER, a, e, t, (size_t)n, &yes)) < 0)
+			return err;
+		if (yes) {
+			hi = mid;
+			e = *end = a + (size_t)n;
+		} else {
+			lo = mid;
+		}
+	}
+	return 0;
+}
+
+/* Decimal integers: a run of digits not inside a word, with a '-' before it that is not
+ * preceded by a word character; at most 18 digits. */
+static int rule_integer(gen *g)
+{
+	size_t i = 0;
+	int err;
+	while (i < g->len) {
+		size_t s = i, e, a;
+		uint64_t v = 0;
+		int neg = 0;
+		if (!is_digit((unsigned char)g->cur[i]) || (i > 0 && is_word((unsigned char)g->cur[i - 1]))) {
+			i++;
+			continue;
+		}
+		for (e = s; e < g->len && is_digit((unsigned char)g->cur[e]); e++)
+			;
+		i = e;
+		if ((e < g->len && is_alpha((unsigned char)g->cur[e])) || e - s > 18)
+			continue;
+		for (a = s; a < e; a++)
+			v = v * 10 + (uint64_t)(g->cur[a] - '0');
+		a = s;
+		if (s > 0 && g->cur[s - 1] == '-' && (s == 1 || !is_word((unsigned char)g->cur[s - 2]))) {
+			neg = 1;
+			a = s - 1;
+		}
+		if (v == 0 && !neg && e - s == 1)
+			continue;
+		if ((err = lower_integer(g, a, e, neg, v, &i)) < 0)
+			return err;
+	}
+	return 0;
+}
+
+/* The lowest character of c's class: '0' for digits, 'A', 'a', '_' for itself; for other bytes
+ * ' ' when printable, 0 otherwise; whitespace (and ' ' itself) is left alone (returns c). */
+static unsigned char class_min(unsigned char c)
+{
+	if (is_digit(c))
+		return '0';
+	if (c >= 'A' && c <= 'Z')
+		return 'A';
+	if (c >= 'a' && c <= 'z')
+		return 'a';
+	if (c == '_' || c == ' ' || c == '\t' || c == '\n' || c == '\r')
+		return c;
+	if (c > ' ' && c < 0x7f)
+		return ' ';
+	return 0;
+}
+
+/* Lower the byte at cur[i]: its class minimum, then, for control and high bytes (`search`), a
+ * binary search between the two.  Letters and digits only try the minimum: in a word that is not
+ * free to change (a keyword) each character would cost five runs for nothing. */
+static int lower_byte(gen *g, tnorm_generic_rule rule, size_t i, int search)
+{
+	unsigned char c = (unsigned char)g->cur[i], lo = class_min(c), hi = c;
+	char t;
+	int err, yes;
+	if (lo >= c)
+		return 0;
+	t = (char)lo;
+	if ((err = try_replace(g, rule, i, i + 1, &t, 1, &yes)) < 0 || yes)
+		return err;
+	if (!search || lo == ' ')
+		return 0; /* punctuation: only the space is tried */
+	while (hi - lo > 1) {
+		unsigned char mid = (unsigned char)(lo + (hi - lo) / 2);
+		t = (char)mid;
+		if ((err = try_replace(g, rule, i, i + 1, &t, 1, &yes)) < 0)
+			return err;
+		if (yes)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return 0;
+}
+
+/* Words (runs of word characters that are not decimal integers the integer rule handles): the
+ * whole word at its class minimum first, then each character. */
+static int rule_word(gen *g)
+{
+	size_t i = 0, e, k;
+	char t[64];
+	int err, yes;
+	while (i < g->len) {
+		int digits = 1, lowered = 0;
+		if (!is_word((unsigned char)g->cur[i])) {
+			i++;
+			continue;
+		}
+		for (e = i; e < g->len && is_word((unsigned char)g->cur[e]); e++)
+			digits &= is_digit((unsigned char)g->cur[e]);
+		if (digits && e - i <= 18) {
+			i = e;
+			continue;
+		}
+		if (e - i <= sizeof(t)) {
+			for (k = i; k < e; k++) {
+				t[k - i] = (char)class_min((unsigned char)g->cur[k]);
+				lowered |= t[k - i] != g->cur[k];
+			}
+			if (lowered) {
+				if ((err = try_replace(g, TNORM_GENERIC_RULE_WORD, i, e, t, e - i, &yes)) < 0)
+					return err;
+				if (yes) {
+					i = e;
+					continue;
+				}
+			}
+		}
+		for (k = i; k < e; k++)
+			if ((err = lower_byte(g, TNORM_GENERIC_RULE_WORD, k, 0)) < 0)
+				return err;
+		i = e;
+	}
+	return 0;
+}
+
+/* Other bytes: printable punctuation toward a space, control and high bytes toward 0. */
+static int rule_byte(gen *g)
+{
+	size_t i;
+	int err;
+	for (i = 0; i < g->len; i++)
+		if (!is_word((unsigned char)g->cur[i]) &&
+		    (err = lower_byte(g, TNORM_GENERIC_RULE_BYTE, i, 1)) < 0)
+			return err;
+	return 0;
+}
+
+/* The word at or after *p: [*s, *e), or 0 when there is none. */
+static int next_word(const gen *g, size_t p, size_t *s, size_t *e)
+{
+	while (p < g->len && !is_word((unsigned char)g->cur[p]))
+		p++;
+	if (p >= g->len)
+		return 0;
+	*s = p;
+	while (p < g->len && is_word((unsigned char)g->cur[p]))
+		p++;
+	*e = p;
+	return 1;
+}
+
+static int all_digits(const char *s, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (!is_digit((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* A word replaced by an earlier word of its class (numbers, names) that is lower: the lowest
+ * such word first, at most two tried per word. */
+static int rule_replace(gen *g)
+{
+	size_t p = 0, s, e;
+	int err, yes;
+	while (next_word(g, p, &s, &e)) {
+		int num = all_digits(g->cur + s, e - s), tries;
+		size_t bs = 0, be = 0, q;
+		/* Candidates in increasing order: each round finds the lowest earlier word above the
+		 * last one tried. */
+		for (tries = 0; tries < 2; tries++) {
+			size_t ws, we, cs = 0, ce = 0;
+			int have = 0;
+			for (q = 0; next_word(g, q, &ws, &we) && we <= s; q = we) {
+				if (all_digits(g->cur + ws, we - ws) != num)
+					continue;
+				if (tnorm_shortlex_cmp(g->cur + ws, we - ws, g->cur + s, e - s) >= 0)
+					continue;
+				if (tries > 0 && tnorm_shortlex_cmp(g->cur + ws, we - ws, g->cur + bs, be - bs) <= 0)
+					continue;
+				if (!have || tnorm_shortlex_cmp(g->cur + ws, we - ws, g->cur + cs, ce - cs) < 0) {
+					cs = ws;
+					ce = we;
+					have = 1;
+				}
+			}
+			if (!have)
+				break;
+			if ((err = try_replace(g, TNORM_GENERIC_RULE_REPLACE, s, e, g->cur + cs, ce - cs,
+			                       &yes)) < 0)
+				return err;
+			if (yes) {
+				e = s + (ce - cs);
+				break;
+			}
+			bs = cs;
+			be = ce;
+		}
+		p = e;
+	}
+	return 0;
+}
+
+/* Swap cur[a, b) and cur[c, d) (b <= c, the separator cur[b, c) kept) when that is lower. */
+static int try_swap(gen *g, tnorm_generic_rule rule, size_t a, size_t b, size_t c, size_t d,
+                    int *yes)
+{
+	tnorm__buf t = TNORM__BUF_INIT;
+	int err;
+	*yes = 0;
+	if ((err = tnorm__buf_put(&t, g->cur + c, d - c)) == 0 &&
+	    (err = tnorm__buf_put(&t, g->cur + b, c - b)) == 0 &&
+	    (err = tnorm__buf_put(&t, g->cur + a, b - a)) == 0)
+		err = try_replace(g, rule, a, d, t.ptr, t.len, yes);
+	tnorm__buf_dispose(&t);
+	return err;
+}
+
+/* Adjacent lines swapped, the lower first (one bubble pass). */
+static int rule_sort_lines(gen *g)
+{
+	size_t a = 0;
+	int err, yes;
+	while (a < g->len) {
+		size_t b = a, d;
+		while (b < g->len && g->cur[b] != '\n')
+			b++;
+		if (b >= g->len)
+			break;
+		for (d = b + 1; d < g->len && g->cur[d] != '\n'; d++)
+			;
+		if ((err = try_swap(g, TNORM_GENERIC_RULE_SORT_LINES, a, b, b + 1, d, &yes)) < 0)
+			return err;
+		/* After a swap the higher line moved down: go on from it. */
+		a = yes ? a + (d - b - 1) + 1 : b + 1;
+	}
+	return 0;
+}
+
+/* Adjacent words separated by blanks only, swapped when that is lower (one bubble pass). */
+static int rule_sort_words(gen *g)
+{
+	size_t s1, e1, s2, e2, p = 0, k;
+	int err, yes;
+	while (next_word(g, p, &s1, &e1) && next_word(g, e1, &s2, &e2)) {
+		int blanks = s2 > e1;
+		for (k = e1; k < s2; k++)
+			blanks &= is_blank((unsigned char)g->cur[k]);
+		p = e1;
+		if (!blanks)
+			continue;
+		if ((err = try_swap(g, TNORM_GENERIC_RULE_SORT_WORDS, s1, e1, s2, e2, &yes)) < 0)
+			return err;
+		if (yes)
+			p = s1 + (e2 - s2) + (s2 - e1);
+	}
+	return 0;
+}
+
+/* ---- the public functions ------------------------------------------------------------------ */
+
+static int start(gen *g, const char *data, size_t len, const tnorm_generic_options *o,
+                 tnorm_bytes_oracle fn, void *ctx, char **out, tnorm_generic_stats *st)
+{
+	memset(g, 0, sizeof(*g));
+	if (!fn || !out || (!data && len) || !st || !o)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_generic: NULL argument");
+	*out = NULL;
+	if (o->version != TNORM_GENERIC_OPTIONS_VERSION)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_generic: options version %u, expected %u",
+		                        o->version, TNORM_GENERIC_OPTIONS_VERSION);
+	if (o->algo != TNORM_ALGO_DDMIN && o->algo != TNORM_ALGO_ADAPTIVE)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_generic: unknown algorithm %d", (int)o->algo);
+	g->fn = fn;
+	g->ctx = ctx;
+	g->o = o;
+	g->st = st;
+	memset(st, 0, sizeof(*st));
+	if (!(g->cur = tnorm__malloc(len + 1)))
+		return TNORM_ENOMEM;
+	if (len)
+		memcpy(g->cur, data, len);
+	g->cur[len] = '\0';
+	g->len = len;
+	g->cap = len + 1;
+	return 0;
+}
+
+static void finish(gen *g, char **out, size_t *outlen)
+{
+	*out = g->cur;
+	if (outlen)
+		*outlen = g->len;
+	tnorm__buf_dispose(&g->cand);
+}
+
+int tnorm_generic_reduce(const char *data, size_t len, const tnorm_generic_options *o,
+                         tnorm_bytes_oracle fn, void *ctx, char **out, size_t *outlen,
+                         tnorm_generic_stats *stp)
+{
+	tnorm_generic_options defaults = TNORM_GENERIC_OPTIONS_INIT;
+	tnorm_generic_stats st;
+	gen g;
+	int err;
+	if ((err = start(&g, data, len, o ? o : &defaults, fn, ctx, out, &st)) < 0)
+		return err;
+	err = delete_all(&g, 0);
+	finish(&g, out, outlen);
+	if (stp)
+		*stp = st;
+	return err;
+}
+
+typedef int (*rule_fn)(gen *g);
+
+int tnorm_generic_normalize(const char *data, size_t len, const tnorm_generic_options *o,
+                            tnorm_bytes_oracle fn, void *ctx, char **out, size_t *outlen,
+                            tnorm_generic_stats *stp)
+{
+	static const rule_fn rules[TNORM_GENERIC_RULE_COUNT] = {
+	    NULL, rule_integer, rule_word, rule_byte, rule_replace, rule_sort_lines, rule_sort_words};
+	tnorm_generic_options defaults = TNORM_GENERIC_OPTIONS_INIT;
+	tnorm_generic_stats st;
+	gen g;
+	int err, r, del;
+	if ((err = start(&g, data, len, o ? o : &defaults, fn, ctx, out, &st)) < 0)
+		return err;
+	o = g.o;
+	/* Rounds of every rule in turn, until a round lowers nothing.  A lowered value can free what
+	 * it needed before (an index, a count): deletion runs after the integer rule when it lowered
+	 * one, and at the end of every round that rewrote anything after that. */
+	del = (o->rules & (1u << TNORM_GENERIC_RULE_DELETE)) != 0;
+	for (;;) {
+		int round = 0, since = 0;
+		for (r = 1; r < TNORM_GENERIC_RULE_COUNT; r++) {
+			uint64_t before = st.per_rule[r];
+			if (!(o->rules & (1u << r)))
+				continue;
+			if ((err = rules[r](&g)) < 0)
+				goto done;
+			if (st.per_rule[r] == before)
+				continue;
+			round = since = 1;
+			if (r == TNORM_GENERIC_RULE_INTEGER && del) {
+				if ((err = delete_all(&g, 1)) < 0)
+					goto done;
+				since = 0;
+			}
+		}
+		if (since && del && (err = delete_all(&g, 1)) < 0)
+			goto done;
+		if (!round)
+			break;
+	}
+done:
+	finish(&g, out, outlen);
+	if (stp)
+		*stp = st;
+	return err;
+}
