@@ -397,6 +397,50 @@ static void test_harness__ambiguity_is_exact(void **state)
 	assert_true(refused > 300 && accepted > 300);
 }
 
+/* Issue 16 item 1: `null` and lists that mix integers, strings and null; each value keeps its
+ * kind, prints as written and parses back; null is refused where a slot does not list it. */
+static void test_harness__null_and_mixed_lists(void **state)
+{
+	static const char text[] = "pool v 2 const\n"
+	                           "pool o 1\n"
+	                           "<v> := {null, 1, \"x\", \"\", -3}\n"
+	                           "<o> := mk(null)\n"
+	                           "put(<o>, {\"k\", 2, null})\n";
+	static const char *const steps[] = {"v0 = null", "v1 = 1", "v0 = \"x\"", "v0 = \"\"",
+	                                    "v1 = -3", "o0 = mk(null)", "put(o0, \"k\")",
+	                                    "put(o0, 2)", "put(o0, null)"};
+	tnorm_harness *h = NULL;
+	tnorm_literal lit;
+	tnorm_action a;
+	char buf[64];
+	size_t i, col = 0;
+	(void)state;
+	assert_int_equal(tnorm_harness_parse(&h, "n.tnh", text, strlen(text)), 0);
+	assert_int_equal(tnorm_harness_value(h, 0, 1, 0, &lit), 0);
+	assert_int_equal(lit.kind, TNORM_LIT_NULL);
+	assert_int_equal(tnorm_harness_value(h, 0, 1, 1, &lit), 0);
+	assert_int_equal(lit.kind, TNORM_LIT_INT);
+	assert_int_equal(tnorm_harness_value(h, 0, 1, 2, &lit), 0);
+	assert_int_equal(lit.kind, TNORM_LIT_STRING);
+	assert_int_equal(tnorm_harness_value(h, 2, 1, 2, &lit), 0);
+	assert_int_equal(lit.kind, TNORM_LIT_NULL);
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		assert_int_equal(tnorm_harness_parse_action(h, steps[i], strlen(steps[i]), &a, &col), 0);
+		assert_true(tnorm_harness_format_action(h, &a, buf, sizeof(buf)) > 0);
+		assert_string_equal(buf, steps[i]);
+	}
+	assert_int_equal(tnorm_harness_parse_action(h, "put(o0, 3)", 10, &a, &col), TNORM_EPARSE);
+	tnorm_harness_free(h);
+	h = NULL;
+	/* null where the slot has no null */
+	assert_int_equal(tnorm_harness_parse(&h, "n.tnh", "pool v 1\n<v> := 1..3\n", 21), 0);
+	assert_int_equal(tnorm_harness_parse_action(h, "v0 = null", 9, &a, &col), TNORM_EPARSE);
+	assert_string_equal(tnorm_error_last()->message, "value null is not allowed here, expected one "
+	                    "of the values the harness lists for this slot");
+	assert_int_equal(col, 6);
+	tnorm_harness_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_harness__oom_every_allocation),
 		cmocka_unit_test(test_harness__round_trip_examples),
 		cmocka_unit_test(test_harness__ambiguity_is_exact),
+		cmocka_unit_test(test_harness__null_and_mixed_lists),
 	};
 	return cmocka_run_group_tests_name("harness", tests, NULL, NULL);
 }

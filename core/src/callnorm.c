@@ -388,6 +388,8 @@ static void put_literal(tnorm__buf *b, const cz *z, uint32_t tmpl, uint32_t slot
 		tnorm__buf_puts(b, "?");
 	else if (lit.kind == TNORM_LIT_INT)
 		tnorm__buf_printf(b, "%lld", (long long)lit.i);
+	else if (lit.kind == TNORM_LIT_NULL)
+		tnorm__buf_puts(b, "null");
 	else
 		tnorm__buf_put_quoted(b, lit.s, lit.len);
 }
@@ -601,9 +603,10 @@ static uint64_t find_value(const cz *z, uint32_t p, uint32_t prefer, const tnorm
 			}
 			for (k = 0; k < v->nlits; k++)
 				if (v->lits[k].kind == lit->kind &&
-				    (lit->kind == TNORM_LIT_INT
-				         ? v->lits[k].i == lit->i
-				         : v->lits[k].len == lit->len && !memcmp(v->lits[k].s, lit->s, lit->len)))
+				    (lit->kind == TNORM_LIT_NULL ||
+				     (lit->kind == TNORM_LIT_INT
+				          ? v->lits[k].i == lit->i
+				          : v->lits[k].len == lit->len && !memcmp(v->lits[k].s, lit->s, lit->len))))
 					return vkey(t, (uint32_t)k);
 		}
 	return NONE;

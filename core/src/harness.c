@@ -287,6 +287,12 @@ static int is_kw(const token *t, const char *kw)
 	return t->kind == T_IDENT && t->len == strlen(kw) && !memcmp(t->start, kw, t->len);
 }
 
+/* Words that start a value rather than a call: `null`. */
+static int is_value_kw(const token *t)
+{
+	return is_kw(t, "null");
+}
+
 static int expect(parser *ps, tok_kind k, const char *what, const char *context)
 {
 	token *t;
@@ -370,6 +376,8 @@ static int add_literal(parser *ps, tnorm__vset *vs, const token *t)
 	if (t->kind == T_INT) {
 		l->kind = TNORM_LIT_INT;
 		l->i = t->ival;
+	} else if (t->kind == T_IDENT) {
+		l->kind = TNORM_LIT_NULL; /* the caller saw `null` */
 	} else {
 		int err = keep_string(ps->h, t->sval);
 		if (err < 0)
@@ -408,6 +416,8 @@ static int lit_cmp(const tnorm_literal *a, const tnorm_literal *b)
 		return a->kind < b->kind ? -1 : 1;
 	if (a->kind == TNORM_LIT_INT)
 		return a->i < b->i ? -1 : a->i > b->i;
+	if (a->kind == TNORM_LIT_NULL)
+		return 0;
 	c = memcmp(a->s, b->s, a->len < b->len ? a->len : b->len);
 	if (c)
 		return c;
@@ -449,6 +459,8 @@ static const char *lit_text(const tnorm_literal *l, char *buf, size_t size)
 		snprintf(buf, size, "%lld", (long long)l->i);
 		return buf;
 	}
+	if (l->kind == TNORM_LIT_NULL)
+		return "null";
 	if (tnorm__buf_put_quoted(&b, l->s, l->len > 40 ? 40 : l->len) < 0) {
 		tnorm__buf_dispose(&b);
 		return "a string";
@@ -483,10 +495,9 @@ static int check_list_duplicates(parser *ps, const tnorm__vset *vs, const uint32
 	return err;
 }
 
-/* {LIT, ...} with the cursor on '{'. */
+/* {LIT, ...} with the cursor on '{'.  A list may mix integers, strings and null. */
 static int parse_list(parser *ps, tnorm__vset *vs)
 {
-	tnorm_literal_kind kind = TNORM_LIT_INT;
 	uint32_t *cols = NULL, *nc;
 	token *t, open;
 	char b[64];
@@ -499,18 +510,10 @@ static int parse_list(parser *ps, tnorm__vset *vs)
 	for (;;) {
 		if ((err = peek(ps, &t)) < 0)
 			goto done;
-		if (t->kind != T_INT && t->kind != T_STRING) {
-			err =
-			    perr(ps, t, "found %s in a value list, expected an integer or a string",
-			         tok_desc(t, b, sizeof(b)));
-			goto done;
-		}
-		if (vs->nlits == 0)
-			kind = t->kind == T_INT ? TNORM_LIT_INT : TNORM_LIT_STRING;
-		else if ((t->kind == T_INT) != (kind == TNORM_LIT_INT)) {
-			err = perr(
-			    ps, t,
-			    "value list mixes integers and strings, expected values of one kind");
+		if (t->kind != T_INT && t->kind != T_STRING && !is_kw(t, "null")) {
+			err = perr(ps, t,
+			           "found %s in a value list, expected an integer, a string or null",
+			           tok_desc(t, b, sizeof(b)));
 			goto done;
 		}
 		if (!(nc = tnorm__reallocarray(cols, (size_t)vs->nlits + 1, sizeof(*cols)))) {
@@ -581,7 +584,7 @@ static int parse_vset(parser *ps, tnorm__vset *vs, const char *context)
 			            range_count_text(vs->lo, vs->hi, b, sizeof(b)), TNORM_MAX_VALUES);
 		return 0;
 	}
-	if (t->kind == T_STRING) {
+	if (t->kind == T_STRING || is_kw(t, "null")) {
 		if ((err = add_literal(ps, vs, t)) < 0)
 			return err;
 		consume(ps);
@@ -589,7 +592,7 @@ static int parse_vset(parser *ps, tnorm__vset *vs, const char *context)
 	}
 	if (t->kind == T_LBRACE)
 		return parse_list(ps, vs);
-	return perr(ps, t, "found %s %s, expected a value (an integer, a string, LO..HI or {...})",
+	return perr(ps, t, "found %s %s, expected a value (an integer, a string, null, LO..HI or {...})",
 	            tok_desc(t, b, sizeof(b)), context);
 }
 
@@ -671,7 +674,7 @@ static int parse_call(parser *ps, tnorm__tmpl *t)
 			if ((err = parse_vset(ps, &vs, "as an argument")) < 0) {
 				free(vs.lits);
 				if (err == TNORM_EPARSE && where.kind != T_INT && where.kind != T_STRING &&
-				    where.kind != T_LBRACE)
+				    where.kind != T_LBRACE && !is_value_kw(&where))
 					return perr(ps, &where, "found %s in the argument list, expected "
 					            "<pool> or a value", tok_desc(&where, b, sizeof(b)));
 				return err;
@@ -840,7 +843,7 @@ static int parse_line(parser *ps)
 			if (t->kind != T_IDENT)
 				return perr(ps, t, "found %s after 'pure', expected a call", tok_desc(t, b, sizeof(b)));
 		}
-		if (t->kind == T_IDENT) {
+		if (t->kind == T_IDENT && !is_value_kw(t)) {
 			if ((err = parse_call(ps, tm)) < 0)
 				return err;
 		} else {

@@ -131,6 +131,8 @@ static int put_slot(tnorm__buf *b, const tnorm_harness *h, const tnorm__tmpl *t,
 		return tnorm__buf_printf(b, "%" PRId64, (int64_t)((uint64_t)t->vset[s].lo + choice));
 	if (t->vset[s].lits[choice].kind == TNORM_LIT_INT)
 		return tnorm__buf_printf(b, "%" PRId64, t->vset[s].lits[choice].i);
+	if (t->vset[s].lits[choice].kind == TNORM_LIT_NULL)
+		return tnorm__buf_puts(b, "null");
 	return tnorm__buf_put_quoted(b, t->vset[s].lits[choice].s, t->vset[s].lits[choice].len);
 }
 
@@ -291,6 +293,12 @@ static int parse_instance(cur *c, const tnorm_harness *h, uint32_t pool, uint32_
 int tnorm__lex_string(const char *p, const char *end, char **out, size_t *outlen,
                       const char **after, const char **bad);
 
+/* Does the text at p start with the word `null`? */
+static int is_null(const char *p, const char *end)
+{
+	return ident_len(p, end) == 4 && !memcmp(p, "null", 4);
+}
+
 /* Parse a value of value slot `s` of `t`. */
 static int parse_value(cur *c, const tnorm__tmpl *t, uint32_t s, uint32_t *out)
 {
@@ -299,6 +307,17 @@ static int parse_value(cur *c, const tnorm__tmpl *t, uint32_t s, uint32_t *out)
 	char b[64];
 	skip_ws(c);
 	start = c->p;
+	if (is_null(c->p, c->end)) {
+		uint64_t i;
+		for (i = 0; !vs->is_range && i < vs->nlits; i++)
+			if (vs->lits[i].kind == TNORM_LIT_NULL) {
+				*out = (uint32_t)i;
+				c->p += 4;
+				return 0;
+			}
+		return fail(c, start, "value null is not allowed here, expected one of the values the "
+		            "harness lists for this slot");
+	}
 	if (c->p < c->end && *c->p == '"') {
 		char *str = NULL;
 		size_t len = 0;
@@ -501,7 +520,7 @@ int tnorm_harness_parse_action(const tnorm_harness *h, const char *text, size_t 
 				cur d = c;
 				d.p = lhs_end;
 				skip_ws(&d);
-				if (ident_len(d.p, d.end) > 0)
+				if (ident_len(d.p, d.end) > 0 && !is_null(d.p, d.end))
 					continue;
 			}
 		}

@@ -299,8 +299,12 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 		if (err < 0)
 			goto done;
 	}
-	if ((err = env_add(&r->envp, &nenv, "ASAN_OPTIONS=abort_on_error=1:detect_leaks=0:"
-	                                     "symbolize=0:handle_abort=0")) < 0 ||
+	/* A driver with destructors frees what its test made: leaks are then real (issue 16). */
+	if ((err = env_add(&r->envp, &nenv,
+	                   tnorm__sanopts_program_frees(r->argv[0], r->envp)
+	                       ? "ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:symbolize=0:handle_abort=0"
+	                       : "ASAN_OPTIONS=abort_on_error=1:detect_leaks=0:"
+	                         "symbolize=0:handle_abort=0")) < 0 ||
 	    (err = env_add(&r->envp, &nenv, "UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:"
 	                                     "print_stacktrace=0")) < 0)
 		goto done;

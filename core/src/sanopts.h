@@ -23,4 +23,14 @@ const char *tnorm__sanopts_var(size_t i);
  */
 int tnorm__sanopts_merge(const char *base, const char *over, char **out);
 
+/*
+ * 1 when `path` is a tnorm driver with a destroy hook for some pool (issue 16): an ELF file
+ * that calls tnorm_drv_main_pools and, run as `path --print-hooks` (no tracing, standard input
+ * and error on /dev/null, environment `envp`, at most 10 s), prints a `destroy POOL` line.  Such
+ * a program frees what its test made, so the runner turns leak detection on for it.  0 for
+ * anything else (a script, another program, a stripped static driver), including when the
+ * program cannot be read or run: leaks then stay unchecked, as before.
+ */
+int tnorm__sanopts_program_frees(const char *path, char *const *envp);
+
 #endif

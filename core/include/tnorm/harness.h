@@ -49,7 +49,8 @@ typedef enum tnorm_template_kind {
 
 typedef enum tnorm_literal_kind {
 	TNORM_LIT_INT = 0,
-	TNORM_LIT_STRING = 1
+	TNORM_LIT_STRING = 1,
+	TNORM_LIT_NULL = 2 /**< `null`: no value (drivers pass a tnorm_value with s == p == NULL) */
 } tnorm_literal_kind;
 
 /** One value of a value set.  `s` is borrowed from the harness (valid while it lives). */
