@@ -135,13 +135,17 @@ int tnorm__sanopts_merge(const char *base, const char *over, char **out)
  *
  * The engine runs programs with detect_leaks=0: a test driver keeps its objects until exit, and
  * a leak report would turn every pass into a failure.  A driver that declares destructors
- * (tnorm_drv_pool.destroy) frees them, so for it leaks are real bugs and stay on.  It is asked
- * (`--print-hooks`) only when the file names tnorm_drv_main_pools, so no other program is ever
- * started with an option it does not know. */
+ * (tnorm_drv_pool.destroy) frees them, so for it leaks are real bugs.  It is asked
+ * (`--print-hooks`) only when the file names tnorm_drv_main_pools and a leak checker, so no
+ * other program is ever started with an option it does not know, and a build without ASan or
+ * LSan costs nothing. */
 
+/* An ELF file that names tnorm_drv_main_pools and the ASan or LSan runtime (a program built
+ * without one has no leak check to turn on). */
 static int names_pools_main(const char *path)
 {
-	static const char needle[] = "tnorm_drv_main_pools";
+	static const char pools[] = "tnorm_drv_main_pools", asan[] = "__asan_init",
+	                  lsan[] = "__lsan_";
 	char *text = NULL;
 	size_t len = 0;
 	int found;
@@ -150,7 +154,9 @@ static int names_pools_main(const char *path)
 		return 0;
 	}
 	found = len > 4 && !memcmp(text, "\x7f" "ELF", 4) &&
-	        memmem(text, len, needle, sizeof(needle) - 1) != NULL;
+	        memmem(text, len, pools, sizeof(pools) - 1) != NULL &&
+	        (memmem(text, len, asan, sizeof(asan) - 1) != NULL ||
+	         memmem(text, len, lsan, sizeof(lsan) - 1) != NULL);
 	free(text);
 	return found;
 }
