@@ -48,6 +48,7 @@ struct tnorm_drv {
 	unsigned char *made;
 	unsigned long *made_seq, nmade;
 	const tnorm_value *old;
+	char *gtext; /* per variable, TNORM_MAX_GEN_LEN + 1 bytes: its generated string's text */
 };
 
 __attribute__((noinline, used)) void tnorm_step_hook(unsigned long step, const char *text)
@@ -185,8 +186,10 @@ static tnorm_drv_fn lookup(const tnorm_drv_handler *handlers, const char *name)
 	return NULL;
 }
 
+/* Value `choice` of a value slot.  A string of a generated domain (strings(...), bytes(...))
+ * is copied into `store` (TNORM_MAX_GEN_LEN + 1 bytes), which must live as long as the value. */
 static void literal(const tnorm_harness *h, uint32_t tmpl, uint32_t slot, uint32_t choice,
-                    tnorm_value *out)
+                    tnorm_value *out, char *store)
 {
 	tnorm_literal lit;
 	memset(out, 0, sizeof(*out));
@@ -201,6 +204,10 @@ static void literal(const tnorm_harness *h, uint32_t tmpl, uint32_t slot, uint32
 		out->kind = TNORM_VALUE_STRING;
 		out->s = lit.s;
 		out->len = lit.len;
+		if (lit.s == lit.text) {
+			memcpy(store, lit.text, lit.len + 1);
+			out->s = store;
+		}
 	}
 }
 
@@ -217,6 +224,7 @@ static uint32_t var_of(const tnorm_harness *h, const tnorm_template_info *t, uin
 static int tnorm__drv_call(tnorm_drv *d, uint32_t ti, const tnorm_template_info *t, const uint32_t *choice)
 {
 	tnorm_value tmp[TNORM_MAX_SLOTS], *args[TNORM_MAX_SLOTS], res;
+	char text[TNORM_MAX_SLOTS][TNORM_MAX_GEN_LEN + 1];
 	uint32_t s, k = 0;
 	int rc;
 	memset(&res, 0, sizeof(res));
@@ -224,7 +232,7 @@ static int tnorm__drv_call(tnorm_drv *d, uint32_t ti, const tnorm_template_info 
 		if (t->slot[s].kind == TNORM_SLOT_POOL) {
 			args[k] = &d->vars[var_of(d->h, t, s, choice[s])];
 		} else {
-			literal(d->h, ti, s, choice[s], &tmp[k]);
+			literal(d->h, ti, s, choice[s], &tmp[k], text[k]);
 			args[k] = &tmp[k];
 		}
 	}
@@ -502,8 +510,9 @@ int tnorm_drv_main_pools(int argc, char **argv, const char *harness_text,
 	d.h = h;
 	d.vars = calloc(tnorm_harness_var_count(h) + 1, sizeof(*d.vars));
 	d.live = calloc(tnorm_harness_var_count(h) + 1, 1);
+	d.gtext = calloc(tnorm_harness_var_count(h) + 1, TNORM_MAX_GEN_LEN + 1);
 	d.fn = calloc((size_t)nt + nc + 1, sizeof(*d.fn));
-	if (!d.vars || !d.live || !d.fn) {
+	if (!d.vars || !d.live || !d.fn || !d.gtext) {
 		rc = invalid("out of memory");
 		goto done;
 	}
@@ -544,7 +553,8 @@ int tnorm_drv_main_pools(int argc, char **argv, const char *harness_text,
 		tnorm_step_hook(i, text);
 		if (info.kind == TNORM_TMPL_VALUE) {
 			tnorm_value lit;
-			literal(h, a->tmpl, 1, a->choice[1], &lit);
+			uint32_t v = var_of(h, &info, 0, a->choice[0]);
+			literal(h, a->tmpl, 1, a->choice[1], &lit, d.gtext + (size_t)v * (TNORM_MAX_GEN_LEN + 1));
 			destroy_assign(&d, info.slot[0].pool, var_of(h, &info, 0, a->choice[0]), &lit, 0);
 		} else {
 			int r = tnorm__drv_call(&d, a->tmpl, &info, a->choice);
@@ -567,6 +577,7 @@ done:
 	free(d.made);
 	free(d.made_seq);
 	free(d.vars);
+	free(d.gtext);
 	free(d.live);
 	free(d.fn);
 	free(ttext);

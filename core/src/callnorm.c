@@ -601,6 +601,13 @@ static uint64_t find_value(const cz *z, uint32_t p, uint32_t prefer, const tnorm
 					return vkey(t, (uint32_t)(lit->i - v->lo));
 				continue;
 			}
+			if (v->gen) {
+				/* a generated domain: its rank is its place in shortlex order */
+				if (lit->kind == TNORM_LIT_STRING &&
+				    (k = tnorm__gen_rank(v->gen, lit->s, lit->len)) != UINT64_MAX)
+					return vkey(t, (uint32_t)k);
+				continue;
+			}
 			for (k = 0; k < v->nlits; k++)
 				if (v->lits[k].kind == lit->kind &&
 				    (lit->kind == TNORM_LIT_NULL ||
@@ -1199,6 +1206,8 @@ static int classify(cz *z)
 			for (k = 0; !v->is_range && k < v->nlits; k++)
 				for (j = 0; v->lits[k].kind == TNORM_LIT_STRING && j < v->lits[k].len; j++)
 					z->alpha[z->ti[i].slot[0].pool * 256 + (unsigned char)v->lits[k].s[j]] = 1;
+			for (j = 0; v->gen && j < v->gen->nalpha; j++)
+				z->alpha[z->ti[i].slot[0].pool * 256 + v->gen->alpha[j]] = 1;
 		}
 	}
 	for (i = 0; i < nchk; i++) {
