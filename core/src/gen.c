@@ -46,12 +46,17 @@ static uint32_t group_of(const tnorm_harness *h, uint32_t t)
 /* A value template of the group led by `lead`, drawn with weight = its number of values. */
 static uint32_t draw_value_template(const tnorm_harness *h, uint32_t lead, uint64_t *st)
 {
-	uint32_t pool = h->tmpls[lead].info.slot[0].pool, i;
+	uint32_t pool = h->tmpls[lead].info.slot[0].pool, i, ntmpl = 0;
 	uint64_t total = 0, r;
 	for (i = lead; i < h->ntmpls; i++)
 		if (h->tmpls[i].info.kind == TNORM_TMPL_VALUE &&
-		    h->tmpls[i].info.slot[0].pool == pool)
+		    h->tmpls[i].info.slot[0].pool == pool) {
 			total += tnorm__slot_count(&h->tmpls[i], 1); /* sums to <= 2^64-1: the action count */
+			ntmpl++;
+		}
+	if (ntmpl == 1)
+		return lead; /* no draw: a harness with one value template per pool gets the tests
+		              * (and seeds) it got before the weighting */
 	r = below(st, total);
 	for (i = lead; i < h->ntmpls; i++) {
 		uint64_t n;

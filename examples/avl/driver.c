@@ -47,6 +47,11 @@ static const tnorm_drv_handler handlers[] = {
 	{"avl_find", h_find}, {"avl_inorder", h_inorder}, {"avl_check", h_check},
 	{NULL, NULL},
 };
+static const tnorm_drv_pool *pools(void); /* the destructor, below (main keeps its line) */
+int main(int argc, char **argv)
+{
+	return tnorm_drv_main_pools(argc, argv, avl_harness, handlers, pools());
+}
 
 /* The destructor: the runtime frees each avl at exit (and one that a step overwrites), so a
  * passing test leaks nothing and runs with leak detection on (docs/driver.md). */
@@ -55,9 +60,8 @@ static void destroy_avl(tnorm_drv *d, tnorm_value *v)
 	avl_free(v->p);
 }
 
-static const tnorm_drv_pool pools[] = {{"avl", destroy_avl, NULL}, {NULL, NULL, NULL}};
-
-int main(int argc, char **argv)
+static const tnorm_drv_pool *pools(void)
 {
-	return tnorm_drv_main_pools(argc, argv, avl_harness, handlers, pools);
+	static const tnorm_drv_pool table[] = {{"avl", destroy_avl, NULL}, {NULL, NULL, NULL}};
+	return table;
 }
