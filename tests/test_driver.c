@@ -96,7 +96,10 @@ static void test_driver__arguments_and_results(void **state)
 	                           "check 11\n"
 	                           "show 110 at step 6\n"
 	                           "check 110\n"
-	                           "check 11\n");
+	                           "check 11\n"
+	                           /* at exit, the destructor: the latest assigned first */
+	                           "destroy 110\n"
+	                           "destroy 11\n");
 	/* --trace shows every step, in order, with its canonical text. */
 	assert_string_equal(p.err, "STEP 0: n0 = 2\n"
 	                           "STEP 1: obj1 = make(n0)\n"
@@ -198,6 +201,40 @@ static void test_driver__examples_fail_on_faulty_pass_on_fixed(void **state)
 	assert_true(nfail >= 8);
 }
 
+/* Issue 16: a constructor sees the value it overwrites (tnorm_drv_old), the destructor frees
+ * it after the handler, values of value templates are never destroyed, everything a call made
+ * is destroyed at exit (the latest first), also when the test turns out invalid; literals from
+ * a list that mixes kinds carry their kind; --print-hooks names the pools with destructors. */
+static void test_driver__teardown_and_kinds(void **state)
+{
+	const char *hooks[] = {probe(), "--print-hooks", NULL};
+	proc p;
+	(void)state;
+	run_probe("n0 = 2\nobj0 = make(n0)\nobj1 = renew()\nobj0 = renew()\nn0 = 1\n"
+	          "kinds(null)\nkinds(4)\nkinds(\"s\")\nkinds(\"\")\n",
+	          &p);
+	assert_true(WIFEXITED(p.status));
+	assert_int_equal(WEXITSTATUS(p.status), 0);
+	assert_string_equal(p.out, "make(2)\ncheck 2\n"
+	                           "renew\ncheck 2\ncheck 100\n"
+	                           "renew over 2\ndestroy 2\ncheck 100\ncheck 100\n"
+	                           "check 100\ncheck 100\n"
+	                           "kind null i=0 s=(null) len=0\ncheck 100\ncheck 100\n"
+	                           "kind int i=4 s=(null) len=0\ncheck 100\ncheck 100\n"
+	                           "kind string i=0 s=s len=1\ncheck 100\ncheck 100\n"
+	                           "kind string i=0 s= len=0\ncheck 100\ncheck 100\n"
+	                           "destroy 100\ndestroy 100\n");
+	/* an invalid step: what was made is still freed */
+	run_probe("n0 = 2\nobj0 = make(n0)\ns0 = \"a b\"\nput(obj0, s0, 7)\nfail_if(obj0, 9)\n", &p);
+	assert_true(WIFEXITED(p.status));
+	assert_int_equal(WEXITSTATUS(p.status), 125);
+	assert_non_null(strstr(p.out, "destroy 9\n"));
+	run(hooks, NULL, &p);
+	assert_true(WIFEXITED(p.status));
+	assert_int_equal(WEXITSTATUS(p.status), 0);
+	assert_string_equal(p.out, "destroy obj\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_driver__invalid_tests_exit_125),
 		cmocka_unit_test(test_driver__harness_override_and_usage),
 		cmocka_unit_test(test_driver__examples_fail_on_faulty_pass_on_fixed),
+		cmocka_unit_test(test_driver__teardown_and_kinds),
 	};
 	/* In a sanitized build the drivers are sanitized too; like every test driver they keep
 	 * their objects until exit, which is not a leak worth failing on. */

@@ -160,6 +160,34 @@ static void test_gen__edge_cases(void **state)
 	tnorm_harness_free(stuck);
 }
 
+/* Issue 16 item 1: the value templates of one pool are drawn as one, each value equally likely
+ * (`<v> := null` next to `<v> := 1..999` is not half of all assignments), and the pool is as
+ * likely as any other template. */
+static void test_gen__values_weighted_across_templates(void **state)
+{
+	static const char text[] = "pool v 1 const\n"
+	                           "<v> := null\n"
+	                           "<v> := 1..999\n"
+	                           "use(<v>)\n";
+	tnorm_harness *h = load(text);
+	tnorm_test *t = NULL;
+	size_t i, nulls = 0, values = 0, uses = 0;
+	(void)state;
+	assert_int_equal(tnorm_test_generate(&t, h, 20000, 7), 0);
+	for (i = 0; i < tnorm_test_len(t); i++) {
+		const tnorm_action *a = tnorm_test_step(t, i);
+		nulls += a->tmpl == 0;
+		values += a->tmpl <= 1;
+		uses += a->tmpl == 2;
+	}
+	/* about 10,000 assignments and 10,000 uses; null about 10 of the assignments */
+	assert_true(values > 9000 && values < 11000);
+	assert_true(uses > 9000 && uses < 11000);
+	assert_true(nulls < 40);
+	tnorm_test_free(t);
+	tnorm_harness_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +195,7 @@ int main(void)
 		cmocka_unit_test(test_gen__reaches_every_template_and_starts_fillable),
 		cmocka_unit_test(test_gen__avoids_overwriting_unused_values),
 		cmocka_unit_test(test_gen__edge_cases),
+		cmocka_unit_test(test_gen__values_weighted_across_templates),
 	};
 	return cmocka_run_group_tests_name("gen", tests, NULL, NULL);
 }

@@ -397,6 +397,104 @@ static void test_harness__ambiguity_is_exact(void **state)
 	assert_true(refused > 300 && accepted > 300);
 }
 
+/* Issue 16 item 1: `null` and lists that mix integers, strings and null; each value keeps its
+ * kind, prints as written and parses back; null is refused where a slot does not list it. */
+static void test_harness__null_and_mixed_lists(void **state)
+{
+	static const char text[] = "pool v 2 const\n"
+	                           "pool o 1\n"
+	                           "<v> := {null, 1, \"x\", \"\", -3}\n"
+	                           "<o> := mk(null)\n"
+	                           "put(<o>, {\"k\", 2, null})\n";
+	static const char *const steps[] = {"v0 = null", "v1 = 1", "v0 = \"x\"", "v0 = \"\"",
+	                                    "v1 = -3", "o0 = mk(null)", "put(o0, \"k\")",
+	                                    "put(o0, 2)", "put(o0, null)"};
+	tnorm_harness *h = NULL;
+	tnorm_literal lit;
+	tnorm_action a;
+	char buf[64];
+	size_t i, col = 0;
+	(void)state;
+	assert_int_equal(tnorm_harness_parse(&h, "n.tnh", text, strlen(text)), 0);
+	assert_int_equal(tnorm_harness_value(h, 0, 1, 0, &lit), 0);
+	assert_int_equal(lit.kind, TNORM_LIT_NULL);
+	assert_int_equal(tnorm_harness_value(h, 0, 1, 1, &lit), 0);
+	assert_int_equal(lit.kind, TNORM_LIT_INT);
+	assert_int_equal(tnorm_harness_value(h, 0, 1, 2, &lit), 0);
+	assert_int_equal(lit.kind, TNORM_LIT_STRING);
+	assert_int_equal(tnorm_harness_value(h, 2, 1, 2, &lit), 0);
+	assert_int_equal(lit.kind, TNORM_LIT_NULL);
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		assert_int_equal(tnorm_harness_parse_action(h, steps[i], strlen(steps[i]), &a, &col), 0);
+		assert_true(tnorm_harness_format_action(h, &a, buf, sizeof(buf)) > 0);
+		assert_string_equal(buf, steps[i]);
+	}
+	assert_int_equal(tnorm_harness_parse_action(h, "put(o0, 3)", 10, &a, &col), TNORM_EPARSE);
+	tnorm_harness_free(h);
+	h = NULL;
+	/* null where the slot has no null */
+	assert_int_equal(tnorm_harness_parse(&h, "n.tnh", "pool v 1\n<v> := 1..3\n", 21), 0);
+	assert_int_equal(tnorm_harness_parse_action(h, "v0 = null", 9, &a, &col), TNORM_EPARSE);
+	assert_string_equal(tnorm_error_last()->message, "value null is not allowed here, expected one "
+	                    "of the values the harness lists for this slot");
+	assert_int_equal(col, 6);
+	tnorm_harness_free(h);
+}
+
+/* Issue 16 item 2: generated domains.  strings(A, LO..HI) in shortlex order (shorter first, then
+ * the alphabet's order as written), bytes(LO..HI); each value prints and parses back to its own
+ * choice; the test parser takes any string of the domain, and no other. */
+static void test_harness__generated_domains(void **state)
+{
+	static const char text[] = "pool k 1 const\n"
+	                           "<k> := strings(\"ba\", 1..3)\n"
+	                           "f(bytes(0..2))\n"
+	                           "g(strings(\"a\"..\"c\" \"_\", 0..2))\n";
+	static const char *const first[] = {"k0 = \"b\"", "k0 = \"a\"", "k0 = \"bb\"",
+	                                    "k0 = \"ba\"", "k0 = \"ab\"", "k0 = \"aa\"",
+	                                    "k0 = \"bbb\""};
+	tnorm_harness *h = NULL;
+	tnorm_template_info ti;
+	tnorm_literal lit;
+	tnorm_action a;
+	char buf[64];
+	size_t col = 0;
+	uint64_t i, idx;
+	(void)state;
+	assert_int_equal(tnorm_harness_parse(&h, "d.tnh", text, strlen(text)), 0);
+	assert_int_equal(tnorm_harness_template(h, 0, &ti), 0);
+	assert_int_equal(ti.count, 2 + 4 + 8);
+	assert_int_equal(tnorm_harness_template(h, 1, &ti), 0);
+	assert_int_equal(ti.count, 1 + 256 + 65536);
+	assert_int_equal(tnorm_harness_template(h, 2, &ti), 0);
+	assert_int_equal(ti.count, 1 + 4 + 16);
+	for (i = 0; i < sizeof(first) / sizeof(first[0]); i++) {
+		assert_int_equal(tnorm_harness_unrank(h, i, &a), 0);
+		assert_true(tnorm_harness_format_action(h, &a, buf, sizeof(buf)) > 0);
+		assert_string_equal(buf, first[i]);
+	}
+	/* every action: text -> action -> rank is the identity */
+	for (idx = 0; idx < tnorm_harness_action_count(h); idx += idx < 600 ? 1 : 97) {
+		uint64_t back;
+		tnorm_action b;
+		assert_int_equal(tnorm_harness_unrank(h, idx, &a), 0);
+		assert_true(tnorm_harness_format_action(h, &a, buf, sizeof(buf)) > 0);
+		assert_int_equal(tnorm_harness_parse_action(h, buf, strlen(buf), &b, &col), 0);
+		assert_int_equal(tnorm_harness_rank(h, &b, &back), 0);
+		assert_true(back == idx);
+	}
+	assert_int_equal(tnorm_harness_value(h, 1, 0, 1 + 256 + 0x41 * 256 + 0x42, &lit), 0);
+	assert_int_equal(lit.kind, TNORM_LIT_STRING);
+	assert_int_equal(lit.len, 2);
+	assert_memory_equal(lit.s, "AB", 2);
+	assert_ptr_equal(lit.s, lit.text);
+	assert_int_equal(tnorm_harness_parse_action(h, "g(\"c_\")", 7, &a, &col), 0);
+	assert_int_equal(tnorm_harness_parse_action(h, "g(\"d\")", 6, &a, &col), TNORM_EPARSE);
+	assert_int_equal(tnorm_harness_parse_action(h, "g(\"aaa\")", 8, &a, &col), TNORM_EPARSE);
+	assert_int_equal(tnorm_harness_parse_action(h, "k0 = \"\"", 7, &a, &col), TNORM_EPARSE);
+	tnorm_harness_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,6 +505,8 @@ int main(void)
 		cmocka_unit_test(test_harness__oom_every_allocation),
 		cmocka_unit_test(test_harness__round_trip_examples),
 		cmocka_unit_test(test_harness__ambiguity_is_exact),
+		cmocka_unit_test(test_harness__null_and_mixed_lists),
+		cmocka_unit_test(test_harness__generated_domains),
 	};
 	return cmocka_run_group_tests_name("harness", tests, NULL, NULL);
 }

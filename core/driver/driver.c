@@ -41,6 +41,14 @@ struct tnorm_drv {
 	const tnorm_drv_pool *pools; /* the driver's per-pool hooks, or NULL */
 	unsigned long step;
 	int trace;
+	/* Destructors (issue 16): per pool its destroy hook or NULL; per variable whether a call
+	 * stored its value (only those are destroyed) and when (exit destroys the latest first);
+	 * during a stored call, the left-hand side's value before the call (tnorm_drv_old). */
+	void (**destroy)(tnorm_drv *d, tnorm_value *v);
+	unsigned char *made;
+	unsigned long *made_seq, nmade;
+	const tnorm_value *old;
+	char *gtext; /* per variable, TNORM_MAX_GEN_LEN + 1 bytes: its generated string's text */
 };
 
 __attribute__((noinline, used)) void tnorm_step_hook(unsigned long step, const char *text)
@@ -71,6 +79,91 @@ unsigned long tnorm_drv_step(const tnorm_drv *d)
 	return d ? d->step : 0;
 }
 
+/* ---- destructors (issue 16) ------------------------------------------------------------------
+ *
+ * A pool's destroy hook frees a value that a call stored (never a literal of a value template):
+ * when a step assigns an instance that holds such a value, after the step's handler has run (it
+ * may read the old value: tnorm_drv_old, or an argument naming the same instance), and at exit,
+ * for every instance still holding one, the latest assigned first.  A value whose members are
+ * all zero (a handler freed it and cleared it) is not destroyed, nor an old value that the
+ * step stored again (`t0 = grow(t0)` returning the same object). */
+
+const tnorm_value *tnorm_drv_old(const tnorm_drv *d)
+{
+	return d ? d->old : NULL;
+}
+
+static int value_is_zero(const tnorm_value *v)
+{
+	return v->i == 0 && v->s == NULL && v->len == 0 && v->p == NULL;
+}
+
+static int value_same(const tnorm_value *a, const tnorm_value *b)
+{
+	return a->i == b->i && a->s == b->s && a->len == b->len && a->p == b->p;
+}
+
+/* The destroy hook of each pool, from the driver's table.  0, or -1 out of memory. */
+static int destroy_setup(tnorm_drv *d)
+{
+	uint32_t np = tnorm_harness_pool_count(d->h), nv = tnorm_harness_var_count(d->h), pi;
+	size_t i;
+	d->destroy = calloc((size_t)np + 1, sizeof(*d->destroy));
+	d->made = calloc((size_t)nv + 1, 1);
+	d->made_seq = calloc((size_t)nv + 1, sizeof(*d->made_seq));
+	if (!d->destroy || !d->made || !d->made_seq)
+		return -1;
+	for (i = 0; d->pools && d->pools[i].name; i++)
+		if (tnorm_harness_pool_find(d->h, d->pools[i].name, &pi) == 0)
+			d->destroy[pi] = d->pools[i].destroy;
+	return 0;
+}
+
+/* Variable v of pool `pool` gets `nv` (made: a call stored it); its old value is destroyed. */
+static void destroy_assign(tnorm_drv *d, uint32_t pool, uint32_t v, const tnorm_value *nv,
+                           int made)
+{
+	tnorm_value old = d->vars[v];
+	int had = d->live[v] && d->made[v];
+	d->vars[v] = *nv;
+	d->live[v] = 1;
+	d->made[v] = (unsigned char)made;
+	d->made_seq[v] = ++d->nmade;
+	if (had && d->destroy && d->destroy[pool] && !value_is_zero(&old) && !value_same(&old, nv))
+		d->destroy[pool](d, &old);
+}
+
+/* At exit: every value a call stored and nothing destroyed yet, the latest assigned first. */
+static void destroy_all(tnorm_drv *d)
+{
+	uint32_t np = tnorm_harness_pool_count(d->h), pi, k;
+	if (!d->destroy || !d->made)
+		return;
+	for (;;) {
+		uint32_t best = UINT32_MAX, bpool = 0;
+		for (pi = 0; pi < np; pi++) {
+			tnorm_pool_info p;
+			if (!d->destroy[pi])
+				continue;
+			tnorm_harness_pool(d->h, pi, &p);
+			for (k = 0; k < p.instances; k++) {
+				uint32_t v = p.first_var + k;
+				if (d->live[v] && d->made[v] &&
+				    (best == UINT32_MAX || d->made_seq[v] > d->made_seq[best])) {
+					best = v;
+					bpool = pi;
+				}
+			}
+		}
+		if (best == UINT32_MAX)
+			return;
+		d->made[best] = 0;
+		if (!value_is_zero(&d->vars[best]))
+			d->destroy[bpool](d, &d->vars[best]);
+		memset(&d->vars[best], 0, sizeof(d->vars[best]));
+	}
+}
+
 static int invalid(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static int invalid(const char *fmt, ...)
@@ -93,18 +186,28 @@ static tnorm_drv_fn lookup(const tnorm_drv_handler *handlers, const char *name)
 	return NULL;
 }
 
+/* Value `choice` of a value slot.  A string of a generated domain (strings(...), bytes(...))
+ * is copied into `store` (TNORM_MAX_GEN_LEN + 1 bytes), which must live as long as the value. */
 static void literal(const tnorm_harness *h, uint32_t tmpl, uint32_t slot, uint32_t choice,
-                    tnorm_value *out)
+                    tnorm_value *out, char *store)
 {
 	tnorm_literal lit;
 	memset(out, 0, sizeof(*out));
 	if (tnorm_harness_value(h, tmpl, slot, choice, &lit) < 0)
 		return;
 	if (lit.kind == TNORM_LIT_INT) {
+		out->kind = TNORM_VALUE_INT;
 		out->i = lit.i;
+	} else if (lit.kind == TNORM_LIT_NULL) {
+		out->kind = TNORM_VALUE_NULL;
 	} else {
+		out->kind = TNORM_VALUE_STRING;
 		out->s = lit.s;
 		out->len = lit.len;
+		if (lit.s == lit.text) {
+			memcpy(store, lit.text, lit.len + 1);
+			out->s = store;
+		}
 	}
 }
 
@@ -121,6 +224,7 @@ static uint32_t var_of(const tnorm_harness *h, const tnorm_template_info *t, uin
 static int tnorm__drv_call(tnorm_drv *d, uint32_t ti, const tnorm_template_info *t, const uint32_t *choice)
 {
 	tnorm_value tmp[TNORM_MAX_SLOTS], *args[TNORM_MAX_SLOTS], res;
+	char text[TNORM_MAX_SLOTS][TNORM_MAX_GEN_LEN + 1];
 	uint32_t s, k = 0;
 	int rc;
 	memset(&res, 0, sizeof(res));
@@ -128,16 +232,18 @@ static int tnorm__drv_call(tnorm_drv *d, uint32_t ti, const tnorm_template_info 
 		if (t->slot[s].kind == TNORM_SLOT_POOL) {
 			args[k] = &d->vars[var_of(d->h, t, s, choice[s])];
 		} else {
-			literal(d->h, ti, s, choice[s], &tmp[k]);
+			literal(d->h, ti, s, choice[s], &tmp[k], text[k]);
 			args[k] = &tmp[k];
 		}
 	}
-	rc = d->fn[ti](d, args, &res);
-	if (rc == 0 && t->has_lhs) {
+	if (t->has_lhs) {
 		uint32_t v = var_of(d->h, t, 0, choice[0]);
-		d->vars[v] = res;
-		d->live[v] = 1;
+		d->old = d->live[v] ? &d->vars[v] : NULL;
 	}
+	rc = d->fn[ti](d, args, &res);
+	d->old = NULL;
+	if (rc == 0 && t->has_lhs)
+		destroy_assign(d, t->slot[0].pool, var_of(d->h, t, 0, choice[0]), &res, 1);
 	return rc;
 }
 
@@ -373,7 +479,18 @@ static int read_all(FILE *f, char **out, size_t *len)
 static void usage(const char *prog)
 {
 	fprintf(stderr, "usage: %s [--harness PATH] [--trace] (TEST | - | --stdin)\n"
-	                "       %s --print-harness\n", prog, prog);
+	                "       %s --print-harness | --print-hooks\n", prog, prog);
+}
+
+/* --print-hooks: `destroy POOL` for each pool with a destructor.  The engine asks this to turn
+ * leak detection on for programs that free what they make (issue 16). */
+static int print_hooks(const tnorm_drv_pool *pools)
+{
+	size_t i;
+	for (i = 0; pools && pools[i].name; i++)
+		if (pools[i].destroy)
+			printf("destroy %s\n", pools[i].name);
+	return fflush(stdout) == 0 ? 0 : 125;
 }
 
 /* 1 when a debugger or the engine traces this process (TracerPid in /proc/self/status). */
@@ -506,6 +623,8 @@ int tnorm_drv_main_pools(int argc, char **argv, const char *harness_text,
 				return invalid("no harness is compiled into this driver");
 			fputs(harness_text, stdout);
 			return fflush(stdout) == 0 ? 0 : 125;
+		} else if (!strcmp(argv[k], "--print-hooks")) {
+			return print_hooks(pools);
 		} else if (!strcmp(argv[k], "--help")) {
 			usage(argv[0]);
 			return 0;
@@ -554,8 +673,9 @@ int tnorm_drv_main_pools(int argc, char **argv, const char *harness_text,
 	d.h = h;
 	d.vars = calloc(tnorm_harness_var_count(h) + 1, sizeof(*d.vars));
 	d.live = calloc(tnorm_harness_var_count(h) + 1, 1);
+	d.gtext = calloc(tnorm_harness_var_count(h) + 1, TNORM_MAX_GEN_LEN + 1);
 	d.fn = calloc((size_t)nt + nc + 1, sizeof(*d.fn));
-	if (!d.vars || !d.live || !d.fn) {
+	if (!d.vars || !d.live || !d.fn || !d.gtext) {
 		rc = invalid("out of memory");
 		goto done;
 	}
@@ -581,7 +701,7 @@ int tnorm_drv_main_pools(int argc, char **argv, const char *harness_text,
 			goto done;
 		}
 	}
-	if (tnorm__drv_debug_init(&d, tnorm_test_len(t)) < 0) {
+	if (destroy_setup(&d) < 0 || tnorm__drv_debug_init(&d, tnorm_test_len(t)) < 0) {
 		rc = invalid("out of memory");
 		goto done;
 	}
@@ -596,9 +716,10 @@ int tnorm_drv_main_pools(int argc, char **argv, const char *harness_text,
 		tnorm__drv_debug_before(&d, i, a, &info);
 		tnorm_step_hook(i, text);
 		if (info.kind == TNORM_TMPL_VALUE) {
+			tnorm_value lit;
 			uint32_t v = var_of(h, &info, 0, a->choice[0]);
-			literal(h, a->tmpl, 1, a->choice[1], &d.vars[v]);
-			d.live[v] = 1;
+			literal(h, a->tmpl, 1, a->choice[1], &lit, d.gtext + (size_t)v * (TNORM_MAX_GEN_LEN + 1));
+			destroy_assign(&d, info.slot[0].pool, var_of(h, &info, 0, a->choice[0]), &lit, 0);
 		} else {
 			int r = tnorm__drv_call(&d, a->tmpl, &info, a->choice);
 			if (r == TNORM_DRV_INVALID) {
@@ -615,8 +736,14 @@ int tnorm_drv_main_pools(int argc, char **argv, const char *harness_text,
 		tnorm__drv_run_checks(&d, text, sizeof(text));
 	}
 done:
+	if (d.vars && d.live)
+		destroy_all(&d); /* a passing or invalid run frees what it made */
 	tnorm__drv_debug_free();
+	free(d.destroy);
+	free(d.made);
+	free(d.made_seq);
 	free(d.vars);
+	free(d.gtext);
 	free(d.live);
 	free(d.fn);
 	free(ttext);

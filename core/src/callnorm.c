@@ -388,6 +388,8 @@ static void put_literal(tnorm__buf *b, const cz *z, uint32_t tmpl, uint32_t slot
 		tnorm__buf_puts(b, "?");
 	else if (lit.kind == TNORM_LIT_INT)
 		tnorm__buf_printf(b, "%lld", (long long)lit.i);
+	else if (lit.kind == TNORM_LIT_NULL)
+		tnorm__buf_puts(b, "null");
 	else
 		tnorm__buf_put_quoted(b, lit.s, lit.len);
 }
@@ -599,11 +601,19 @@ static uint64_t find_value(const cz *z, uint32_t p, uint32_t prefer, const tnorm
 					return vkey(t, (uint32_t)(lit->i - v->lo));
 				continue;
 			}
+			if (v->gen) {
+				/* a generated domain: its rank is its place in shortlex order */
+				if (lit->kind == TNORM_LIT_STRING &&
+				    (k = tnorm__gen_rank(v->gen, lit->s, lit->len)) != UINT64_MAX)
+					return vkey(t, (uint32_t)k);
+				continue;
+			}
 			for (k = 0; k < v->nlits; k++)
 				if (v->lits[k].kind == lit->kind &&
-				    (lit->kind == TNORM_LIT_INT
-				         ? v->lits[k].i == lit->i
-				         : v->lits[k].len == lit->len && !memcmp(v->lits[k].s, lit->s, lit->len)))
+				    (lit->kind == TNORM_LIT_NULL ||
+				     (lit->kind == TNORM_LIT_INT
+				          ? v->lits[k].i == lit->i
+				          : v->lits[k].len == lit->len && !memcmp(v->lits[k].s, lit->s, lit->len))))
 					return vkey(t, (uint32_t)k);
 		}
 	return NONE;
@@ -1196,6 +1206,8 @@ static int classify(cz *z)
 			for (k = 0; !v->is_range && k < v->nlits; k++)
 				for (j = 0; v->lits[k].kind == TNORM_LIT_STRING && j < v->lits[k].len; j++)
 					z->alpha[z->ti[i].slot[0].pool * 256 + (unsigned char)v->lits[k].s[j]] = 1;
+			for (j = 0; v->gen && j < v->gen->nalpha; j++)
+				z->alpha[z->ti[i].slot[0].pool * 256 + v->gen->alpha[j]] = 1;
 		}
 	}
 	for (i = 0; i < nchk; i++) {

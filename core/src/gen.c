@@ -6,6 +6,11 @@
  * like TSTL: a test that assigns int0 twice in a row says nothing the second assignment does not.
  * Randomness comes from a splitmix64 state local to the call, so the same seed always gives the
  * same test and concurrent calls share nothing.
+ *
+ * The value templates of one pool count as one template: when it is drawn, the value is drawn
+ * uniformly from the union of their sets (each template weighted by its number of values).  So
+ * `<val> := null` next to `<val> := 1..999` gives null one time in 1000, not one time in two, and
+ * splitting a set into several templates does not change how often the pool is assigned.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +28,46 @@ static uint64_t next(uint64_t *s)
 static uint64_t below(uint64_t *s, uint64_t n)
 {
 	return n ? next(s) % n : 0;
+}
+
+/* The first value template of t's pool, or t itself when t is no value template. */
+static uint32_t group_of(const tnorm_harness *h, uint32_t t)
+{
+	uint32_t i;
+	if (h->tmpls[t].info.kind != TNORM_TMPL_VALUE)
+		return t;
+	for (i = 0; i < t; i++)
+		if (h->tmpls[i].info.kind == TNORM_TMPL_VALUE &&
+		    h->tmpls[i].info.slot[0].pool == h->tmpls[t].info.slot[0].pool)
+			return i;
+	return t;
+}
+
+/* A value template of the group led by `lead`, drawn with weight = its number of values. */
+static uint32_t draw_value_template(const tnorm_harness *h, uint32_t lead, uint64_t *st)
+{
+	uint32_t pool = h->tmpls[lead].info.slot[0].pool, i, ntmpl = 0;
+	uint64_t total = 0, r;
+	for (i = lead; i < h->ntmpls; i++)
+		if (h->tmpls[i].info.kind == TNORM_TMPL_VALUE &&
+		    h->tmpls[i].info.slot[0].pool == pool) {
+			total += tnorm__slot_count(&h->tmpls[i], 1); /* sums to <= 2^64-1: the action count */
+			ntmpl++;
+		}
+	if (ntmpl == 1)
+		return lead; /* no draw: a harness with one value template per pool gets the tests
+		              * (and seeds) it got before the weighting */
+	r = below(st, total);
+	for (i = lead; i < h->ntmpls; i++) {
+		uint64_t n;
+		if (h->tmpls[i].info.kind != TNORM_TMPL_VALUE || h->tmpls[i].info.slot[0].pool != pool)
+			continue;
+		n = tnorm__slot_count(&h->tmpls[i], 1);
+		if (r < n)
+			return i;
+		r -= n;
+	}
+	return lead;
 }
 
 /* Can template t run now (every non-LHS pool slot has an assigned instance)? */
@@ -46,7 +91,7 @@ int tnorm_test_generate(tnorm_test **out, const tnorm_harness *h, size_t steps, 
 {
 	tnorm_test *t = NULL;
 	unsigned char *assigned = NULL, *fresh = NULL;
-	uint32_t *cands = NULL, *inst = NULL;
+	uint32_t *cands = NULL, *inst = NULL, *lead = NULL;
 	uint64_t st = seed;
 	size_t i;
 	int err = 0;
@@ -60,16 +105,19 @@ int tnorm_test_generate(tnorm_test **out, const tnorm_harness *h, size_t steps, 
 	fresh = tnorm__calloc(h->nvars + 1, 1);
 	cands = tnorm__calloc(h->ntmpls + 1, sizeof(*cands));
 	inst = tnorm__calloc(1001, sizeof(*inst));
-	if (!assigned || !fresh || !cands || !inst) {
+	lead = tnorm__calloc(h->ntmpls + 1, sizeof(*lead));
+	if (!assigned || !fresh || !cands || !inst || !lead) {
 		err = TNORM_ENOMEM;
 		goto done;
 	}
+	for (i = 0; i < h->ntmpls; i++)
+		lead[i] = group_of(h, (uint32_t)i);
 	for (i = 0; i < steps; i++) {
 		uint32_t n = 0, ti, s;
 		tnorm_action a;
 		const tnorm__tmpl *tm;
 		for (ti = 0; ti < h->ntmpls; ti++)
-			if (fillable(h, &h->tmpls[ti], assigned))
+			if (lead[ti] == ti && fillable(h, &h->tmpls[ti], assigned))
 				cands[n++] = ti;
 		if (n == 0) {
 			err = tnorm__error_set(TNORM_EINVALID, "%s: no template can start a test (every "
@@ -78,6 +126,8 @@ int tnorm_test_generate(tnorm_test **out, const tnorm_harness *h, size_t steps, 
 		}
 		memset(&a, 0, sizeof(a));
 		a.tmpl = cands[below(&st, n)];
+		if (h->tmpls[a.tmpl].info.kind == TNORM_TMPL_VALUE)
+			a.tmpl = draw_value_template(h, a.tmpl, &st);
 		tm = &h->tmpls[a.tmpl];
 		for (s = 0; s < tm->info.nslots; s++) {
 			const tnorm__pool *p;
@@ -122,5 +172,6 @@ done:
 	free(fresh);
 	free(cands);
 	free(inst);
+	free(lead);
 	return err;
 }

@@ -287,6 +287,13 @@ static int is_kw(const token *t, const char *kw)
 	return t->kind == T_IDENT && t->len == strlen(kw) && !memcmp(t->start, kw, t->len);
 }
 
+/* Words that start a value rather than a call: `null`, and the domains `strings(...)` and
+ * `bytes(...)`. */
+static int is_value_kw(const token *t)
+{
+	return is_kw(t, "null") || is_kw(t, "strings") || is_kw(t, "bytes");
+}
+
 static int expect(parser *ps, tok_kind k, const char *what, const char *context)
 {
 	token *t;
@@ -370,6 +377,8 @@ static int add_literal(parser *ps, tnorm__vset *vs, const token *t)
 	if (t->kind == T_INT) {
 		l->kind = TNORM_LIT_INT;
 		l->i = t->ival;
+	} else if (t->kind == T_IDENT) {
+		l->kind = TNORM_LIT_NULL; /* the caller saw `null` */
 	} else {
 		int err = keep_string(ps->h, t->sval);
 		if (err < 0)
@@ -408,6 +417,8 @@ static int lit_cmp(const tnorm_literal *a, const tnorm_literal *b)
 		return a->kind < b->kind ? -1 : 1;
 	if (a->kind == TNORM_LIT_INT)
 		return a->i < b->i ? -1 : a->i > b->i;
+	if (a->kind == TNORM_LIT_NULL)
+		return 0;
 	c = memcmp(a->s, b->s, a->len < b->len ? a->len : b->len);
 	if (c)
 		return c;
@@ -428,7 +439,7 @@ static int sorted_values(const tnorm__vset *vs, const uint32_t *cols, vitem **ou
 {
 	uint64_t i;
 	*out = NULL;
-	if (vs->is_range)
+	if (vs->is_range || vs->gen)
 		return 0;
 	if (!(*out = tnorm__calloc((size_t)vs->nlits, sizeof(**out))))
 		return TNORM_ENOMEM;
@@ -449,6 +460,8 @@ static const char *lit_text(const tnorm_literal *l, char *buf, size_t size)
 		snprintf(buf, size, "%lld", (long long)l->i);
 		return buf;
 	}
+	if (l->kind == TNORM_LIT_NULL)
+		return "null";
 	if (tnorm__buf_put_quoted(&b, l->s, l->len > 40 ? 40 : l->len) < 0) {
 		tnorm__buf_dispose(&b);
 		return "a string";
@@ -483,10 +496,9 @@ static int check_list_duplicates(parser *ps, const tnorm__vset *vs, const uint32
 	return err;
 }
 
-/* {LIT, ...} with the cursor on '{'. */
+/* {LIT, ...} with the cursor on '{'.  A list may mix integers, strings and null. */
 static int parse_list(parser *ps, tnorm__vset *vs)
 {
-	tnorm_literal_kind kind = TNORM_LIT_INT;
 	uint32_t *cols = NULL, *nc;
 	token *t, open;
 	char b[64];
@@ -499,18 +511,10 @@ static int parse_list(parser *ps, tnorm__vset *vs)
 	for (;;) {
 		if ((err = peek(ps, &t)) < 0)
 			goto done;
-		if (t->kind != T_INT && t->kind != T_STRING) {
-			err =
-			    perr(ps, t, "found %s in a value list, expected an integer or a string",
-			         tok_desc(t, b, sizeof(b)));
-			goto done;
-		}
-		if (vs->nlits == 0)
-			kind = t->kind == T_INT ? TNORM_LIT_INT : TNORM_LIT_STRING;
-		else if ((t->kind == T_INT) != (kind == TNORM_LIT_INT)) {
-			err = perr(
-			    ps, t,
-			    "value list mixes integers and strings, expected values of one kind");
+		if (t->kind != T_INT && t->kind != T_STRING && !is_kw(t, "null")) {
+			err = perr(ps, t,
+			           "found %s in a value list, expected an integer, a string or null",
+			           tok_desc(t, b, sizeof(b)));
 			goto done;
 		}
 		if (!(nc = tnorm__reallocarray(cols, (size_t)vs->nlits + 1, sizeof(*cols)))) {
@@ -541,7 +545,152 @@ done:
 	return err;
 }
 
-/* LO..HI | {LIT, ...} | LIT */
+/* One byte of an alphabet: a string of exactly one byte. */
+static int alpha_byte(parser *ps, const token *t, unsigned char *out)
+{
+	char b[64];
+	if (t->kind != T_STRING || t->slen != 1)
+		return perr(ps, t, "found %s in the alphabet, expected a string of letters or a range "
+		            "of one-byte strings such as \"a\"..\"z\"", tok_desc(t, b, sizeof(b)));
+	*out = (unsigned char)t->sval[0];
+	return 0;
+}
+
+/* Add letter c to the alphabet; a letter given twice would make two strings print alike. */
+static int alpha_add(parser *ps, tnorm__gen *g, const token *at, unsigned char c)
+{
+	if (g->pos[c] >= 0) {
+		tnorm_literal l;
+		char b[96], ch = (char)c;
+		memset(&l, 0, sizeof(l));
+		l.kind = TNORM_LIT_STRING;
+		l.s = &ch;
+		l.len = 1;
+		return perr(ps, at, "letter %s is in the alphabet twice, expected each letter once",
+		            lit_text(&l, b, sizeof(b)));
+	}
+	g->pos[c] = (int16_t)g->nalpha;
+	g->alpha[g->nalpha++] = c;
+	return 0;
+}
+
+/*
+ * strings(ALPHABET, LO..HI) | bytes(LO..HI), with the cursor on the keyword: the strings of
+ * LO to HI letters (ALPHABET: a string, or "x".."y" for a range of bytes), in shortlex order.
+ * The domain must fit a 32-bit choice, as every set does.
+ */
+static int parse_domain(parser *ps, tnorm__vset *vs)
+{
+	token *t, kw, at;
+	tnorm__gen *g;
+	char b[64];
+	int64_t lo, hi;
+	uint64_t count = 0, pw = 1;
+	uint32_t i, len;
+	int err, is_bytes;
+	if ((err = peek(ps, &t)) < 0)
+		return err;
+	kw = *t;
+	kw.sval = NULL;
+	is_bytes = is_kw(t, "bytes");
+	consume(ps);
+	if (!(vs->gen = g = tnorm__calloc(1, sizeof(*g))))
+		return TNORM_ENOMEM;
+	memset(g->pos, 0xff, sizeof(g->pos));
+	if ((err = expect(ps, T_LPAREN, is_bytes ? "'(' after 'bytes'" : "'(' after 'strings'",
+	                  "found")) < 0)
+		return err;
+	if (is_bytes) {
+		for (i = 0; i < 256; i++)
+			alpha_add(ps, g, &kw, (unsigned char)i);
+	} else {
+		for (;;) {
+			unsigned char first = 0, last = 0;
+			if ((err = peek(ps, &t)) < 0)
+				return err;
+			at = *t;
+			at.sval = NULL;
+			if (t->kind != T_STRING)
+				return alpha_byte(ps, t, &first);
+			if (t->slen == 1) {
+				first = (unsigned char)t->sval[0];
+				consume(ps);
+				if ((err = peek(ps, &t)) < 0)
+					return err;
+				if (t->kind == T_DOTDOT) {
+					consume(ps);
+					if ((err = peek(ps, &t)) < 0 || (err = alpha_byte(ps, t, &last)) < 0)
+						return err;
+					if (last < first)
+						return perr(ps, t, "letter range is empty, expected the lower "
+						            "letter first");
+					consume(ps);
+					for (i = first; i <= last; i++)
+						if ((err = alpha_add(ps, g, &at, (unsigned char)i)) < 0)
+							return err;
+				} else if ((err = alpha_add(ps, g, &at, first)) < 0) {
+					return err;
+				}
+			} else {
+				for (i = 0; i < t->slen; i++)
+					if ((err = alpha_add(ps, g, &at, (unsigned char)t->sval[i])) < 0)
+						return err;
+				consume(ps);
+			}
+			if ((err = peek(ps, &t)) < 0)
+				return err;
+			if (t->kind != T_STRING)
+				break; /* several pieces may follow each other: "a".."z" "_" */
+		}
+		if (g->nalpha == 0)
+			return perr(ps, &at, "the alphabet is empty, expected at least one letter");
+		if ((err = expect(ps, T_COMMA, "',' and the lengths LO..HI after the alphabet",
+		                  "found")) < 0)
+			return err;
+	}
+	if ((err = peek(ps, &t)) < 0)
+		return err;
+	at = *t;
+	at.sval = NULL;
+	if (t->kind != T_INT)
+		return perr(ps, t, "found %s, expected the lengths LO..HI", tok_desc(t, b, sizeof(b)));
+	lo = t->ival;
+	consume(ps);
+	if ((err = expect(ps, T_DOTDOT, "'..' between the lengths", "found")) < 0 ||
+	    (err = peek(ps, &t)) < 0)
+		return err;
+	if (t->kind != T_INT)
+		return perr(ps, t, "found %s after '..', expected the longest length",
+		            tok_desc(t, b, sizeof(b)));
+	hi = t->ival;
+	if (lo < 0 || hi < lo || hi > TNORM_MAX_GEN_LEN)
+		return perr(ps, &at, "lengths %lld..%lld are out of range, expected 0 <= LO <= HI <= %d",
+		            (long long)lo, (long long)hi, TNORM_MAX_GEN_LEN);
+	consume(ps);
+	if ((err = expect(ps, T_RPAREN, "')' after the lengths", "found")) < 0)
+		return err;
+	g->minlen = (uint32_t)lo;
+	g->maxlen = (uint32_t)hi;
+	for (len = 0; len <= g->maxlen; len++) {
+		if (len >= g->minlen) {
+			count += pw;
+			if (count > TNORM_MAX_VALUES)
+				break;
+		}
+		if (pw > (uint64_t)TNORM_MAX_VALUES / g->nalpha + 1)
+			pw = (uint64_t)TNORM_MAX_VALUES + 1; /* saturated: more than any set may hold */
+		else
+			pw *= g->nalpha;
+	}
+	if (count > TNORM_MAX_VALUES)
+		return perr(ps, &kw, "%s has more than %u values (at length %u), expected at most %u "
+		            "values in one set: fewer letters or shorter strings", is_bytes ? "bytes(...)"
+		            : "strings(...)", TNORM_MAX_VALUES, len, TNORM_MAX_VALUES);
+	g->count = count;
+	return 0;
+}
+
+/* LO..HI | {LIT, ...} | LIT | strings(...) | bytes(...) */
 static int parse_vset(parser *ps, tnorm__vset *vs, const char *context)
 {
 	token *t;
@@ -581,7 +730,7 @@ static int parse_vset(parser *ps, tnorm__vset *vs, const char *context)
 			            range_count_text(vs->lo, vs->hi, b, sizeof(b)), TNORM_MAX_VALUES);
 		return 0;
 	}
-	if (t->kind == T_STRING) {
+	if (t->kind == T_STRING || is_kw(t, "null")) {
 		if ((err = add_literal(ps, vs, t)) < 0)
 			return err;
 		consume(ps);
@@ -589,7 +738,10 @@ static int parse_vset(parser *ps, tnorm__vset *vs, const char *context)
 	}
 	if (t->kind == T_LBRACE)
 		return parse_list(ps, vs);
-	return perr(ps, t, "found %s %s, expected a value (an integer, a string, LO..HI or {...})",
+	if (is_kw(t, "strings") || is_kw(t, "bytes"))
+		return parse_domain(ps, vs);
+	return perr(ps, t, "found %s %s, expected a value (an integer, a string, null, LO..HI, {...}, "
+	            "strings(...) or bytes(...))",
 	            tok_desc(t, b, sizeof(b)), context);
 }
 
@@ -670,14 +822,16 @@ static int parse_call(parser *ps, tnorm__tmpl *t)
 			tnorm__vset vs;
 			if ((err = parse_vset(ps, &vs, "as an argument")) < 0) {
 				free(vs.lits);
+				free(vs.gen);
 				if (err == TNORM_EPARSE && where.kind != T_INT && where.kind != T_STRING &&
-				    where.kind != T_LBRACE)
+				    where.kind != T_LBRACE && !is_value_kw(&where))
 					return perr(ps, &where, "found %s in the argument list, expected "
 					            "<pool> or a value", tok_desc(&where, b, sizeof(b)));
 				return err;
 			}
 			if ((err = add_slot(ps, t, &where, TNORM_SLOT_VALUE, 0, &vs)) < 0) {
 				free(vs.lits);
+				free(vs.gen);
 				return err;
 			}
 		}
@@ -840,7 +994,7 @@ static int parse_line(parser *ps)
 			if (t->kind != T_IDENT)
 				return perr(ps, t, "found %s after 'pure', expected a call", tok_desc(t, b, sizeof(b)));
 		}
-		if (t->kind == T_IDENT) {
+		if (t->kind == T_IDENT && !is_value_kw(t)) {
 			if ((err = parse_call(ps, tm)) < 0)
 				return err;
 		} else {
@@ -851,17 +1005,20 @@ static int parse_line(parser *ps)
 				return perr(ps, &first, "'pure' applies to calls, expected a call after ':='");
 			if ((err = parse_vset(ps, &vs, "after ':='")) < 0) {
 				free(vs.lits);
+				free(vs.gen);
 				return err;
 			}
 			tm->info.kind = TNORM_TMPL_VALUE;
 			tm->name = tnorm__strdup("");
 			if (!tm->name) {
 				free(vs.lits);
+				free(vs.gen);
 				return TNORM_ENOMEM;
 			}
 			tm->info.name = tm->name;
 			if ((err = add_slot(ps, tm, &vw, TNORM_SLOT_VALUE, 0, &vs)) < 0) {
 				free(vs.lits);
+				free(vs.gen);
 				return err;
 			}
 		}
@@ -892,6 +1049,8 @@ uint64_t tnorm__slot_count(const tnorm__tmpl *t, uint32_t s)
 		return t->info.slot[s].count;
 	if (t->vset[s].is_range)
 		return (uint64_t)t->vset[s].hi - (uint64_t)t->vset[s].lo + 1;
+	if (t->vset[s].gen)
+		return t->vset[s].gen->count;
 	return t->vset[s].nlits;
 }
 
@@ -909,6 +1068,38 @@ static int vsets_meet(const tnorm__vset *a, const vitem *sa, const tnorm__vset *
                       uint64_t *ia, uint64_t *ib)
 {
 	uint64_t i = 0, j = 0;
+	if (b->gen && !a->gen)
+		return vsets_meet(b, sb, a, sa, ib, ia);
+	if (a->gen) {
+		if (b->is_range)
+			return 0; /* strings and integers never print alike */
+		if (b->gen) {
+			/* a common length; at length 0 the empty string, else a common letter repeated */
+			uint32_t lo = a->gen->minlen > b->gen->minlen ? a->gen->minlen : b->gen->minlen;
+			uint32_t hi = a->gen->maxlen < b->gen->maxlen ? a->gen->maxlen : b->gen->maxlen;
+			char str[TNORM_MAX_GEN_LEN + 1];
+			uint32_t c;
+			if (lo > hi)
+				return 0;
+			for (c = 0; c < 256 && lo > 0; c++)
+				if (a->gen->pos[c] >= 0 && b->gen->pos[c] >= 0)
+					break;
+			if (lo > 0 && c == 256)
+				return 0;
+			memset(str, (int)c, lo);
+			*ia = tnorm__gen_rank(a->gen, str, lo);
+			*ib = tnorm__gen_rank(b->gen, str, lo);
+			return 1;
+		}
+		for (j = 0; j < b->nlits; j++)
+			if (b->lits[j].kind == TNORM_LIT_STRING &&
+			    (i = tnorm__gen_rank(a->gen, b->lits[j].s, b->lits[j].len)) != UINT64_MAX) {
+				*ia = i;
+				*ib = j;
+				return 1;
+			}
+		return 0;
+	}
 	if (a->is_range && b->is_range) {
 		int64_t lo = a->lo > b->lo ? a->lo : b->lo, hi = a->hi < b->hi ? a->hi : b->hi;
 		if (lo > hi)
@@ -1109,8 +1300,10 @@ void tnorm_harness_free(tnorm_harness *h)
 	for (i = 0; i < h->ntmpls + h->nchecks; i++) {
 		uint32_t s;
 		free(h->tmpls[i].name);
-		for (s = 0; s < TNORM_MAX_SLOTS; s++)
+		for (s = 0; s < TNORM_MAX_SLOTS; s++) {
 			free(h->tmpls[i].vset[s].lits);
+			free(h->tmpls[i].vset[s].gen);
+		}
 	}
 	free(h->tmpls);
 	for (k = 0; k < h->nstrings; k++)
@@ -1259,6 +1452,11 @@ int tnorm_harness_value(const tnorm_harness *h, uint32_t tmpl, uint32_t slot, ui
 		memset(out, 0, sizeof(*out));
 		out->kind = TNORM_LIT_INT;
 		out->i = (int64_t)((uint64_t)t->vset[slot].lo + v);
+	} else if (t->vset[slot].gen) {
+		memset(out, 0, sizeof(*out));
+		out->kind = TNORM_LIT_STRING;
+		out->len = tnorm__gen_unrank(t->vset[slot].gen, v, out->text);
+		out->s = out->text;
 	} else {
 		*out = t->vset[slot].lits[v];
 	}

@@ -10,13 +10,31 @@
 #include "tnorm/harness.h"
 #include "tnorm/test.h"
 
-/* A set of values for a value slot: an integer range, or a list of literals of one kind. */
+/* A generated domain (issue 16): the strings over an alphabet with lengths minlen..maxlen, in
+ * shortlex order (shorter first, then by the alphabet's order as written). */
+typedef struct tnorm__gen {
+	unsigned char alpha[256]; /* the letters, in order */
+	int16_t pos[256];         /* each byte's place in alpha, or -1 */
+	uint32_t nalpha, minlen, maxlen;
+	uint64_t count;           /* <= TNORM_MAX_VALUES */
+} tnorm__gen;
+
+/* A set of values for a value slot: an integer range, a list of literals (integers, strings and
+ * null, mixed), or a generated domain. */
 typedef struct tnorm__vset {
 	int is_range;
 	int64_t lo, hi;         /* range, inclusive */
 	tnorm_literal *lits;    /* list (strings point into the harness's own copies) */
 	uint64_t nlits;
+	tnorm__gen *gen;        /* a generated domain (owned), else NULL */
 } tnorm__vset;
+
+/* The string of rank v of a generated domain, into buf (TNORM_MAX_GEN_LEN + 1 bytes, NUL-ended);
+ * returns its length.  v < g->count. */
+size_t tnorm__gen_unrank(const tnorm__gen *g, uint64_t v, char *buf);
+
+/* The rank of s[0..len) in g, or UINT64_MAX when it is not one of g's strings. */
+uint64_t tnorm__gen_rank(const tnorm__gen *g, const char *s, size_t len);
 
 typedef struct tnorm__tmpl {
 	tnorm_template_info info; /* info.name points at `name` */

@@ -122,6 +122,54 @@ int tnorm__buf_put_quoted(tnorm__buf *b, const char *s, size_t len)
 	return tnorm__buf_putc(b, '"');
 }
 
+/* ---- generated domains: shortlex rank and unrank ---------------------------------------------
+ *
+ * strings(A, LO..HI) holds, for each length L from LO to HI, the |A|^L strings of length L; a
+ * string's rank is the number of shorter strings in the domain plus its own digits read as a
+ * number in base |A| (the alphabet's order as written).  So ranks follow shortlex order, and
+ * lowering a choice, which is all normalization does to a value, shortens or lowers the string. */
+
+size_t tnorm__gen_unrank(const tnorm__gen *g, uint64_t v, char *buf)
+{
+	uint32_t len = g->minlen, i;
+	uint64_t n = 1;
+	for (i = 0; i < len; i++)
+		n *= g->nalpha;
+	/* the domain's size fits 32 bits, so n and the sums below never overflow */
+	while (v >= n && len < g->maxlen) {
+		v -= n;
+		n *= g->nalpha;
+		len++;
+	}
+	for (i = len; i-- > 0;) {
+		buf[i] = (char)g->alpha[v % g->nalpha];
+		v /= g->nalpha;
+	}
+	buf[len] = '\0';
+	return len;
+}
+
+uint64_t tnorm__gen_rank(const tnorm__gen *g, const char *s, size_t len)
+{
+	uint64_t r = 0, n = 1, digits = 0;
+	size_t i;
+	if (len < g->minlen || len > g->maxlen)
+		return UINT64_MAX;
+	for (i = 0; i < g->minlen; i++)
+		n *= g->nalpha;
+	for (i = g->minlen; i < len; i++) {
+		r += n;
+		n *= g->nalpha;
+	}
+	for (i = 0; i < len; i++) {
+		int16_t p = g->pos[(unsigned char)s[i]];
+		if (p < 0)
+			return UINT64_MAX;
+		digits = digits * g->nalpha + (uint64_t)p;
+	}
+	return r + digits;
+}
+
 static int put_slot(tnorm__buf *b, const tnorm_harness *h, const tnorm__tmpl *t, uint32_t s,
                     uint32_t choice)
 {
@@ -129,8 +177,15 @@ static int put_slot(tnorm__buf *b, const tnorm_harness *h, const tnorm__tmpl *t,
 		return tnorm__buf_printf(b, "%s%u", h->pools[t->info.slot[s].pool].name, choice);
 	if (t->vset[s].is_range)
 		return tnorm__buf_printf(b, "%" PRId64, (int64_t)((uint64_t)t->vset[s].lo + choice));
+	if (t->vset[s].gen) {
+		char text[TNORM_MAX_GEN_LEN + 1];
+		size_t n = tnorm__gen_unrank(t->vset[s].gen, choice, text);
+		return tnorm__buf_put_quoted(b, text, n);
+	}
 	if (t->vset[s].lits[choice].kind == TNORM_LIT_INT)
 		return tnorm__buf_printf(b, "%" PRId64, t->vset[s].lits[choice].i);
+	if (t->vset[s].lits[choice].kind == TNORM_LIT_NULL)
+		return tnorm__buf_puts(b, "null");
 	return tnorm__buf_put_quoted(b, t->vset[s].lits[choice].s, t->vset[s].lits[choice].len);
 }
 
@@ -291,6 +346,12 @@ static int parse_instance(cur *c, const tnorm_harness *h, uint32_t pool, uint32_
 int tnorm__lex_string(const char *p, const char *end, char **out, size_t *outlen,
                       const char **after, const char **bad);
 
+/* Does the text at p start with the word `null`? */
+static int is_null(const char *p, const char *end)
+{
+	return ident_len(p, end) == 4 && !memcmp(p, "null", 4);
+}
+
 /* Parse a value of value slot `s` of `t`. */
 static int parse_value(cur *c, const tnorm__tmpl *t, uint32_t s, uint32_t *out)
 {
@@ -299,6 +360,17 @@ static int parse_value(cur *c, const tnorm__tmpl *t, uint32_t s, uint32_t *out)
 	char b[64];
 	skip_ws(c);
 	start = c->p;
+	if (is_null(c->p, c->end)) {
+		uint64_t i;
+		for (i = 0; !vs->is_range && i < vs->nlits; i++)
+			if (vs->lits[i].kind == TNORM_LIT_NULL) {
+				*out = (uint32_t)i;
+				c->p += 4;
+				return 0;
+			}
+		return fail(c, start, "value null is not allowed here, expected one of the values the "
+		            "harness lists for this slot");
+	}
 	if (c->p < c->end && *c->p == '"') {
 		char *str = NULL;
 		size_t len = 0;
@@ -311,6 +383,12 @@ static int parse_value(cur *c, const tnorm__tmpl *t, uint32_t s, uint32_t *out)
 			return fail(c, bad, "bad escape in string, expected one of \\n \\t \\r \\0 \\\\ \\\" \\xHH");
 		if (r == 2)
 			return fail(c, start, "unterminated string, expected a closing '\"'");
+		if (vs->gen && (i = tnorm__gen_rank(vs->gen, str, len)) != UINT64_MAX) {
+			free(str);
+			*out = (uint32_t)i;
+			c->p = after;
+			return 0;
+		}
 		for (i = 0; !vs->is_range && i < vs->nlits; i++)
 			if (vs->lits[i].kind == TNORM_LIT_STRING && vs->lits[i].len == len &&
 			    !memcmp(vs->lits[i].s, str, len)) {
@@ -501,7 +579,7 @@ int tnorm_harness_parse_action(const tnorm_harness *h, const char *text, size_t 
 				cur d = c;
 				d.p = lhs_end;
 				skip_ws(&d);
-				if (ident_len(d.p, d.end) > 0)
+				if (ident_len(d.p, d.end) > 0 && !is_null(d.p, d.end))
 					continue;
 			}
 		}

@@ -65,6 +65,9 @@ struct tnorm_runner {
 	char **argv;  /* as given, argv[0] resolved to an absolute path when it names a file */
 	size_t argc;
 	char **envp;  /* NULL-terminated */
+	/* A driver with destructors (issue 16): the environment of its leak check, which turns
+	 * LeakSanitizer on (NULL for other programs, or when the user's options turn it off). */
+	char **leak_envp;
 	tnorm_run_options opts;
 	char *suffix;
 	int *invalid_exits; /* the options' list, copied */
@@ -112,6 +115,7 @@ void tnorm_runner_free(tnorm_runner *r)
 		return;
 	free_strv(r->argv);
 	free_strv(r->envp);
+	free_strv(r->leak_envp);
 	free(r->suffix);
 	free(r->invalid_exits);
 	tracer_free(r->tr);
@@ -145,6 +149,39 @@ static char *absolutize(const char *arg, int is_cmd)
 
 /* Set NAME=VALUE in the program's environment; a sanitizer's options are merged into the value
  * already there, key by key (sanopts.h), every other variable replaced. */
+static int env_add(char ***envp, size_t *n, const char *kv);
+
+/*
+ * Issue 16: a tnorm driver with destructors frees what its test made, so a leak is a bug.
+ * LeakSanitizer cannot run under ptrace, and every run is traced, so a run of such a driver
+ * that passes is checked again untraced with detect_leaks=1 (leak_check below).  Its
+ * environment is the runs' own with detect_leaks=1 put over tnorm's default and under the
+ * user's --env (which may say detect_leaks=0: then nothing is checked).
+ */
+static int leak_env(tnorm_runner *r)
+{
+	size_t n = 0, i;
+	int err = 0;
+	if (!r->opts.unwind || !tnorm__sanopts_program_frees(r->argv[0], r->envp))
+		return 0;
+	if (!(r->leak_envp = tnorm__calloc(1, sizeof(*r->leak_envp))))
+		return TNORM_ENOMEM;
+	for (i = 0; err == 0 && r->envp[i]; i++)
+		err = env_add(&r->leak_envp, &n, r->envp[i]);
+	if (err == 0)
+		err = env_add(&r->leak_envp, &n, "ASAN_OPTIONS=detect_leaks=1");
+	for (i = 0; err == 0 && r->opts.env && r->opts.env[i]; i++)
+		err = env_add(&r->leak_envp, &n, r->opts.env[i]);
+	for (i = 0; err == 0 && r->leak_envp[i]; i++)
+		if (!strncmp(r->leak_envp[i], "ASAN_OPTIONS=", 13) &&
+		    !strstr(r->leak_envp[i], "detect_leaks=1")) {
+			free_strv(r->leak_envp); /* the user said no */
+			r->leak_envp = NULL;
+			break;
+		}
+	return err;
+}
+
 static int env_add(char ***envp, size_t *n, const char *kv)
 {
 	size_t i, klen;
@@ -310,6 +347,8 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 	for (i = 0; r->opts.env && r->opts.env[i]; i++)
 		if ((err = env_add(&r->envp, &nenv, r->opts.env[i])) < 0)
 			goto done;
+	if ((err = leak_env(r)) < 0)
+		goto done;
 	if (!(r->suffix = tnorm__strdup(r->opts.suffix ? r->opts.suffix : ""))) {
 		err = TNORM_ENOMEM;
 		goto done;
@@ -1920,6 +1959,35 @@ done:
 	return err;
 }
 
+/*
+ * A passing run of a driver with destructors, again: untraced (LeakSanitizer cannot work
+ * under ptrace) and with detect_leaks=1 (leak_env).  A leak ends that run in abort(), and its
+ * report gives the signature (lsan:leak at the leak's allocation stack): that run's result
+ * replaces the pass.  Any other outcome of the check keeps the pass.  The fork server is
+ * stopped for it (the next run starts another).
+ */
+static int leak_check(tnorm_runner *r, tracer *t, tnorm_run_result *res)
+{
+	tnorm_run_result again;
+	char **envp = r->envp;
+	int err, retry = 0;
+	r->opts.unwind = 0;
+	r->envp = r->leak_envp;
+	err = run_attempt(r, t, pick_mode(r, t), &again, &retry);
+	r->envp = envp;
+	r->opts.unwind = 1;
+	if (err < 0 || retry)
+		return err;
+	if (again.outcome == TNORM_OUTCOME_FAIL && again.sig &&
+	    !strncmp(tnorm_signature_kind(again.sig), "lsan:", 5)) {
+		tnorm_run_result_dispose(res);
+		*res = again;
+		return 0;
+	}
+	tnorm_run_result_dispose(&again);
+	return 0;
+}
+
 int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_result *res)
 {
 	tracer *t = NULL;
@@ -1940,6 +2008,8 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 		snprintf(res->message, sizeof(res->message), "the fork server of '%s' kept dying",
 		         r->argv[0]);
 	}
+	if (err == 0 && res->outcome == TNORM_OUTCOME_PASS && r->leak_envp)
+		err = leak_check(r, t, res);
 done:
 	folder_clean(r);
 	return err;

@@ -10,8 +10,16 @@
  * concatenation would behave the same; merging instead gives the program one clean string that
  * reads well in a log and names each flag once.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "sanopts.h"
 
@@ -121,4 +129,90 @@ int tnorm__sanopts_merge(const char *base, const char *over, char **out)
 		err = TNORM_ENOMEM;
 	tnorm__buf_dispose(&b);
 	return err;
+}
+
+/* ---- does the program free what it makes? ---------------------------------------------------
+ *
+ * The engine runs programs with detect_leaks=0: a test driver keeps its objects until exit, and
+ * a leak report would turn every pass into a failure.  A driver that declares destructors
+ * (tnorm_drv_pool.destroy) frees them, so for it leaks are real bugs.  It is asked
+ * (`--print-hooks`) only when the file names tnorm_drv_main_pools and a leak checker, so no
+ * other program is ever started with an option it does not know, and a build without ASan or
+ * LSan costs nothing. */
+
+/* An ELF file that names tnorm_drv_main_pools and the ASan or LSan runtime (a program built
+ * without one has no leak check to turn on). */
+static int names_pools_main(const char *path)
+{
+	static const char pools[] = "tnorm_drv_main_pools", asan[] = "__asan_init",
+	                  lsan[] = "__lsan_";
+	char *text = NULL;
+	size_t len = 0;
+	int found;
+	if (tnorm__read_file(path, &text, &len) < 0) {
+		tnorm_error_clear();
+		return 0;
+	}
+	found = len > 4 && !memcmp(text, "\x7f" "ELF", 4) &&
+	        memmem(text, len, pools, sizeof(pools) - 1) != NULL &&
+	        (memmem(text, len, asan, sizeof(asan) - 1) != NULL ||
+	         memmem(text, len, lsan, sizeof(lsan) - 1) != NULL);
+	free(text);
+	return found;
+}
+
+int tnorm__sanopts_program_frees(const char *path, char *const *envp)
+{
+	posix_spawn_file_actions_t fa;
+	char *argv[3], out[4096];
+	size_t n = 0;
+	int pfd[2], st, frees = 0;
+	pid_t pid;
+	struct timespec start, now;
+	if (!path || !names_pools_main(path) || pipe2(pfd, O_CLOEXEC) < 0)
+		return 0;
+	argv[0] = (char *)path;
+	argv[1] = (char *)"--print-hooks";
+	argv[2] = NULL;
+	if (posix_spawn_file_actions_init(&fa) != 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return 0;
+	}
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	if (posix_spawn(&pid, path, &fa, NULL, argv, envp) != 0)
+		pid = -1;
+	posix_spawn_file_actions_destroy(&fa);
+	close(pfd[1]);
+	if (pid < 0) {
+		close(pfd[0]);
+		return 0;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		struct pollfd p = {pfd[0], POLLIN, 0};
+		ssize_t r;
+		long left;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = 10000 - ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000);
+		if (left <= 0 || poll(&p, 1, (int)left) == 0) {
+			kill(pid, SIGKILL);
+			n = 0;
+			break;
+		}
+		r = read(pfd[0], out + n, sizeof(out) - 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0 || (n += (size_t)r) == sizeof(out) - 1)
+			break;
+	}
+	close(pfd[0]);
+	out[n] = '\0';
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		frees = !strncmp(out, "destroy ", 8) || strstr(out, "\ndestroy ") != NULL;
+	return frees;
 }

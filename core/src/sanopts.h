@@ -23,4 +23,15 @@ const char *tnorm__sanopts_var(size_t i);
  */
 int tnorm__sanopts_merge(const char *base, const char *over, char **out);
 
+/*
+ * 1 when `path` is a tnorm driver built with ASan or LSan that has a destroy hook for some pool
+ * (issue 16): an ELF file naming tnorm_drv_main_pools and __asan_init or __lsan_*, which, run
+ * as `path --print-hooks` (untraced, standard input and error on /dev/null, environment
+ * `envp`, at most 10 s), prints a `destroy POOL` line.  Such a program frees what its test
+ * made, so the runner checks its passing runs for leaks.  0 for anything else (a script,
+ * another program, a build without a leak checker, a stripped static driver), and when the
+ * program cannot be read or run: leaks then stay unchecked, as before.
+ */
+int tnorm__sanopts_program_frees(const char *path, char *const *envp);
+
 #endif

@@ -39,12 +39,26 @@ extern "C" {
 /** Return this from a handler when the step makes no sense for the SUT: the run exits 125. */
 #define TNORM_DRV_INVALID 125
 
-/** A pool instance's value, or a literal argument.  Which member is live is up to the driver. */
+/** What a tnorm_value holds, as far as the runtime knows. */
+typedef enum tnorm_value_kind {
+	TNORM_VALUE_OBJECT = 0, /**< whatever a handler stored (the runtime never sets it) */
+	TNORM_VALUE_INT = 1,    /**< an integer literal: `i` */
+	TNORM_VALUE_STRING = 2, /**< a string literal: `s` and `len` (`s` is never NULL) */
+	TNORM_VALUE_NULL = 3    /**< the literal `null`: every member is zero, `s` and `p` NULL */
+} tnorm_value_kind;
+
+/**
+ * A pool instance's value, or a literal argument.  For literals (value templates and inline
+ * values) the runtime sets `kind` and the matching members and zeroes the rest, so a handler of a
+ * slot whose set mixes kinds (`{1, "x", null}`) tells them apart by `kind`; what a handler
+ * stores in `*res` is up to the driver (`kind` starts as TNORM_VALUE_OBJECT).
+ */
 typedef struct tnorm_value {
 	int64_t i;     /**< integers (value templates set this for integer literals) */
 	const char *s; /**< strings (value templates set this; borrowed from the harness) */
 	size_t len;    /**< length of `s` */
 	void *p;       /**< anything else: objects the driver's constructors return */
+	int kind;      /**< a tnorm_value_kind */
 } tnorm_value;
 
 typedef struct tnorm_drv tnorm_drv;
@@ -70,7 +84,16 @@ typedef struct tnorm_drv_handler {
  */
 typedef struct tnorm_drv_pool {
 	const char *name;
-	/** Frees an instance's value: called when a step overwrites a live instance and at exit. */
+	/**
+	 * Frees a value that a call stored in an instance of this pool (never a literal that a
+	 * value template assigned).  Called when a step assigns an instance holding such a value,
+	 * right after the step's handler returned 0 (the handler can still read the old value:
+	 * tnorm_drv_old(), or an argument naming the same instance), and when the test ends (it
+	 * passed, or is invalid) for every instance still holding one, the latest assigned first.
+	 * Not called on a value whose members are all zero (a handler that frees an argument's
+	 * object clears it: `a[0]->p = NULL`), nor on an old value that the step stored again.
+	 * A driver with a destroy hook is run with LeakSanitizer on (see --print-hooks).
+	 */
 	void (*destroy)(tnorm_drv *d, tnorm_value *v);
 	/**
 	 * Writes a short printed form of a live instance's value into buf (at most `size` bytes,
@@ -83,7 +106,9 @@ typedef struct tnorm_drv_pool {
 } tnorm_drv_pool;
 
 /**
- * The driver's main: `DRIVER [--harness PATH] [--trace] (TEST | - | --stdin)`.
+ * The driver's main: `DRIVER [--harness PATH] [--trace] (TEST | - | --stdin)`, or
+ * `DRIVER --print-harness` (the compiled-in harness) or `DRIVER --print-hooks` (a line
+ * `destroy POOL` per pool with a destroy hook: the engine runs such drivers with leak detection).
  * `harness_text` is the harness compiled into the driver (see core/driver/embed.c); --harness
  * overrides it.  Returns the process exit status (0 or 125); failures abort.
  */
@@ -94,6 +119,13 @@ TNORM_EXTERN int tnorm_drv_main(int argc, char **argv, const char *harness_text,
 TNORM_EXTERN int tnorm_drv_main_pools(int argc, char **argv, const char *harness_text,
                                       const tnorm_drv_handler *handlers,
                                       const tnorm_drv_pool *pools);
+
+/**
+ * In the handler of a stored call `<p> := f(...)`: the value p's instance holds before the call
+ * (borrowed; valid until the handler returns), or NULL when it holds none.  NULL elsewhere.
+ * With a destroy hook for p's pool, the runtime destroys that old value after the handler.
+ */
+TNORM_EXTERN const tnorm_value *tnorm_drv_old(const tnorm_drv *d);
 
 /** Index of the step being run (0-based), for handlers that want to report it. */
 TNORM_EXTERN unsigned long tnorm_drv_step(const tnorm_drv *d);

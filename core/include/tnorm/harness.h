@@ -39,7 +39,7 @@ typedef struct tnorm_action {
 
 typedef enum tnorm_slot_kind {
 	TNORM_SLOT_POOL = 0, /**< a pool instance: `<avl>` */
-	TNORM_SLOT_VALUE = 1 /**< a value from a set: `1..20`, `{0, 7, "x"}` */
+	TNORM_SLOT_VALUE = 1 /**< a value from a set: `1..20`, `{0, 7, "x", null}`, `strings("ab", 0..4)` */
 } tnorm_slot_kind;
 
 typedef enum tnorm_template_kind {
@@ -49,15 +49,25 @@ typedef enum tnorm_template_kind {
 
 typedef enum tnorm_literal_kind {
 	TNORM_LIT_INT = 0,
-	TNORM_LIT_STRING = 1
+	TNORM_LIT_STRING = 1,
+	TNORM_LIT_NULL = 2 /**< `null`: no value (drivers pass a tnorm_value with s == p == NULL) */
 } tnorm_literal_kind;
 
-/** One value of a value set.  `s` is borrowed from the harness (valid while it lives). */
+/** Longest string of a generated domain (`strings(...)`, `bytes(...)`). */
+#define TNORM_MAX_GEN_LEN 32
+
+/**
+ * One value of a value set.  `s` is borrowed from the harness (valid while it lives), except
+ * for a value of a generated domain (`strings("ab", 0..3)`), which tnorm_harness_value writes
+ * into `text`: then `s` points at this struct's own `text` (valid while the struct is neither
+ * freed nor overwritten; a copy of the struct still points at the original's).
+ */
 typedef struct tnorm_literal {
 	tnorm_literal_kind kind;
 	int64_t i;     /**< TNORM_LIT_INT */
 	const char *s; /**< TNORM_LIT_STRING: the decoded string (no quotes, escapes resolved) */
 	size_t len;    /**< TNORM_LIT_STRING: its length in bytes */
+	char text[TNORM_MAX_GEN_LEN + 1]; /**< a generated string's bytes (NUL-terminated) */
 } tnorm_literal;
 
 /** Description of a pool.  Strings are borrowed from the harness. */

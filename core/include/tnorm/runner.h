@@ -62,6 +62,12 @@ TNORM_EXTERN const char *tnorm_outcome_name(tnorm_outcome o);
  * print_stacktrace=0), then each `env` entry of that name over the result.  So a key only the
  * caller's environment sets reaches the program, a default can be changed only explicitly, and
  * `env` never loses a default it does not name.
+ *
+ * A tnorm driver built with ASan or LSan that declares destructors (`PROG --print-hooks` names
+ * one; see tnorm/driver.h) frees what its tests make, so its leaks are bugs: each of its runs
+ * that passes is run once more, untraced (LeakSanitizer cannot work under ptrace), with
+ * detect_leaks=1 over the defaults and under `env`; a leak found there makes the result that
+ * run's failure (kind lsan:leak).  `env` with ASAN_OPTIONS=detect_leaks=0 turns this off.
  */
 typedef struct tnorm_run_options {
 	unsigned version;        /**< TNORM_RUN_OPTIONS_VERSION */
