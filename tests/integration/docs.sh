@@ -57,7 +57,7 @@ if command -v man >/dev/null && command -v lexgrog >/dev/null; then
 	expect "tnorm-run(1) shows the SYNOPSIS of docs/commands/run.md" sh -c \
 		"LC_ALL=C.UTF-8 MANWIDTH=300 man -l '$D/tnorm-run.1' 2>/dev/null | grep -q -- 'tnorm run \\[--json\\] \\[--match P\\]'"
 else
-	echo "# man or lexgrog not installed: man pages not rendered"
+	bad "man pages not rendered: man and lexgrog are not installed (apt-get install man-db)"
 fi
 
 # --- the completion, called as bash calls it ---
