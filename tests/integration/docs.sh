@@ -17,6 +17,9 @@ expect "--version: tnorm's own version first" sh -c "echo '$ver' | head -1 | gre
 for lib in libunwind libdwarf SQLite jansson Python; do
 	expect "--version: $lib and a version" sh -c "echo '$ver' | grep -qE '^$lib +[0-9][0-9.]* \\((compiled|running)\\)'"
 done
+proj=$(meson introspect --projectinfo "$B" 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["version"])')
+expect "--version: the project's version in meson.build ($proj; TNORM_VERSION in tnorm/common.h)" \
+	sh -c "echo '$ver' | head -1 | grep -qx 'tnorm $proj'"
 sqlite_rt=$(python3 -c 'import sqlite3; print(sqlite3.sqlite_version)')
 expect "--version: the SQLite it runs with is the system's ($sqlite_rt)" \
 	sh -c "echo '$ver' | grep -qE '^SQLite .* $sqlite_rt \\(running\\)'"
