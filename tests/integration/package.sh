@@ -57,7 +57,7 @@ done
 ver=$("$R/usr/bin/tnorm" --version)
 echo "$ver" | sed 's/^/    /'
 expect "tnorm --version: tnorm $(dpkg-deb -f "$deb" Version)" sh -c "echo '$ver' | head -1 | grep -qx 'tnorm $(dpkg-deb -f "$deb" Version)'"
-expect "tnorm --version names its libraries" sh -c "for l in libunwind libdwarf SQLite jansson Python; do echo '$ver' | grep -q \"^\$l \" || exit 1; done"
+expect "tnorm --version names its libraries" sh -c "for l in libunwind libdwarf SQLite jansson libpq Python; do echo '$ver' | grep -q \"^\$l \" || exit 1; done"
 
 # --- the man pages and the completion, from the installed files ---
 expect "man tnorm-minimize (a link to tnorm-normalize(1)) renders" sh -c \
@@ -83,7 +83,7 @@ EOF
 libdir=$(dirname "$(echo "$R"/usr/lib/*/libtnorm.so.0)")
 expect "a program builds against the installed headers and libtnorm.so" \
 	cc -std=c99 -Wall -Werror -I"$R/usr/include" "$W/v.c" -o "$W/v" -L"$libdir" -ltnorm
-expect "... and runs with it" sh -c "LD_LIBRARY_PATH='$libdir' '$W/v' | grep -qx '$(dpkg-deb -f "$deb" Version) 5 SQLite'"
+expect "... and runs with it" sh -c "LD_LIBRARY_PATH='$libdir' '$W/v' | grep -qx '$(dpkg-deb -f "$deb" Version) 6 SQLite'"
 
 # --- the gdb story, with the installed plugin (its one documented line: source .../tnorm-gdb.py) ---
 if command -v gdb >/dev/null; then

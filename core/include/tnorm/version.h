@@ -2,8 +2,9 @@
 /*
  * version.h - which versions of its libraries tnorm was built with, and which it runs with.
  *
- * A signature depends on libunwind and libdwarf, the cache on SQLite, every JSON text on jansson
- * and the debugger plugins on Python; a bug report that names them saves a round trip.
+ * A signature depends on libunwind and libdwarf, the cache on SQLite (or PostgreSQL, through
+ * libpq), every JSON text on jansson and the debugger plugins on Python; a bug report that names
+ * them saves a round trip.
  */
 #ifndef TNORM_VERSION_H
 #define TNORM_VERSION_H
@@ -16,7 +17,7 @@ extern "C" {
 
 /** One library tnorm depends on. */
 typedef struct tnorm_component_version {
-	/** "libunwind", "libdwarf", "SQLite", "jansson" or "Python". */
+	/** "libunwind", "libdwarf", "SQLite", "jansson", "libpq" or "Python". */
 	const char *name;
 	/** The version of the headers tnorm was compiled with; NULL when they do not say. */
 	const char *compiled;
