@@ -99,6 +99,25 @@ static int print_json(int mode, const char *outp, const tnorm_pipeline_result *r
 	return cli_json_print(mode_names[mode], o, bad || log->bad);
 }
 
+/* generalize takes the options of the whole job (pipeline.h) but none of the rewrite rules'. */
+static void help_generalize(FILE *f)
+{
+	fprintf(f, "usage: tnorm generalize --harness H [--match P] [-o OUT] [-j N] [--db PATH | --no-db]\n"
+	           "                    [--confirm N] [--allow-flaky] [--max-runs N] [--max-time T]\n"
+	           "                    [--timeout T] [--mem SIZE] [--stdin] [--no-fork-server]\n"
+	           "                    [--env N=V]... [--invalid-exit N]... [--fixed CMD] [--json]\n"
+	           "                    [--quiet] TEST -- CMD ARGS...\n\n"
+	           "Run experiments on TEST (best: a normal form) and print it annotated: which\n"
+	           "other actions each step could be (# or ...), which steps it swaps with, and\n"
+	           "blocks of steps in any order (#[ ... #]).  The annotated test is still a test,\n"
+	           "written to OUT (default TEST.gen).\n\n"
+	           "  -j N           run the experiments on N workers (default: the number of cores)\n"
+	           "  --db PATH      the cross-test cache (default .tnorm/cache.db beside TEST); --no-db\n"
+	           "  (other options as for tnorm reduce)\n\n"
+	           "exit status: 0 done, 1 bad harness or test, 2 usage, 3 system error,\n"
+	           "4 the test does not fail (or is flaky), 130 interrupted\n");
+}
+
 static void help_norm(FILE *f, int mode)
 {
 	fprintf(f, "usage: tnorm %s [--harness H] [--match P] [-o OUT] [--verbose]\n"
@@ -108,11 +127,7 @@ static void help_norm(FILE *f, int mode)
 	           "                    [--env N=V]... [--invalid-exit N]... [--fixed CMD] [--json]\n"
 	           "                    [--quiet] TEST -- CMD ARGS...\n\n",
 	        mode_names[mode]);
-	if (mode == MODE_GENERALIZE)
-		fprintf(f, "Run experiments on TEST (best: a normal form) and print it annotated: which\n"
-		           "other actions each step could be (# or ...), which steps it swaps with, and\n"
-		           "blocks of steps in any order (#[ ... #]).  The annotated test is still a test.  ");
-	else if (mode == MODE_MINIMIZE)
+	if (mode == MODE_MINIMIZE)
 		fprintf(f, "Confirm that CMD fails on TEST, reduce it, then normalize it: the command to\n"
 		           "run on a failing test (--generalize: annotate the result).  ");
 	else
@@ -123,7 +138,7 @@ static void help_norm(FILE *f, int mode)
 		           "bytes, then rewritten down in shortlex order\n(integers, characters, "
 		           "words, sorted lines; docs/normalization.md).  ");
 	fprintf(f, "The result is written to OUT (default\n"
-	           "TEST.norm, TEST.gen for generalize); Ctrl-C keeps the best so far.\n\n"
+	           "TEST.norm); Ctrl-C keeps the best so far.\n\n"
 	           "  --verbose      print every accepted rewrite (rule: before -> after)\n"
 	           "  --rules R      calls (default): rewrite what each call receives, values\n"
 	           "                 inlined, and print one canonical lowering; paper: the\n"
@@ -135,9 +150,12 @@ static void help_norm(FILE *f, int mode)
 	           "                 instance assigned earlier)\n"
 	           "  --db PATH      the cross-test cache (default .tnorm/cache.db beside TEST);\n"
 	           "                 a test seen before jumps to its known normal form; --no-db\n"
-	           "  --no-replay    (minimize) do not replay the path a minimization of this\n"
-	           "                 test took before (with another program build, say)\n"
-	           "  (other options as for tnorm reduce)\n\n"
+	           "  -j N           workers for the generalization (minimize --generalize)\n");
+	if (mode == MODE_MINIMIZE)
+		fprintf(f, "  --generalize   annotate the normal form (as tnorm generalize does)\n"
+		           "  --no-replay    do not replay the path a minimization of this test took\n"
+		           "                 before (with another program build, say)\n");
+	fprintf(f, "  (other options as for tnorm reduce)\n\n"
 	           "exit status: 0 done, 1 bad harness or test, 2 usage, 3 system error,\n"
 	           "4 the test does not fail (or is flaky), 130 interrupted (best so far written)\n");
 }
@@ -250,6 +268,8 @@ static int pipeline(int argc, char **argv, int mode)
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			if (mode == MODE_REDUCE)
 				help(stdout);
+			else if (mode == MODE_GENERALIZE)
+				help_generalize(stdout);
 			else
 				help_norm(stdout, mode);
 			goto done;

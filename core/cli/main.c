@@ -30,6 +30,26 @@ static void usage(FILE *f)
 	fprintf(f, "\nRun 'tnorm COMMAND --help' for a command's options; docs/cli.md for all.\n");
 }
 
+/* tnorm's version, then each library's: compiled with, and running with where it can tell. */
+static void version(void)
+{
+	size_t i, n;
+	const tnorm_component_version *v = tnorm_component_versions(&n);
+	printf("tnorm %s\n", tnorm_version());
+	for (i = 0; i < n; i++) {
+		printf("%-10s", v[i].name);
+		if (v[i].compiled)
+			printf(" %s (compiled)", v[i].compiled);
+		if (v[i].running)
+			printf("%s %s (running)", v[i].compiled ? "," : "", v[i].running);
+		if (!v[i].compiled && !v[i].running)
+			printf(" -");
+		if (v[i].note[0])
+			printf("%s %s", v[i].compiled || v[i].running ? ";" : "", v[i].note);
+		printf("\n");
+	}
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -43,7 +63,7 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("tnorm %s\n", tnorm_version());
+		version();
 		return EXIT_OK;
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

@@ -18,5 +18,6 @@
 #include "db.h"
 #include "generalize.h"
 #include "pipeline.h"
+#include "version.h"
 
 #endif
