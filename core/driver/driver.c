@@ -303,7 +303,7 @@ static void tnorm__drv_run_checks(tnorm_drv *d, char *text, size_t textsize)
  * environment; the plugins set it): before each step, on every live instance of the pool, into
  * the instance's own buffer.  A test run by the engine never pays for it.
  */
-#define TNORM__DRV_DEBUG_VERSION 1
+#define TNORM__DRV_DEBUG_VERSION 2 /* 2: tnorm_value gained `kind` (issue 16) */
 #define TNORM__DRV_PRINT_SIZE 512
 
 enum { TNORM__DRV_DBG_NONE, TNORM__DRV_DBG_INT, TNORM__DRV_DBG_STRING, TNORM__DRV_DBG_OBJECT };

@@ -311,12 +311,12 @@ HELP.update({
               "  Delete the step breakpoints on steps K (all of them without K).",
 })
 
-# The driver runtime's table (core/driver/driver.c, struct tnorm_drv_debug, version 1, 64-bit).
+# The driver runtime's table (core/driver/driver.c, struct tnorm_drv_debug, version 2, 64-bit).
 DEBUG_SYMBOL = "tnorm_drv_debug"
 PRINT_ENV = ("TNORM_DRV_PRINT", "1")  # the runtime runs the pools' print hooks
 _DEBUG_HEADER = struct.Struct("=8sIIIIQQqQQQQ")
 _DEBUG_VAR = struct.Struct("=QqqIIQq")
-_DEBUG_VALUE = struct.Struct("=qQQQ")
+_DEBUG_VALUE = struct.Struct("=qQQQi4x")  # tnorm_value: i, s, len, p, kind (+ padding)
 _KINDS = {1: "int", 2: "string", 3: "object"}
 _CALLED = re.compile(r"^(?:\w+\s*=\s*)?(\w+)\s*\(")
 
@@ -389,7 +389,7 @@ def read_pools(host):
      handler, _hooks) = _DEBUG_HEADER.unpack(raw)
     if magic != b"tnormdb\0":
         raise UsageError("the test is not running yet (or has ended): no pool has a value")
-    if (version, ptr_size, value_size, var_size) != (1, 8, _DEBUG_VALUE.size, _DEBUG_VAR.size):
+    if (version, ptr_size, value_size, var_size) != (2, 8, _DEBUG_VALUE.size, _DEBUG_VAR.size):
         raise UsageError("the driver runtime's table has a layout this plugin does not know "
                          "(version %d)" % version)
     vals = host.read_memory(values, nvars * value_size) if nvars else b""
@@ -402,8 +402,10 @@ def read_pools(host):
             _DEBUG_VAR.unpack_from(infos, v * var_size)
         if assigned < 0:
             continue
-        i, s, slen, p = _DEBUG_VALUE.unpack_from(vals, v * value_size)
-        if kind == 1:
+        i, s, slen, p, vkind = _DEBUG_VALUE.unpack_from(vals, v * value_size)
+        if vkind == 3:  # TNORM_VALUE_NULL: the literal null
+            text = "null"
+        elif kind == 1:
             text = str(i)
         elif kind == 2:
             data = host.read_memory(s, min(slen, 200)) if slen else b""
