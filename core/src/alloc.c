@@ -257,6 +257,20 @@ done:
 	return err;
 }
 
+void tnorm__hash64_pair(const void *data, size_t len, uint64_t seed1, uint64_t seed2,
+                        uint64_t *h1, uint64_t *h2)
+{
+	const unsigned char *p = data;
+	uint64_t a = 1469598103934665603ULL ^ seed1, b = 1469598103934665603ULL ^ seed2;
+	size_t i;
+	for (i = 0; i < len; i++) {
+		a = (a ^ p[i]) * 1099511628211ULL;
+		b = (b ^ p[i]) * 1099511628211ULL;
+	}
+	*h1 = a;
+	*h2 = b;
+}
+
 uint64_t tnorm__hash64(const void *data, size_t len, uint64_t seed)
 {
 	const unsigned char *p = data;

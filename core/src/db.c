@@ -148,12 +148,20 @@ uint64_t tnorm_db_context(const char *const *parts)
 	return h;
 }
 
+/* The content key, columns first..first+2: two hashes of the test and its length. */
+static void bind_hashes(sqlite3_stmt *st, int first, const void *test, size_t len)
+{
+	uint64_t h1, h2;
+	tnorm__hash64_pair(test, len, 0x7a6e6f726d000001ULL, 0x5eed5eed5eed5eedULL, &h1, &h2);
+	sqlite3_bind_int64(st, first, (sqlite3_int64)h1);
+	sqlite3_bind_int64(st, first + 1, (sqlite3_int64)h2);
+	sqlite3_bind_int64(st, first + 2, (sqlite3_int64)len);
+}
+
 static void bind_key(sqlite3_stmt *st, uint64_t ctx, const void *test, size_t len)
 {
 	sqlite3_bind_int64(st, 1, (sqlite3_int64)ctx);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)tnorm__hash64(test, len, 0x7a6e6f726d000001ULL));
-	sqlite3_bind_int64(st, 3, (sqlite3_int64)tnorm__hash64(test, len, 0x5eed5eed5eed5eedULL));
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)len);
+	bind_hashes(st, 2, test, len);
 }
 
 int tnorm_db_get_outcome(tnorm_db *d, uint64_t ctx, const void *test, size_t len, int *found,
@@ -233,9 +241,7 @@ int tnorm_db_put_normal(tnorm_db *d, uint64_t ctx, const void *test, size_t len,
 /* The path key: the content hash alone (columns 1..3). */
 static void bind_content(sqlite3_stmt *st, const void *test, size_t len)
 {
-	sqlite3_bind_int64(st, 1, (sqlite3_int64)tnorm__hash64(test, len, 0x7a6e6f726d000001ULL));
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)tnorm__hash64(test, len, 0x5eed5eed5eed5eedULL));
-	sqlite3_bind_int64(st, 3, (sqlite3_int64)len);
+	bind_hashes(st, 1, test, len);
 }
 
 /* A path is stored as one blob: for each form, its length in decimal, ':', its bytes. */
