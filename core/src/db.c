@@ -149,13 +149,18 @@ uint64_t tnorm_db_context(const char *const *parts)
 }
 
 /* The content key, columns first..first+2: two hashes of the test and its length. */
-static void bind_hashes(sqlite3_stmt *st, int first, const void *test, size_t len)
+static void bind_hashed(sqlite3_stmt *st, int first, uint64_t h1, uint64_t h2, size_t len)
 {
-	uint64_t h1, h2;
-	tnorm__hash64_pair(test, len, 0x7a6e6f726d000001ULL, 0x5eed5eed5eed5eedULL, &h1, &h2);
 	sqlite3_bind_int64(st, first, (sqlite3_int64)h1);
 	sqlite3_bind_int64(st, first + 1, (sqlite3_int64)h2);
 	sqlite3_bind_int64(st, first + 2, (sqlite3_int64)len);
+}
+
+static void bind_hashes(sqlite3_stmt *st, int first, const void *test, size_t len)
+{
+	uint64_t h1, h2;
+	tnorm__hash64_pair(test, len, TNORM__H1_SEED, TNORM__H2_SEED, &h1, &h2);
+	bind_hashed(st, first, h1, h2, len);
 }
 
 static void bind_key(sqlite3_stmt *st, uint64_t ctx, const void *test, size_t len)
@@ -167,12 +172,21 @@ static void bind_key(sqlite3_stmt *st, uint64_t ctx, const void *test, size_t le
 int tnorm_db_get_outcome(tnorm_db *d, uint64_t ctx, const void *test, size_t len, int *found,
                          int *interesting)
 {
-	int rc;
+	uint64_t h1, h2;
 	if (!d || !found || !interesting)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_db_get_outcome: NULL argument");
+	tnorm__hash64_pair(test, len, TNORM__H1_SEED, TNORM__H2_SEED, &h1, &h2);
+	return tnorm__db_get_outcome_hashed(d, ctx, h1, h2, len, found, interesting);
+}
+
+int tnorm__db_get_outcome_hashed(tnorm_db *d, uint64_t ctx, uint64_t h1, uint64_t h2, size_t len,
+                                 int *found, int *interesting)
+{
+	int rc;
 	*found = *interesting = 0;
 	sqlite3_reset(d->get_out);
-	bind_key(d->get_out, ctx, test, len);
+	sqlite3_bind_int64(d->get_out, 1, (sqlite3_int64)ctx);
+	bind_hashed(d->get_out, 2, h1, h2, len);
 	rc = sqlite3_step(d->get_out);
 	if (rc == SQLITE_ROW) {
 		*found = 1;
@@ -189,10 +203,19 @@ int tnorm_db_get_outcome(tnorm_db *d, uint64_t ctx, const void *test, size_t len
 
 int tnorm_db_put_outcome(tnorm_db *d, uint64_t ctx, const void *test, size_t len, int interesting)
 {
+	uint64_t h1, h2;
 	if (!d)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_db_put_outcome: NULL db");
+	tnorm__hash64_pair(test, len, TNORM__H1_SEED, TNORM__H2_SEED, &h1, &h2);
+	return tnorm__db_put_outcome_hashed(d, ctx, h1, h2, len, interesting);
+}
+
+int tnorm__db_put_outcome_hashed(tnorm_db *d, uint64_t ctx, uint64_t h1, uint64_t h2, size_t len,
+                                 int interesting)
+{
 	sqlite3_reset(d->put_out);
-	bind_key(d->put_out, ctx, test, len);
+	sqlite3_bind_int64(d->put_out, 1, (sqlite3_int64)ctx);
+	bind_hashed(d->put_out, 2, h1, h2, len);
 	sqlite3_bind_int(d->put_out, 5, interesting ? 1 : 0);
 	if (sqlite3_step(d->put_out) != SQLITE_DONE)
 		return dberr(d, "write");

@@ -330,8 +330,11 @@ int tnorm_session_confirm(tnorm_session *s, const void *data, size_t len)
 	s->best[len] = '\0';
 	s->have_best = 1;
 	/* The original is interesting: remember it so that no pass runs it again. */
-	err = remember(s, tnorm__hash64(data, len, 0x7a6e6f726d000001ULL),
-	               tnorm__hash64(data, len, 0x5eed5eed5eed5eedULL) ^ len, 1);
+	{
+		uint64_t h1, h2;
+		tnorm__hash64_pair(data, len, TNORM__H1_SEED, TNORM__H2_SEED, &h1, &h2);
+		err = remember(s, h1, h2 ^ len, 1);
+	}
 done:
 	for (i = 0; i < nfail; i++)
 		tnorm_signature_free(sigs[i]);
@@ -489,8 +492,6 @@ static int report(tnorm_session *s)
 	return 0;
 }
 
-#define H1_SEED 0x7a6e6f726d000001ULL
-#define H2_SEED 0x5eed5eed5eed5eedULL
 
 /*
  * Before a run: answer from the cache or the database (*answered = 1, *yes), or check that the
@@ -511,7 +512,9 @@ static int pre_check(tnorm_session *s, const void *data, size_t len, uint64_t h1
 	}
 	if (s->db) {
 		int found = 0, was = 0;
-		if ((err = tnorm_db_get_outcome(s->db, s->db_ctx, data, len, &found, &was)) < 0)
+		/* h2 is the key's second hash xor the length (the database keeps them apart). */
+		if ((err = tnorm__db_get_outcome_hashed(s->db, s->db_ctx, h1, h2 ^ len, len, &found,
+		                                        &was)) < 0)
 			return err;
 		if (found) {
 			s->hits++;
@@ -553,7 +556,7 @@ static int judge(tnorm_session *s, const void *data, size_t len, uint64_t h1, ui
 		return err;
 	/* Timeouts and invalid runs may depend on the machine's load: only clear answers persist. */
 	if (s->db && (res->outcome == TNORM_OUTCOME_FAIL || res->outcome == TNORM_OUTCOME_PASS) &&
-	    (err = tnorm_db_put_outcome(s->db, s->db_ctx, data, len, yes)) < 0)
+	    (err = tnorm__db_put_outcome_hashed(s->db, s->db_ctx, h1, h2 ^ len, len, yes)) < 0)
 		return err;
 	if (yes) {
 		s->accepted++;
@@ -586,7 +589,7 @@ int tnorm_session_check(tnorm_session *s, const void *data, size_t len, int *int
 	*interesting = 0;
 	if (!s->target)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_check: no target (confirm first)");
-	tnorm__hash64_pair(data, len, H1_SEED, H2_SEED, &h1, &h2);
+	tnorm__hash64_pair(data, len, TNORM__H1_SEED, TNORM__H2_SEED, &h1, &h2);
 	h2 ^= len;
 	if ((err = pre_check(s, data, len, h1, h2, &answered, &yes)) < 0 || answered) {
 		*interesting = yes;
@@ -688,7 +691,7 @@ int tnorm_session_check_many(tnorm_session *s, const char *const *data, const si
 	/* Which candidates need a run: not in the cache or the database, and not the same bytes as
 	 * an earlier candidate of the batch (dup[i] = that one's index + 1). */
 	for (i = 0; i < n; i++) {
-		tnorm__hash64_pair(data[i], len[i], H1_SEED, H2_SEED, &h1[i], &h2[i]);
+		tnorm__hash64_pair(data[i], len[i], TNORM__H1_SEED, TNORM__H2_SEED, &h1[i], &h2[i]);
 		h2[i] ^= len[i];
 		for (k = 0; k < i; k++)
 			if (h1[k] == h1[i] && h2[k] == h2[i]) {
@@ -699,7 +702,8 @@ int tnorm_session_check_many(tnorm_session *s, const char *const *data, const si
 			continue;
 		if (s->db) {
 			int found = 0, was = 0;
-			if ((err = tnorm_db_get_outcome(s->db, s->db_ctx, data[i], len[i], &found, &was)) < 0)
+			if ((err = tnorm__db_get_outcome_hashed(s->db, s->db_ctx, h1[i], h2[i] ^ len[i],
+			                                        len[i], &found, &was)) < 0)
 				goto out;
 			if (found)
 				continue;
