@@ -70,22 +70,25 @@ int main(int argc, char **argv)
 	if (tnorm_harness_load(&h, harness) < 0 || tnorm_test_load(&ft, h, fail) < 0 ||
 	    tnorm_test_format(ft, &text, &len) < 0)
 		die(fail);
-	if (tnorm_session_new(&s, run_argv, NULL, &so) < 0 || tnorm_session_confirm(s, text, len) < 0)
+	if (tnorm_session_new(&s, run_argv, NULL, &so) < 0 ||
+	    tnorm_session_confirm(s, text, len) < 0)
 		die(driver);
 	tnorm_free(text);
 	printf("median of %zu interleaved batches; CPU (user + sys) per candidate in ms\n\n", reps);
 	printf("| %7s | %9s | %9s | %9s |\n", "steps", "bytes", "format", "oracle");
 	printf("|---------|-----------|-----------|-----------|\n");
 	for (li = 0; li < sizeof(lengths) / sizeof(*lengths); li++) {
-		/* Batches of about 10^6 steps each, so that every figure is well above the clock's tick. */
+		/* Batches of about 10^6 steps: every figure well above the clock's tick. */
 		size_t calls = 1000000 / lengths[li] < 5 ? 5 : 1000000 / lengths[li];
 		double fmt[MAX_REPS], orc[MAX_REPS];
 		tnorm_test *t = NULL;
 		int yes = 0;
-		if (tnorm_test_generate(&t, h, lengths[li], 15) < 0 || tnorm_test_format(t, &text, &len) < 0)
+		if (tnorm_test_generate(&t, h, lengths[li], 15) < 0 ||
+		    tnorm_test_format(t, &text, &len) < 0)
 			die("generate");
 		tnorm_free(text);
-		if (tnorm_session_test_oracle(s, t, &yes) < 0) /* the one run: later calls hit the cache */
+		/* The one run: the calls timed below hit the cache. */
+		if (tnorm_session_test_oracle(s, t, &yes) < 0)
 			die("oracle");
 		for (k = 0; k < reps; k++) {
 			double t0 = cpu_self();

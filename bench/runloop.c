@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 	}
 	tnorm_runner_free(r);
 	tnorm_free(text);
-	printf("CPU per run: engine %.3f ms, programs %.3f ms\n", cpu(RUSAGE_SELF) * 1e3 / (double)n,
-	       cpu(RUSAGE_CHILDREN) * 1e3 / (double)n);
+	printf("CPU per run: engine %.3f ms, programs %.3f ms\n",
+	       cpu(RUSAGE_SELF) * 1e3 / (double)n, cpu(RUSAGE_CHILDREN) * 1e3 / (double)n);
 	return 0;
 }

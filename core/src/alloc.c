@@ -270,8 +270,8 @@ done:
 	return err;
 }
 
-void tnorm__hash64_pair(const void *data, size_t len, uint64_t seed1, uint64_t seed2,
-                        uint64_t *h1, uint64_t *h2)
+void tnorm__hash64_pair(const void *data, size_t len, uint64_t seed1, uint64_t seed2, uint64_t *h1,
+                        uint64_t *h2)
 {
 	const unsigned char *p = data;
 	uint64_t a = 1469598103934665603ULL ^ seed1, b = 1469598103934665603ULL ^ seed2;

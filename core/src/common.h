@@ -77,8 +77,8 @@ int tnorm__signature_set_kind(struct tnorm_signature *s, const char *kind);
 /* 64-bit FNV-1a, for content hashes and caches. */
 uint64_t tnorm__hash64(const void *data, size_t len, uint64_t seed);
 /* tnorm__hash64 with two seeds in one pass over the data (the two chains run side by side). */
-void tnorm__hash64_pair(const void *data, size_t len, uint64_t seed1, uint64_t seed2,
-                        uint64_t *h1, uint64_t *h2);
+void tnorm__hash64_pair(const void *data, size_t len, uint64_t seed1, uint64_t seed2, uint64_t *h1,
+                        uint64_t *h2);
 /* The seeds of a test's content key (the session's cache, the database's rows). */
 #define TNORM__H1_SEED 0x7a6e6f726d000001ULL
 #define TNORM__H2_SEED 0x5eed5eed5eed5eedULL

@@ -449,7 +449,7 @@ typedef struct {
 	void *upt; /* libunwind-ptrace's handle, the callbacks' argument */
 	pid_t tid;
 	tnorm__symcache *syms;
-	const char *maps; /* the thread's memory map (NULL if unread) */
+	const char *maps;            /* the thread's memory map (NULL if unread) */
 	uint64_t base[REMOTE_PAGES]; /* page address + 1; 0: the slot is empty */
 	unsigned char page[REMOTE_PAGES][REMOTE_PAGE];
 } remote;

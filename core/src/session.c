@@ -492,7 +492,6 @@ static int report(tnorm_session *s)
 	return 0;
 }
 
-
 /*
  * Before a run: answer from the cache or the database (*answered = 1, *yes), or check that the
  * budgets and the cancel flag allow one more run.
@@ -702,8 +701,9 @@ int tnorm_session_check_many(tnorm_session *s, const char *const *data, const si
 			continue;
 		if (s->db) {
 			int found = 0, was = 0;
-			if ((err = tnorm__db_get_outcome_hashed(s->db, s->db_ctx, h1[i], h2[i] ^ len[i],
-			                                        len[i], &found, &was)) < 0)
+			if ((err = tnorm__db_get_outcome_hashed(s->db, s->db_ctx, h1[i],
+			                                        h2[i] ^ len[i], len[i], &found,
+			                                        &was)) < 0)
 				goto out;
 			if (found)
 				continue;
@@ -829,7 +829,8 @@ int tnorm_session_test_oracle(void *ctx, const tnorm_test *cand, int *interestin
 	int err;
 	if (!s || !cand || !interesting)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_test_oracle: NULL argument");
-	if ((err = reserve_texts(s, 1)) < 0 || (err = tnorm__test_format_into(&s->texts[0], cand)) < 0)
+	if ((err = reserve_texts(s, 1)) < 0 ||
+	    (err = tnorm__test_format_into(&s->texts[0], cand)) < 0)
 		return err;
 	return tnorm_session_check(s, s->texts[0].ptr, s->texts[0].len, interesting);
 }
@@ -842,7 +843,8 @@ int tnorm_session_test_batch_oracle(void *ctx, const tnorm_test *const *cands, s
 	size_t *len, i;
 	int err = 0;
 	if (!s || (!cands && n) || (!interesting && n))
-		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_test_batch_oracle: NULL argument");
+		return tnorm__error_set(TNORM_EINVALID,
+		                        "tnorm_session_test_batch_oracle: NULL argument");
 	if ((err = reserve_texts(s, n)) < 0)
 		return err;
 	if (!(text = tnorm__calloc(n + 1, sizeof(*text))) || !(len = tnorm__calloc(n + 1, sizeof(*len)))) {

@@ -79,8 +79,8 @@ typedef struct module {
 	size_t nrows;
 	char **files;
 	size_t nfiles;
-	/* Unwinding: the extent of the PT_LOAD segments, and the .eh_frame_hdr segment's address,
-	 * where its search table starts in it, its entries and DT_PLTGOT (eh_table 0: none usable). */
+	/* Unwinding: the extent of the PT_LOAD segments; the .eh_frame_hdr segment's address, where
+	 * its search table starts in it, its entries; DT_PLTGOT (eh_table 0: no usable table). */
 	uint64_t load_lo, load_hi, eh_vaddr, eh_table, eh_count, gp;
 	struct module *next;
 } module;
@@ -317,9 +317,13 @@ static int eh_size(unsigned enc)
 	if (enc == EH_PE_OMIT)
 		return 0;
 	switch (enc & 0x0f) {
-	case 0x00: case 0x04: case 0x0c: return 8; /* absptr, udata8, sdata8 */
-	case 0x02: case 0x0a: return 2;             /* udata2, sdata2 */
-	case 0x03: case 0x0b: return 4;             /* udata4, sdata4 */
+	case 0x00:
+	case 0x04:
+	case 0x0c: return 8; /* absptr, udata8, sdata8 */
+	case 0x02:
+	case 0x0a: return 2; /* udata2, sdata2 */
+	case 0x03:
+	case 0x0b: return 4; /* udata4, sdata4 */
 	}
 	return -1;
 }
@@ -344,9 +348,9 @@ static void load_eh_frame_hdr(module *m, int fd, const GElf_Phdr *eh, const GElf
 	/* libunwind takes DT_PLTGOT as the base of data-relative pointers (none: 0). */
 	if (dyn) {
 		GElf_Dyn d[64];
-		size_t i, n = dyn->p_filesz / sizeof(GElf_Dyn) < 64 ? dyn->p_filesz / sizeof(GElf_Dyn) : 64;
-		ssize_t got = pread(fd, d, n * sizeof(GElf_Dyn), (off_t)dyn->p_offset);
-		for (i = 0; got > 0 && i < (size_t)got / sizeof(GElf_Dyn) && d[i].d_tag != DT_NULL; i++)
+		size_t i, n = dyn->p_filesz / sizeof(*d);
+		ssize_t got = pread(fd, d, (n < 64 ? n : 64) * sizeof(*d), (off_t)dyn->p_offset);
+		for (i = 0; got > 0 && i < (size_t)got / sizeof(*d) && d[i].d_tag != DT_NULL; i++)
 			if (d[i].d_tag == DT_PLTGOT) {
 				m->gp = d[i].d_un.d_ptr;
 				break;
@@ -388,7 +392,8 @@ static void load_elf(module *m, int fd)
 				has_dyn = 1;
 			}
 		}
-		if (has_eh && m->nsegs)
+		/* The dynamic section is read as Elf64_Dyn: unwinding is for 64-bit processes. */
+		if (has_eh && m->nsegs && gelf_getclass(e) == ELFCLASS64)
 			load_eh_frame_hdr(m, fd, &eh, has_dyn ? &dyn : NULL);
 	}
 	/* Prefer .symtab; fall back to .dynsym (a stripped binary keeps only its exports). */
@@ -937,12 +942,12 @@ static int parse_maps(tnorm__symcache *c, const char *maps)
 		unsigned long long start, end, off;
 		const char *nl = strchr(p, '\n');
 		int k = 0;
-		if (sscanf(p, "%llx-%llx %*s %llx %*s %*s %n", &start, &end, &off, &k) >= 3 && k > 0 &&
-		    (!nl || p + k <= nl)) {
+		if (sscanf(p, "%llx-%llx %*s %llx %*s %*s %n", &start, &end, &off, &k) >= 3 &&
+		    k > 0 && (!nl || p + k <= nl)) {
 			mapping *l;
 			if (c->nlines == cap) {
-				mapping *grown =
-					tnorm__reallocarray(c->lines, cap ? 2 * cap : 64, sizeof(*c->lines));
+				mapping *grown = tnorm__reallocarray(c->lines, cap ? 2 * cap : 64,
+				                                     sizeof(*c->lines));
 				if (!grown) {
 					free(c->maps);
 					c->maps = NULL;

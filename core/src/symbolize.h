@@ -37,9 +37,9 @@ size_t tnorm__symbolize_module(tnorm__symcache *c, const char *path, uint64_t va
  */
 typedef struct {
 	uint64_t start_ip, end_ip; /* the module's loaded extent */
-	uint64_t hdr;              /* .eh_frame_hdr: the base of the table's data-relative entries */
-	uint64_t table, count;     /* the table (8 bytes an entry) and its entries */
-	uint64_t gp;               /* DT_PLTGOT as the file has it, 0 if none (as libunwind does) */
+	uint64_t hdr;          /* .eh_frame_hdr: the base of the table's data-relative entries */
+	uint64_t table, count; /* the table (8 bytes an entry) and its entries */
+	uint64_t gp;           /* DT_PLTGOT as the file has it, 0 if none (as libunwind does) */
 } tnorm__unwind_table;
 
 int tnorm__symcache_unwind_table(tnorm__symcache *c, const char *maps, uint64_t ip,
