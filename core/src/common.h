@@ -76,5 +76,20 @@ int tnorm__signature_set_kind(struct tnorm_signature *s, const char *kind);
 
 /* 64-bit FNV-1a, for content hashes and caches. */
 uint64_t tnorm__hash64(const void *data, size_t len, uint64_t seed);
+/* tnorm__hash64 with two seeds in one pass over the data (the two chains run side by side). */
+void tnorm__hash64_pair(const void *data, size_t len, uint64_t seed1, uint64_t seed2, uint64_t *h1,
+                        uint64_t *h2);
+/* The seeds of a test's content key (the session's cache, the database's rows). */
+#define TNORM__H1_SEED 0x7a6e6f726d000001ULL
+#define TNORM__H2_SEED 0x5eed5eed5eed5eedULL
+
+/* tnorm_db_get_outcome and tnorm_db_put_outcome for a test of `len` bytes whose content hashes
+ * (tnorm__hash64_pair with the seeds above) the caller has: the session hashes each candidate
+ * once, and a candidate of 10^5 steps is megabytes. */
+struct tnorm_db;
+int tnorm__db_get_outcome_hashed(struct tnorm_db *d, uint64_t ctx, uint64_t h1, uint64_t h2,
+                                 size_t len, int *found, int *interesting);
+int tnorm__db_put_outcome_hashed(struct tnorm_db *d, uint64_t ctx, uint64_t h1, uint64_t h2,
+                                 size_t len, int interesting);
 
 #endif

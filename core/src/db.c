@@ -66,9 +66,11 @@ uint64_t tnorm_db_context(const char *const *parts)
 static tnorm__db_key key_of(uint64_t ctx, const void *test, size_t len)
 {
 	tnorm__db_key k;
+	uint64_t h1, h2;
+	tnorm__hash64_pair(test, len, TNORM__H1_SEED, TNORM__H2_SEED, &h1, &h2);
 	k.ctx = (int64_t)ctx;
-	k.h1 = (int64_t)tnorm__hash64(test, len, 0x7a6e6f726d000001ULL);
-	k.h2 = (int64_t)tnorm__hash64(test, len, 0x5eed5eed5eed5eedULL);
+	k.h1 = (int64_t)h1;
+	k.h2 = (int64_t)h2;
 	k.len = (int64_t)len;
 	return k;
 }
@@ -85,11 +87,20 @@ int tnorm_db_get_outcome(tnorm_db *d, uint64_t ctx, const void *test, size_t len
                          int *interesting)
 {
 	tnorm__db_key k;
-	int err;
 	if (!d || !found || !interesting || (!test && len))
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_db_get_outcome: NULL argument");
-	*found = *interesting = 0;
 	k = key_of(ctx, test, len);
+	return tnorm__db_get_outcome_hashed(d, ctx, (uint64_t)k.h1, (uint64_t)k.h2, len, found,
+	                                    interesting);
+}
+
+/* The session's way in: it has hashed the candidate already (common.h). */
+int tnorm__db_get_outcome_hashed(tnorm_db *d, uint64_t ctx, uint64_t h1, uint64_t h2, size_t len,
+                                 int *found, int *interesting)
+{
+	tnorm__db_key k = {(int64_t)ctx, (int64_t)h1, (int64_t)h2, (int64_t)len};
+	int err;
+	*found = *interesting = 0;
 	if ((err = d->ops->get_outcome(d->be, &k, found, interesting)) < 0)
 		return err;
 	count(d, *found);
@@ -102,6 +113,13 @@ int tnorm_db_put_outcome(tnorm_db *d, uint64_t ctx, const void *test, size_t len
 	if (!d || (!test && len))
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_db_put_outcome: NULL argument");
 	k = key_of(ctx, test, len);
+	return d->ops->put_outcome(d->be, &k, interesting ? 1 : 0);
+}
+
+int tnorm__db_put_outcome_hashed(tnorm_db *d, uint64_t ctx, uint64_t h1, uint64_t h2, size_t len,
+                                 int interesting)
+{
+	tnorm__db_key k = {(int64_t)ctx, (int64_t)h1, (int64_t)h2, (int64_t)len};
 	return d->ops->put_outcome(d->be, &k, interesting ? 1 : 0);
 }
 

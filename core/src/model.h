@@ -75,6 +75,11 @@ struct tnorm_test {
 /* Number of choices of slot `s` of template `t`. */
 uint64_t tnorm__slot_count(const tnorm__tmpl *t, uint32_t s);
 
+/* The canonical text of `t` (tnorm_test_format) into `b`, replacing what it held: a caller that
+ * formats one candidate after another keeps one buffer.  0 or TNORM_ENOMEM (b keeps its memory,
+ * for tnorm__buf_dispose). */
+int tnorm__test_format_into(tnorm__buf *b, const tnorm_test *t);
+
 /* Append the C-escaped, quoted form of a string literal. */
 int tnorm__buf_put_quoted(tnorm__buf *b, const char *s, size_t len);
 

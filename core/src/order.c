@@ -170,20 +170,47 @@ uint64_t tnorm__gen_rank(const tnorm__gen *g, const char *s, size_t len)
 	return r + digits;
 }
 
+/* Decimal numbers without printf: formatting a candidate of 10^5 steps writes 10^5 and more of
+ * them, and vsnprintf (called twice by tnorm__buf_printf) was most of a reduction's own time. */
+static int put_u64(tnorm__buf *b, uint64_t v)
+{
+	char d[20];
+	size_t n = 0;
+	do {
+		d[sizeof(d) - ++n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return tnorm__buf_put(b, d + sizeof(d) - n, n);
+}
+
+static int put_i64(tnorm__buf *b, int64_t v)
+{
+	int err;
+	if (v >= 0)
+		return put_u64(b, (uint64_t)v);
+	if ((err = tnorm__buf_putc(b, '-')) < 0)
+		return err;
+	return put_u64(b, 0 - (uint64_t)v);
+}
+
 static int put_slot(tnorm__buf *b, const tnorm_harness *h, const tnorm__tmpl *t, uint32_t s,
                     uint32_t choice)
 {
-	if (t->info.slot[s].kind == TNORM_SLOT_POOL)
-		return tnorm__buf_printf(b, "%s%u", h->pools[t->info.slot[s].pool].name, choice);
+	int err;
+	if (t->info.slot[s].kind == TNORM_SLOT_POOL) {
+		if ((err = tnorm__buf_puts(b, h->pools[t->info.slot[s].pool].name)) < 0)
+			return err;
+		return put_u64(b, choice);
+	}
 	if (t->vset[s].is_range)
-		return tnorm__buf_printf(b, "%" PRId64, (int64_t)((uint64_t)t->vset[s].lo + choice));
+		return put_i64(b, (int64_t)((uint64_t)t->vset[s].lo + choice));
 	if (t->vset[s].gen) {
 		char text[TNORM_MAX_GEN_LEN + 1];
 		size_t n = tnorm__gen_unrank(t->vset[s].gen, choice, text);
 		return tnorm__buf_put_quoted(b, text, n);
 	}
 	if (t->vset[s].lits[choice].kind == TNORM_LIT_INT)
-		return tnorm__buf_printf(b, "%" PRId64, t->vset[s].lits[choice].i);
+		return put_i64(b, t->vset[s].lits[choice].i);
 	if (t->vset[s].lits[choice].kind == TNORM_LIT_NULL)
 		return tnorm__buf_puts(b, "null");
 	return tnorm__buf_put_quoted(b, t->vset[s].lits[choice].s, t->vset[s].lits[choice].len);
@@ -207,7 +234,7 @@ int tnorm__format_action(tnorm__buf *b, const tnorm_harness *h, const tnorm_acti
 	}
 	if (t->info.kind == TNORM_TMPL_VALUE)
 		return put_slot(b, h, t, 1, a->choice[1]);
-	if ((err = tnorm__buf_printf(b, "%s(", t->name)) < 0)
+	if ((err = tnorm__buf_puts(b, t->name)) < 0 || (err = tnorm__buf_putc(b, '(')) < 0)
 		return err;
 	for (s = first; s < t->info.nslots; s++) {
 		if (s > first && (err = tnorm__buf_puts(b, ", ")) < 0)

@@ -60,6 +60,8 @@ static void tracer_free(tracer *t);
 static void folder_drop(tnorm_runner *r);
 static int rm_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write,
                          void *arg);
+static int rm_find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *pi,
+                             int need_unwind_info, void *arg);
 
 struct tnorm_runner {
 	char **argv;  /* as given, argv[0] resolved to an absolute path when it names a file */
@@ -387,6 +389,7 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 	if (r->opts.unwind) {
 		unw_accessors_t acc = _UPT_accessors; /* copied by libunwind */
 		acc.access_mem = rm_access_mem;
+		acc.find_proc_info = rm_find_proc_info;
 		if (!(r->as = unw_create_addr_space(&acc, 0))) {
 			err = tnorm__error_set(TNORM_ENOMEM, "libunwind: cannot create an address space");
 			goto done;
@@ -469,6 +472,14 @@ static size_t frames_from_pcs(tnorm__symcache *syms, const char *maps, const uin
  * for the rest of the unwind (the thread is stopped; text and unwind tables do not change).  A
  * page that cannot be read so goes back to PEEKDATA.
  *
+ * Finding a frame's unwind information.  libunwind-ptrace's find_proc_info reads
+ * /proc/PID/maps, opens and maps the module's file each time a frame is in another module than
+ * the last, and unmaps it at the next change (a TLB shootdown each, the caller having threads):
+ * most of a failure's unwinding cost.  The runner's symbol cache has those files parsed already,
+ * so the address space's find_proc_info asks it where the module's .eh_frame_hdr table lies and
+ * has libunwind search it there (the table and the FDEs read through the pages below).  A module
+ * the cache cannot place goes to libunwind-ptrace's own.
+ *
  * libunwind hands its callbacks only libunwind-ptrace's handle (find_proc_info passes it on to
  * the reads it makes), so the pages of the unwind under way are reached through a thread-local
  * pointer, set by unwind() for the length of one walk in this thread and NULL otherwise.
@@ -479,6 +490,8 @@ static size_t frames_from_pcs(tnorm__symcache *syms, const char *maps, const uin
 typedef struct {
 	void *upt; /* libunwind-ptrace's handle, the callbacks' argument */
 	pid_t tid;
+	tnorm__symcache *syms;
+	const char *maps;            /* the thread's memory map (NULL if unread) */
 	uint64_t base[REMOTE_PAGES]; /* page address + 1; 0: the slot is empty */
 	unsigned char page[REMOTE_PAGES][REMOTE_PAGE];
 } remote;
@@ -505,6 +518,33 @@ static int rm_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, 
 	return 0;
 }
 
+/* libunwind's search of a remote .eh_frame_hdr table: exported by libunwind-x86_64 (it is what
+ * libunwind-ptrace's _UPT_find_proc_info calls), though no header declares it. */
+extern int UNW_OBJ(dwarf_search_unwind_table)(unw_addr_space_t as, unw_word_t ip,
+                                              unw_dyn_info_t *di, unw_proc_info_t *pi,
+                                              int need_unwind_info, void *arg);
+
+static int rm_find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *pi,
+                             int need_unwind_info, void *arg)
+{
+	remote *rm = unwinding;
+	tnorm__unwind_table t;
+	unw_dyn_info_t di;
+	if (rm && arg == rm->upt && tnorm__symcache_unwind_table(rm->syms, rm->maps, ip, &t) == 0) {
+		memset(&di, 0, sizeof(di));
+		di.start_ip = t.start_ip;
+		di.end_ip = t.end_ip;
+		di.gp = t.gp;
+		di.format = UNW_INFO_FORMAT_REMOTE_TABLE;
+		di.u.rti.segbase = t.hdr;
+		di.u.rti.table_data = t.table;
+		di.u.rti.table_len = t.count * 8 / sizeof(unw_word_t);
+		if (UNW_OBJ(dwarf_search_unwind_table)(as, ip, &di, pi, need_unwind_info, arg) >= 0)
+			return 0;
+	}
+	return _UPT_find_proc_info(as, ip, pi, need_unwind_info, arg);
+}
+
 /* Unwind the stopped thread `tid` of process `pid` and build its signature. */
 static void unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnorm_signature **out)
 {
@@ -523,6 +563,8 @@ static void unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnor
 		maps = NULL;
 	if (r->as && (rm = tnorm__malloc(sizeof(*rm))) && (rm->upt = _UPT_create(tid)) != NULL) {
 		rm->tid = tid;
+		rm->syms = r->syms;
+		rm->maps = maps;
 		memset(rm->base, 0, sizeof(rm->base));
 		if (!maps || !r->last_maps || strcmp(maps, r->last_maps)) {
 			unw_flush_cache(r->as, 0, 0);

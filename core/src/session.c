@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "common.h"
+#include "model.h"
 #include "tnorm/session.h"
 
 typedef struct {
@@ -60,6 +61,10 @@ struct tnorm_session {
 	unsigned jobs;
 	tnorm_runner **workers;
 	unsigned nworkers;
+	/* The candidates' texts (tnorm_session_test_oracle uses the first), kept from call to call:
+	 * a long test's text is megabytes, formatted once per candidate. */
+	tnorm__buf *texts;
+	size_t ntexts;
 };
 
 static void set_timeout(tnorm_session *s, double t)
@@ -170,6 +175,9 @@ void tnorm_session_free(tnorm_session *s)
 		free(s->slips[i].path);
 	}
 	free(s->slips);
+	for (i = 0; i < s->ntexts; i++)
+		tnorm__buf_dispose(&s->texts[i]);
+	free(s->texts);
 	free(s);
 }
 
@@ -322,8 +330,11 @@ int tnorm_session_confirm(tnorm_session *s, const void *data, size_t len)
 	s->best[len] = '\0';
 	s->have_best = 1;
 	/* The original is interesting: remember it so that no pass runs it again. */
-	err = remember(s, tnorm__hash64(data, len, 0x7a6e6f726d000001ULL),
-	               tnorm__hash64(data, len, 0x5eed5eed5eed5eedULL) ^ len, 1);
+	{
+		uint64_t h1, h2;
+		tnorm__hash64_pair(data, len, TNORM__H1_SEED, TNORM__H2_SEED, &h1, &h2);
+		err = remember(s, h1, h2 ^ len, 1);
+	}
 done:
 	for (i = 0; i < nfail; i++)
 		tnorm_signature_free(sigs[i]);
@@ -481,9 +492,6 @@ static int report(tnorm_session *s)
 	return 0;
 }
 
-#define H1_SEED 0x7a6e6f726d000001ULL
-#define H2_SEED 0x5eed5eed5eed5eedULL
-
 /*
  * Before a run: answer from the cache or the database (*answered = 1, *yes), or check that the
  * budgets and the cancel flag allow one more run.
@@ -503,7 +511,9 @@ static int pre_check(tnorm_session *s, const void *data, size_t len, uint64_t h1
 	}
 	if (s->db) {
 		int found = 0, was = 0;
-		if ((err = tnorm_db_get_outcome(s->db, s->db_ctx, data, len, &found, &was)) < 0)
+		/* h2 is the key's second hash xor the length (the database keeps them apart). */
+		if ((err = tnorm__db_get_outcome_hashed(s->db, s->db_ctx, h1, h2 ^ len, len, &found,
+		                                        &was)) < 0)
 			return err;
 		if (found) {
 			s->hits++;
@@ -545,7 +555,7 @@ static int judge(tnorm_session *s, const void *data, size_t len, uint64_t h1, ui
 		return err;
 	/* Timeouts and invalid runs may depend on the machine's load: only clear answers persist. */
 	if (s->db && (res->outcome == TNORM_OUTCOME_FAIL || res->outcome == TNORM_OUTCOME_PASS) &&
-	    (err = tnorm_db_put_outcome(s->db, s->db_ctx, data, len, yes)) < 0)
+	    (err = tnorm__db_put_outcome_hashed(s->db, s->db_ctx, h1, h2 ^ len, len, yes)) < 0)
 		return err;
 	if (yes) {
 		s->accepted++;
@@ -578,8 +588,8 @@ int tnorm_session_check(tnorm_session *s, const void *data, size_t len, int *int
 	*interesting = 0;
 	if (!s->target)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_check: no target (confirm first)");
-	h1 = tnorm__hash64(data, len, H1_SEED);
-	h2 = tnorm__hash64(data, len, H2_SEED) ^ len;
+	tnorm__hash64_pair(data, len, TNORM__H1_SEED, TNORM__H2_SEED, &h1, &h2);
+	h2 ^= len;
 	if ((err = pre_check(s, data, len, h1, h2, &answered, &yes)) < 0 || answered) {
 		*interesting = yes;
 		return err;
@@ -680,8 +690,8 @@ int tnorm_session_check_many(tnorm_session *s, const char *const *data, const si
 	/* Which candidates need a run: not in the cache or the database, and not the same bytes as
 	 * an earlier candidate of the batch (dup[i] = that one's index + 1). */
 	for (i = 0; i < n; i++) {
-		h1[i] = tnorm__hash64(data[i], len[i], H1_SEED);
-		h2[i] = tnorm__hash64(data[i], len[i], H2_SEED) ^ len[i];
+		tnorm__hash64_pair(data[i], len[i], TNORM__H1_SEED, TNORM__H2_SEED, &h1[i], &h2[i]);
+		h2[i] ^= len[i];
 		for (k = 0; k < i; k++)
 			if (h1[k] == h1[i] && h2[k] == h2[i]) {
 				dup[i] = k + 1;
@@ -691,7 +701,9 @@ int tnorm_session_check_many(tnorm_session *s, const char *const *data, const si
 			continue;
 		if (s->db) {
 			int found = 0, was = 0;
-			if ((err = tnorm_db_get_outcome(s->db, s->db_ctx, data[i], len[i], &found, &was)) < 0)
+			if ((err = tnorm__db_get_outcome_hashed(s->db, s->db_ctx, h1[i],
+			                                        h2[i] ^ len[i], len[i], &found,
+			                                        &was)) < 0)
 				goto out;
 			if (found)
 				continue;
@@ -797,34 +809,55 @@ out:
 	return err;
 }
 
+/* At least n reusable text buffers in s->texts. */
+static int reserve_texts(tnorm_session *s, size_t n)
+{
+	tnorm__buf *grown;
+	if (n <= s->ntexts)
+		return 0;
+	if (!(grown = tnorm__reallocarray(s->texts, n, sizeof(*grown))))
+		return TNORM_ENOMEM;
+	memset(grown + s->ntexts, 0, (n - s->ntexts) * sizeof(*grown));
+	s->texts = grown;
+	s->ntexts = n;
+	return 0;
+}
+
 int tnorm_session_test_oracle(void *ctx, const tnorm_test *cand, int *interesting)
 {
-	char *text = NULL;
-	size_t len = 0;
+	tnorm_session *s = ctx;
 	int err;
-	if ((err = tnorm_test_format(cand, &text, &len)) < 0)
+	if (!s || !cand || !interesting)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_session_test_oracle: NULL argument");
+	if ((err = reserve_texts(s, 1)) < 0 ||
+	    (err = tnorm__test_format_into(&s->texts[0], cand)) < 0)
 		return err;
-	err = tnorm_session_check(ctx, text, len, interesting);
-	tnorm_free(text);
-	return err;
+	return tnorm_session_check(s, s->texts[0].ptr, s->texts[0].len, interesting);
 }
 
 int tnorm_session_test_batch_oracle(void *ctx, const tnorm_test *const *cands, size_t n,
                                     int *interesting)
 {
-	char **text;
+	tnorm_session *s = ctx;
+	const char **text;
 	size_t *len, i;
 	int err = 0;
+	if (!s || (!cands && n) || (!interesting && n))
+		return tnorm__error_set(TNORM_EINVALID,
+		                        "tnorm_session_test_batch_oracle: NULL argument");
+	if ((err = reserve_texts(s, n)) < 0)
+		return err;
 	if (!(text = tnorm__calloc(n + 1, sizeof(*text))) || !(len = tnorm__calloc(n + 1, sizeof(*len)))) {
 		free(text);
 		return TNORM_ENOMEM;
 	}
-	for (i = 0; i < n && err == 0; i++)
-		err = tnorm_test_format(cands[i], &text[i], &len[i]);
+	for (i = 0; i < n && err == 0; i++) {
+		err = tnorm__test_format_into(&s->texts[i], cands[i]);
+		text[i] = s->texts[i].ptr;
+		len[i] = s->texts[i].len;
+	}
 	if (err == 0)
-		err = tnorm_session_check_many(ctx, (const char *const *)text, len, n, interesting);
-	for (i = 0; i < n; i++)
-		tnorm_free(text[i]);
+		err = tnorm_session_check_many(s, text, len, n, interesting);
 	free(text);
 	free(len);
 	return err;

@@ -8,6 +8,11 @@
  * line rows (libdwarf), with the ELF symbol table (libelf) as the fallback for code without
  * debug information such as libc.  Modules are cached by path for the runner's lifetime, since a
  * reduction symbolizes thousands of crashes of the same binaries.
+ *
+ * The cache also serves the runner's unwinder: where a module's .eh_frame_hdr search table lies
+ * in the traced process (tnorm__symcache_unwind_table), so that libunwind need not map the file
+ * again for every frame that crosses into another module.  The last memory map is kept parsed:
+ * runs of one binary have the same map (ASLR is off), and a lookup is then a binary search.
  */
 #include <fcntl.h>
 #include <gelf.h>
@@ -74,11 +79,27 @@ typedef struct module {
 	size_t nrows;
 	char **files;
 	size_t nfiles;
+	/* Unwinding: the extent of the PT_LOAD segments; the .eh_frame_hdr segment's address, where
+	 * its search table starts in it, its entries; DT_PLTGOT (eh_table 0: no usable table). */
+	uint64_t load_lo, load_hi, eh_vaddr, eh_table, eh_count, gp;
 	struct module *next;
 } module;
 
+/* One line of /proc/PID/maps with a file path: its addresses, file offset and the module (looked
+ * up at the first address found in it; NULL for a path that is not absolute). */
+typedef struct {
+	uint64_t start, end, off;
+	const char *path; /* in the cache's copy of the map text, path_len bytes */
+	size_t path_len;
+	module *mod;
+	int resolved;
+} mapping;
+
 struct tnorm__symcache {
 	module *mods;
+	char *maps;     /* a copy of the last map text parsed */
+	mapping *lines; /* its lines, sorted by start as the kernel lists them */
+	size_t nlines;
 };
 
 int tnorm__symcache_new(tnorm__symcache **out)
@@ -125,6 +146,8 @@ void tnorm__symcache_free(tnorm__symcache *c)
 		free(m->files);
 		free(m);
 	}
+	free(c->maps);
+	free(c->lines);
 	free(c);
 }
 
@@ -283,25 +306,95 @@ static void load_symbols(module *m, Elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
 	m->nsfuncs = w;
 }
 
+/* DWARF pointer encodings (LSB, .eh_frame_hdr) that the header reading below needs. */
+#define EH_PE_OMIT 0xff
+#define EH_PE_UDATA4 0x03
+#define EH_PE_DATAREL_SDATA4 0x3b
+
+/* The size of a value encoded as `enc` in .eh_frame_hdr, 0 if omitted, -1 if unknown. */
+static int eh_size(unsigned enc)
+{
+	if (enc == EH_PE_OMIT)
+		return 0;
+	switch (enc & 0x0f) {
+	case 0x00:
+	case 0x04:
+	case 0x0c: return 8; /* absptr, udata8, sdata8 */
+	case 0x02:
+	case 0x0a: return 2; /* udata2, sdata2 */
+	case 0x03:
+	case 0x0b: return 4; /* udata4, sdata4 */
+	}
+	return -1;
+}
+
+/* Where the .eh_frame_hdr segment `eh` keeps its binary-search table.  libunwind searches only
+ * tables of 4-byte data-relative entries (what every linker writes); anything else is left to
+ * libunwind's own lookup (m->eh_table stays 0). */
+static void load_eh_frame_hdr(module *m, int fd, const GElf_Phdr *eh, const GElf_Phdr *dyn)
+{
+	unsigned char h[4 + 8 + 4];
+	int ptr_size;
+	uint32_t count;
+	if (eh->p_filesz < sizeof(h) || pread(fd, h, sizeof(h), (off_t)eh->p_offset) != sizeof(h))
+		return;
+	ptr_size = eh_size(h[1]);
+	if (h[0] != 1 || ptr_size < 0 || h[2] != EH_PE_UDATA4 || h[3] != EH_PE_DATAREL_SDATA4)
+		return;
+	memcpy(&count, h + 4 + ptr_size, sizeof(count));
+	m->eh_vaddr = eh->p_vaddr;
+	m->eh_table = 4 + (uint64_t)ptr_size + 4;
+	m->eh_count = count;
+	/* libunwind takes DT_PLTGOT as the base of data-relative pointers (none: 0). */
+	if (dyn) {
+		GElf_Dyn d[64];
+		size_t i, n = dyn->p_filesz / sizeof(*d);
+		ssize_t got = pread(fd, d, (n < 64 ? n : 64) * sizeof(*d), (off_t)dyn->p_offset);
+		for (i = 0; got > 0 && i < (size_t)got / sizeof(*d) && d[i].d_tag != DT_NULL; i++)
+			if (d[i].d_tag == DT_PLTGOT) {
+				m->gp = d[i].d_un.d_ptr;
+				break;
+			}
+	}
+}
+
 static void load_elf(module *m, int fd)
 {
 	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
 	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
 	GElf_Shdr symsh, dynsh;
+	GElf_Phdr eh = {0}, dyn = {0};
+	int has_eh = 0, has_dyn = 0;
 	size_t i, nph = 0;
 	if (!e)
 		return;
 	if (elf_getphdrnum(e, &nph) == 0 && nph > 0 &&
 	    (m->segs = tnorm__calloc(nph, sizeof(*m->segs)))) {
+		m->load_lo = UINT64_MAX;
 		for (i = 0; i < nph; i++) {
 			GElf_Phdr ph;
-			if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD) {
+			if (!gelf_getphdr(e, (int)i, &ph))
+				continue;
+			if (ph.p_type == PT_LOAD) {
 				m->segs[m->nsegs].offset = ph.p_offset;
 				m->segs[m->nsegs].vaddr = ph.p_vaddr;
 				m->segs[m->nsegs].size = ph.p_filesz;
 				m->nsegs++;
+				if (ph.p_vaddr < m->load_lo)
+					m->load_lo = ph.p_vaddr;
+				if (ph.p_vaddr + ph.p_memsz > m->load_hi)
+					m->load_hi = ph.p_vaddr + ph.p_memsz;
+			} else if (ph.p_type == PT_GNU_EH_FRAME) {
+				eh = ph;
+				has_eh = 1;
+			} else if (ph.p_type == PT_DYNAMIC) {
+				dyn = ph;
+				has_dyn = 1;
 			}
 		}
+		/* The dynamic section is read as Elf64_Dyn: unwinding is for 64-bit processes. */
+		if (has_eh && m->nsegs && gelf_getclass(e) == ELFCLASS64)
+			load_eh_frame_hdr(m, fd, &eh, has_dyn ? &dyn : NULL);
 	}
 	/* Prefer .symtab; fall back to .dynsym (a stripped binary keeps only its exports). */
 	while ((scn = elf_nextscn(e, scn)) != NULL) {
@@ -829,46 +922,125 @@ static size_t symbolize_in(module *m, uint64_t pc, uint64_t vaddr, tnorm_frame *
 	return n;
 }
 
+static module *get_module(tnorm__symcache *c, const char *path);
+
+/* Parse `maps` into c->lines unless it is the text parsed last.  0, or -1 (out of memory: the
+ * cache is left empty). */
+static int parse_maps(tnorm__symcache *c, const char *maps)
+{
+	size_t cap = 0;
+	const char *p;
+	if (c->maps && !strcmp(c->maps, maps))
+		return 0;
+	free(c->maps);
+	free(c->lines);
+	c->lines = NULL;
+	c->nlines = 0;
+	if (!(c->maps = tnorm__strdup(maps)))
+		return -1;
+	for (p = c->maps; *p;) {
+		unsigned long long start, end, off;
+		const char *nl = strchr(p, '\n');
+		int k = 0;
+		if (sscanf(p, "%llx-%llx %*s %llx %*s %*s %n", &start, &end, &off, &k) >= 3 &&
+		    k > 0 && (!nl || p + k <= nl)) {
+			mapping *l;
+			if (c->nlines == cap) {
+				mapping *grown = tnorm__reallocarray(c->lines, cap ? 2 * cap : 64,
+				                                     sizeof(*c->lines));
+				if (!grown) {
+					free(c->maps);
+					c->maps = NULL;
+					return -1;
+				}
+				c->lines = grown;
+				cap = cap ? 2 * cap : 64;
+			}
+			l = &c->lines[c->nlines++];
+			memset(l, 0, sizeof(*l));
+			l->start = start;
+			l->end = end;
+			l->off = off;
+			l->path = p + k;
+			l->path_len = nl ? (size_t)(nl - l->path) : strlen(l->path);
+		}
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	return 0;
+}
+
+/* The line of `maps` that holds `addr`, its module looked up; NULL when there is none or it is
+ * not a file's. */
+static mapping *find_mapping(tnorm__symcache *c, const char *maps, uint64_t addr)
+{
+	size_t lo = 0, hi;
+	mapping *l;
+	if (parse_maps(c, maps) < 0)
+		return NULL;
+	hi = c->nlines;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->lines[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || addr >= (l = &c->lines[lo - 1])->end)
+		return NULL;
+	if (!l->resolved) {
+		char path[4096];
+		l->resolved = 1;
+		if (l->path_len > 0 && l->path_len < sizeof(path) && l->path[0] == '/') {
+			memcpy(path, l->path, l->path_len);
+			path[l->path_len] = '\0';
+			l->mod = get_module(c, path);
+		}
+	}
+	return l->mod ? l : NULL;
+}
+
+/* The module-relative address of `addr` in mapping l (through its PT_LOAD segments). */
+static uint64_t module_vaddr(const mapping *l, uint64_t addr)
+{
+	const module *m = l->mod;
+	uint64_t foff = addr - l->start + l->off;
+	size_t i;
+	for (i = 0; i < m->nsegs; i++)
+		if (foff >= m->segs[i].offset && foff < m->segs[i].offset + m->segs[i].size)
+			return foff - m->segs[i].offset + m->segs[i].vaddr;
+	return foff;
+}
+
 size_t tnorm__symbolize(tnorm__symcache *c, const char *maps, uint64_t pc, int innermost,
                         tnorm_frame *out, size_t max)
 {
-	const char *p = maps;
 	uint64_t addr = innermost || pc == 0 ? pc : pc - 1;
+	mapping *l;
 	if (max == 0)
 		return 0;
 	memset(out, 0, sizeof(*out));
 	out->pc = pc;
-	while (p && *p) {
-		unsigned long long start, end, off;
-		char perms[8], path[4096];
-		const char *nl = strchr(p, '\n');
-		int n = 0;
-		path[0] = '\0';
-		if (sscanf(p, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &off, &n) >= 4 &&
-		    addr >= start && addr < end) {
-			const char *q = p + n;
-			size_t len = nl ? (size_t)(nl - q) : strlen(q);
-			module *m;
-			uint64_t foff, vaddr;
-			size_t i;
-			if (len == 0 || len >= sizeof(path) || q[0] != '/')
-				return 1;
-			memcpy(path, q, len);
-			path[len] = '\0';
-			if (!(m = get_module(c, path)))
-				return 1;
-			foff = addr - start + off;
-			vaddr = foff;
-			for (i = 0; i < m->nsegs; i++)
-				if (foff >= m->segs[i].offset && foff < m->segs[i].offset + m->segs[i].size) {
-					vaddr = foff - m->segs[i].offset + m->segs[i].vaddr;
-					break;
-				}
-			return symbolize_in(m, pc, vaddr, out, max);
-		}
-		p = nl ? nl + 1 : NULL;
-	}
-	return 1;
+	if (!maps || !(l = find_mapping(c, maps, addr)))
+		return 1;
+	return symbolize_in(l->mod, pc, module_vaddr(l, addr), out, max);
+}
+
+int tnorm__symcache_unwind_table(tnorm__symcache *c, const char *maps, uint64_t ip,
+                                 tnorm__unwind_table *out)
+{
+	mapping *l;
+	const module *m;
+	uint64_t bias;
+	if (!maps || !(l = find_mapping(c, maps, ip)) || !(m = l->mod)->eh_table)
+		return -1;
+	bias = ip - module_vaddr(l, ip);
+	out->start_ip = bias + m->load_lo;
+	out->end_ip = bias + m->load_hi;
+	out->hdr = bias + m->eh_vaddr;
+	out->table = out->hdr + m->eh_table;
+	out->count = m->eh_count;
+	out->gp = m->gp;
+	return ip >= out->start_ip && ip < out->end_ip ? 0 : -1;
 }
 
 size_t tnorm__symbolize_module(tnorm__symcache *c, const char *path, uint64_t vaddr, int innermost,

@@ -29,4 +29,20 @@ size_t tnorm__symbolize(tnorm__symcache *c, const char *maps, uint64_t pc, int i
 size_t tnorm__symbolize_module(tnorm__symcache *c, const char *path, uint64_t vaddr, int innermost,
                                tnorm_frame *out, size_t max);
 
+/*
+ * Where the unwind table of the module holding `ip` lies in the process whose map is `maps`: the
+ * search table of its .eh_frame_hdr, in the process's addresses.  The runner's unwinder hands it
+ * to libunwind instead of letting libunwind map the module's file at each change of module.
+ * 0 and *out filled, or -1: no such module, or its table is not one libunwind can search.
+ */
+typedef struct {
+	uint64_t start_ip, end_ip; /* the module's loaded extent */
+	uint64_t hdr;          /* .eh_frame_hdr: the base of the table's data-relative entries */
+	uint64_t table, count; /* the table (8 bytes an entry) and its entries */
+	uint64_t gp;           /* DT_PLTGOT as the file has it, 0 if none (as libunwind does) */
+} tnorm__unwind_table;
+
+int tnorm__symcache_unwind_table(tnorm__symcache *c, const char *maps, uint64_t ip,
+                                 tnorm__unwind_table *out);
+
 #endif

@@ -238,20 +238,31 @@ int tnorm_test_load(tnorm_test **out, const tnorm_harness *h, const char *path)
 	return err;
 }
 
+int tnorm__test_format_into(tnorm__buf *b, const tnorm_test *t)
+{
+	size_t i;
+	int err;
+	b->len = 0;
+	if ((err = tnorm__buf_grow(b, 0)) < 0)
+		return err;
+	b->ptr[0] = '\0';
+	for (i = 0; i < t->len; i++)
+		if ((err = tnorm__format_action(b, t->h, &t->steps[i])) < 0 ||
+		    (err = tnorm__buf_putc(b, '\n')) < 0)
+			return err;
+	return 0;
+}
+
 int tnorm_test_format(const tnorm_test *t, char **out, size_t *len)
 {
 	tnorm__buf b = TNORM__BUF_INIT;
-	size_t i;
 	int err = 0;
 	if (!t || !out)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_test_format: NULL argument");
 	*out = NULL;
-	for (i = 0; i < t->len; i++) {
-		if ((err = tnorm__format_action(&b, t->h, &t->steps[i])) < 0 ||
-		    (err = tnorm__buf_putc(&b, '\n')) < 0) {
-			tnorm__buf_dispose(&b);
-			return err;
-		}
+	if ((err = tnorm__test_format_into(&b, t)) < 0) {
+		tnorm__buf_dispose(&b);
+		return err;
 	}
 	if (len)
 		*len = b.len;

@@ -113,7 +113,8 @@ TNORM_EXTERN int tnorm_session_check(tnorm_session *s, const void *data, size_t 
 
 /**
  * tnorm_session_check as a tnorm_test_oracle: `ctx` is the session; the candidate is formatted
- * to its canonical text and checked.
+ * to its canonical text and checked.  The text goes into a buffer the session keeps from call to
+ * call (and frees with the session), as do the batch oracle's texts below.
  */
 TNORM_EXTERN int tnorm_session_test_oracle(void *ctx, const tnorm_test *cand, int *interesting);
 
