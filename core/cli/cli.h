@@ -56,6 +56,9 @@ typedef struct cli_run_args {
 } cli_run_args;
 
 int cli_run_args_init(cli_run_args *ra);
+/* 1 when the environment variable `name` is 0, off or no (a default the user turned off). */
+int cli_env_off(const char *name);
+
 /* If argv[i] is a runner option, consume it (and its value): returns how many arguments were
  * used (1 or 2), 0 if argv[i] is not a runner option, -1 after printing a usage error. */
 int cli_run_args_parse(cli_run_args *ra, const char *cmd, int argc, char **argv, int i);

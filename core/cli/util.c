@@ -119,6 +119,12 @@ int cli_run_args_init(cli_run_args *ra)
 	return ra->env ? 0 : -1;
 }
 
+int cli_env_off(const char *name)
+{
+	const char *v = getenv(name);
+	return v && (!strcmp(v, "0") || !strcmp(v, "off") || !strcmp(v, "no"));
+}
+
 int cli_run_args_parse(cli_run_args *ra, const char *cmd, int argc, char **argv, int i)
 {
 	const char *a = argv[i];
@@ -187,7 +193,7 @@ void cli_run_args_apply(const cli_run_args *ra, tnorm_run_options *opts)
 	opts->env = (const char *const *)ra->env;
 	opts->invalid_exits = ra->invalid_exits;
 	opts->ninvalid_exits = ra->ninvalid;
-	if (ra->no_fork_server)
+	if (ra->no_fork_server || cli_env_off("TNORM_FORK_SERVER"))
 		opts->fork_server = 0;
 }
 
