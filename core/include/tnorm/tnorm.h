@@ -17,5 +17,7 @@
 #include "db.h"
 #include "generalize.h"
 #include "pipeline.h"
+#include "triage.h"
+#include "triage_report.h"
 
 #endif
