@@ -515,6 +515,7 @@ static void supervise(job *j, tnorm_triage_progress *p, double t0)
 			tnorm_free(d);
 			d = next;
 		}
+		p->test = NULL; /* borrowed for the callback only */
 		if (finished)
 			return;
 		pthread_mutex_lock(&j->lock);
@@ -631,6 +632,7 @@ static int on_gen_progress(void *ctx, const tnorm_progress *runs)
 {
 	gen_ctx *g = ctx;
 	g->p->event = TNORM_TRIAGE_EVENT_GENERALIZE;
+	g->p->test = NULL;
 	g->p->runs = runs;
 	return report(g->o, g->p, g->t0) ? TNORM_EINTERRUPTED : 0;
 }
