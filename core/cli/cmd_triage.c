@@ -29,7 +29,7 @@ static void help(FILE *f)
 	           "                   --no-db] [--max-time-per-test T] [--no-generalize] [--timeout T]\n"
 	           "                   [--mem SIZE] [--no-fork-server] [--env N=V]... [--invalid-exit N]...\n"
 	           "                   [--fixed CMD] [--rules calls|paper] [--quiet] -- CMD ARGS...\n\n"
-	           "Confirm, reduce and normalize every test (*.t) in DIR on N worker processes\n"
+	           "Confirm, reduce and normalize every test (*.t) in DIR on N worker threads\n"
 	           "(default: the number of cores) sharing one database (default DIR/.tnorm/cache.db),\n"
 	           "then group them into buckets of (signature, normal form): one test per fault.\n"
 	           "Prints the summary and writes OUT/report.json and OUT/report.html (OUT defaults\n"

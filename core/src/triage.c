@@ -541,8 +541,9 @@ static int work(job *j, unsigned jobs, tnorm_triage_progress *p, double t0)
 		started++;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	/* The workers started may be done already: count off only those that never started. */
 	pthread_mutex_lock(&j->lock);
-	j->running = started;
+	j->running -= jobs - started;
 	pthread_mutex_unlock(&j->lock);
 	if (started == 0) {
 		tnorm_free(tids);
