@@ -194,6 +194,73 @@ static void test_triage__refusals(void **state)
 	rmdir(dir);
 }
 
+/* Every test already done (its result file there, for its content): the job runs nothing, with
+ * many workers done before the caller waits for them (that race once left it waiting forever),
+ * and reports from the files. */
+static void test_triage__all_done(void **state)
+{
+	tnorm_triage_options o = TNORM_TRIAGE_OPTIONS_INIT;
+	tnorm_triage_result r;
+	static const char *const argv[] = {"/nonexistent/program", "{}", NULL};
+	static const char test[] = "int0 = 1\nuse(int0)\n";
+	char dir[] = "/tmp/tnorm-triage-XXXXXX", p[256], hex[17];
+	FILE *f;
+	int k, round;
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/h.tnh", dir);
+	assert_non_null(f = fopen(p, "w"));
+	fputs("pool int 2\n<int> := 1..3\nuse(<int>)\n", f);
+	fclose(f);
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)tnorm__hash64(test, strlen(test), 0));
+	snprintf(p, sizeof(p), "%s/out", dir);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/out/results", dir);
+	mkdir(p, 0755);
+	for (k = 0; k < 5; k++) {
+		snprintf(p, sizeof(p), "%s/t%d.t", dir, k);
+		assert_non_null(f = fopen(p, "w"));
+		fputs(test, f);
+		fclose(f);
+		snprintf(p, sizeof(p), "%s/out/results/t%d.t.json", dir, k);
+		assert_non_null(f = fopen(p, "w"));
+		fprintf(f, "{\"test\": \"t%d.t\", \"hash\": \"%s\", \"status\": \"ok\", \"complete\": true, "
+		           "\"message\": \"\", \"signature\": \"SIGABRT at f (a.c:%d)\", \"key\": "
+		           "\"SIGABRT at f (a.c:%d)\", \"original_steps\": 2, \"reduced_steps\": 2, "
+		           "\"normal_steps\": 2, \"runs\": 0, \"seconds\": 0, \"reduced\": \"%s\", "
+		           "\"normal\": \"int0 = 1\\nuse(int0)\\n\"}\n", k, hex, k % 2, k % 2, "r");
+		fclose(f);
+	}
+	snprintf(p, sizeof(p), "%s/h.tnh", dir);
+	o.dir = dir;
+	o.harness = p;
+	o.argv = argv;
+	o.generalize = 0;
+	o.jobs = 8;
+	{
+		char out[160];
+		snprintf(out, sizeof(out), "%s/out", dir);
+		o.out = out;
+		for (round = 0; round < 20; round++) {
+			assert_int_equal(tnorm_triage_run(&o, &r), 0);
+			assert_true(r.complete);
+			assert_int_equal(r.ntests, 5);
+			assert_int_equal(r.done, 5);
+			assert_int_equal(r.fresh, 0);
+			assert_int_equal(r.failing, 5);
+			assert_int_equal(r.signatures, 2);
+			assert_int_equal(r.nbuckets, 2);
+			assert_int_equal(r.buckets[0].count, 3);
+			assert_int_equal(r.tests[1].bucket, 2);
+			tnorm_triage_result_dispose(&r);
+		}
+		snprintf(p, sizeof(p), "%s/report.html", out);
+		assert_int_equal(access(p, F_OK), 0);
+	}
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +268,7 @@ int main(void)
 	        cmocka_unit_test(test_triage__report_html),
 	        cmocka_unit_test(test_triage__report_oom),
 	        cmocka_unit_test(test_triage__refusals),
+	        cmocka_unit_test(test_triage__all_done),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
