@@ -5,6 +5,7 @@
  *   _tnorm.run(argv, test, timeout=10.0, stdin=False, invalid_exit=()) -> dict
  *   _tnorm.signature(kind, frames, depth=0) -> str
  *   _tnorm.reduce / normalize / minimize / generalize(argv, test, **options) -> dict
+ *   _tnorm.triage(dir, argv, harness, **options) -> dict
  *   _tnorm.Error: engine errors (.code, .name; str() is the engine's message)
  *
  * The engine runs with the GIL released.  After each run the engine calls back; the callback
@@ -386,53 +387,80 @@ static double mono(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Called by the engine (without the GIL) after each run. */
+/* With the GIL: a pending Ctrl-C stops the job (KeyboardInterrupt is swallowed: the job returns
+ * its result so far); another exception from a signal handler is kept to be raised.  1 to stop. */
+static int stop_on_exception(job_ctx *c)
+{
+	if (PyErr_ExceptionMatches(PyExc_KeyboardInterrupt))
+		PyErr_Clear();
+	else
+		PyErr_Fetch(&c->exc_type, &c->exc_value, &c->exc_tb);
+	c->interrupted = 1;
+	return 1;
+}
+
+static int poll_stop(job_ctx *c)
+{
+	return PyErr_CheckSignals() == 0 ? 0 : stop_on_exception(c);
+}
+
+/* With the GIL: call the user's progress function with `d` (a new reference, released here; NULL
+ * when building it failed).  A true return or an exception stops the job (the exception, unless
+ * KeyboardInterrupt, is kept to be raised).  1 to stop. */
+static int call_user(job_ctx *c, PyObject *d)
+{
+	PyObject *r = d ? PyObject_CallOneArg(c->progress, d) : NULL;
+	int truth;
+	Py_XDECREF(d);
+	if (!r)
+		return stop_on_exception(c);
+	truth = PyObject_IsTrue(r);
+	Py_DECREF(r);
+	if (truth < 0)
+		PyErr_Fetch(&c->exc_type, &c->exc_value, &c->exc_tb);
+	if (truth != 0)
+		c->interrupted = 1;
+	return truth != 0;
+}
+
+/* The engine's counters as the progress function's dict (a new reference, or NULL). */
+static PyObject *runs_dict(const tnorm_progress *p)
+{
+	return Py_BuildValue("{s:s,s:n,s:K,s:K,s:K,s:d}", "phase", p->phase, "best",
+	                     (Py_ssize_t)p->best_len, "runs", (unsigned long long)p->runs, "accepted",
+	                     (unsigned long long)p->accepted, "cached",
+	                     (unsigned long long)p->cache_hits, "elapsed", p->elapsed);
+}
+
+/* Called by the engine without the GIL: check for Ctrl-C and, when `due`, call the user's
+ * progress function with build(arg).  1 to stop. */
+static int report_progress(job_ctx *c, int due, PyObject *(*build)(const void *), const void *arg)
+{
+	int stop;
+	PyEval_RestoreThread(*c->saved);
+	stop = poll_stop(c);
+	if (!stop && c->progress && due) {
+		c->last = mono();
+		stop = call_user(c, build(arg));
+	}
+	*c->saved = PyEval_SaveThread();
+	return stop;
+}
+
+static PyObject *build_runs(const void *p)
+{
+	return runs_dict(p);
+}
+
+/* Called by the engine (without the GIL) after each run: the user's function at most ten times
+ * a second, and at each new phase. */
 static int on_progress(void *vctx, const tnorm_progress *p)
 {
 	job_ctx *c = vctx;
-	int stop = 0;
-	double t = mono();
-	PyEval_RestoreThread(*c->saved);
-	if (PyErr_CheckSignals() < 0) {
-		/* KeyboardInterrupt: stop, keep the best so far; the job returns normally. */
-		if (PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
-			PyErr_Clear();
-		} else {
-			PyErr_Fetch(&c->exc_type, &c->exc_value, &c->exc_tb);
-		}
-		c->interrupted = 1;
-		stop = 1;
-	} else if (c->progress && (t - c->last >= 0.1 || c->last_phase != p->phase)) {
-		PyObject *d, *r = NULL;
-		c->last = t;
+	int due = mono() - c->last >= 0.1 || c->last_phase != p->phase;
+	if (due)
 		c->last_phase = p->phase;
-		d = Py_BuildValue("{s:s,s:n,s:K,s:K,s:K,s:d}", "phase", p->phase, "best",
-		                  (Py_ssize_t)p->best_len, "runs", (unsigned long long)p->runs, "accepted",
-		                  (unsigned long long)p->accepted, "cached",
-		                  (unsigned long long)p->cache_hits, "elapsed", p->elapsed);
-		if (d)
-			r = PyObject_CallOneArg(c->progress, d);
-		Py_XDECREF(d);
-		if (!r) {
-			if (PyErr_ExceptionMatches(PyExc_KeyboardInterrupt))
-				PyErr_Clear();
-			else
-				PyErr_Fetch(&c->exc_type, &c->exc_value, &c->exc_tb);
-			c->interrupted = 1;
-			stop = 1;
-		} else {
-			int truth = PyObject_IsTrue(r);
-			Py_DECREF(r);
-			if (truth < 0)
-				PyErr_Fetch(&c->exc_type, &c->exc_value, &c->exc_tb);
-			if (truth != 0) {
-				c->interrupted = 1;
-				stop = 1;
-			}
-		}
-	}
-	*c->saved = PyEval_SaveThread();
-	return stop ? TNORM_EINTERRUPTED : 0;
+	return report_progress(c, due, build_runs, p) ? TNORM_EINTERRUPTED : 0;
 }
 
 static void on_log(void *vctx, tnorm_rule rule, const char *what)
@@ -536,6 +564,62 @@ fail:
 	return NULL;
 }
 
+/* What job() and triage() take alike: the command, the fixed program, the invalid exit codes, the
+ * rule set and the progress function. */
+typedef struct {
+	const char **argv, **fixed; /* PyMem arrays of strings borrowed from keep, fixed_keep */
+	PyObject *keep, *fixed_keep;
+	int *invalid;               /* PyMem */
+	size_t ninvalid;
+	tnorm_rules rules;
+} cmd_args;
+
+/* Check and convert them; -1 with an exception set (release `a` with cmd_args_release). */
+static int cmd_args_get(cmd_args *a, PyObject *argv_obj, PyObject *fixed_obj,
+                        PyObject *invalid_obj, const char *rules, PyObject *progress)
+{
+	memset(a, 0, sizeof(*a));
+	if (strcmp(rules, "calls") && strcmp(rules, "paper"))
+		return PyErr_Format(PyExc_ValueError, "rules must be 'calls' or 'paper', not '%s'", rules),
+		       -1;
+	a->rules = strcmp(rules, "paper") ? TNORM_RULES_CALLS : TNORM_RULES_PAPER;
+	if (progress != Py_None && !PyCallable_Check(progress))
+		return PyErr_Format(PyExc_TypeError, "progress must be callable"), -1;
+	if (!(a->argv = str_array(argv_obj, "argv", &a->keep)) ||
+	    (fixed_obj != Py_None && !(a->fixed = str_array(fixed_obj, "fixed", &a->fixed_keep))) ||
+	    int_array(invalid_obj, "invalid_exit", &a->invalid, &a->ninvalid) < 0)
+		return -1;
+	return 0;
+}
+
+static void cmd_args_release(cmd_args *a)
+{
+	PyMem_Free(a->argv);
+	PyMem_Free(a->fixed);
+	PyMem_Free(a->invalid);
+	Py_XDECREF(a->keep);
+	Py_XDECREF(a->fixed_keep);
+	memset(a, 0, sizeof(*a));
+}
+
+/* Ready the context for a call to the engine with the GIL released into *saved. */
+static void ctx_start(job_ctx *c, PyObject *progress, PyThreadState **saved)
+{
+	c->progress = progress == Py_None ? NULL : progress;
+	c->saved = saved;
+	c->last = mono();
+}
+
+/* After the call: re-raise what the progress function raised (1), else 0. */
+static int ctx_raised(job_ctx *c)
+{
+	if (!c->exc_type)
+		return 0;
+	PyErr_Restore(c->exc_type, c->exc_value, c->exc_tb);
+	c->exc_type = c->exc_value = c->exc_tb = NULL;
+	return 1;
+}
+
 static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = {"argv",    "test",     "harness",  "out",      "match",
@@ -544,11 +628,10 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 	                         "wide",    "invalid_exit", "fixed", "rules", NULL};
 	tnorm_pipeline_options po = TNORM_PIPELINE_OPTIONS_INIT;
 	tnorm_pipeline_result r;
-	PyObject *argv_obj, *keep = NULL, *expect = Py_None, *progress = Py_None, *result = NULL;
-	PyObject *invalid_obj = Py_None, *fixed_obj = Py_None, *fixed_keep = NULL;
-	const char **fixed = NULL;
-	int *invalid = NULL;
-	const char **argv = NULL, *test, *harness = NULL, *out = NULL, *match = "line", *db = NULL;
+	PyObject *argv_obj, *expect = Py_None, *progress = Py_None, *result = NULL;
+	PyObject *invalid_obj = Py_None, *fixed_obj = Py_None;
+	cmd_args a;
+	const char *test, *harness = NULL, *out = NULL, *match = "line", *db = NULL;
 	const char *slipped = NULL, *rules = "calls";
 	int generalize = 0, wide = 0, err;
 	unsigned int jobs = 1, confirm = 3;
@@ -561,16 +644,12 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 
 	memset(&r, 0, sizeof(r));
 	memset(&c, 0, sizeof(c));
+	memset(&a, 0, sizeof(a));
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|zzzpIzOOdIKdzpOOs", kwlist, &argv_obj, &test,
 	                                 &harness, &out, &match, &generalize, &jobs, &db, &expect,
 	                                 &progress, &timeout, &confirm, &max_runs, &max_time, &slipped,
 	                                 &wide, &invalid_obj, &fixed_obj, &rules))
 		return NULL;
-	if (strcmp(rules, "calls") && strcmp(rules, "paper"))
-		return PyErr_Format(PyExc_ValueError, "rules must be 'calls' or 'paper', not '%s'", rules),
-		       NULL;
-	if (progress != Py_None && !PyCallable_Check(progress))
-		return PyErr_Format(PyExc_TypeError, "progress must be callable"), NULL;
 	if (!out)
 		return PyErr_Format(PyExc_ValueError, "out (the result file) is required"), NULL;
 	if (expect != Py_None) {
@@ -588,9 +667,7 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 			return NULL;
 		}
 	}
-	if (!(argv = str_array(argv_obj, "argv", &keep)) ||
-	    (fixed_obj != Py_None && !(fixed = str_array(fixed_obj, "fixed", &fixed_keep))) ||
-	    int_array(invalid_obj, "invalid_exit", &invalid, &po.run.ninvalid_exits) < 0)
+	if (cmd_args_get(&a, argv_obj, fixed_obj, invalid_obj, rules, progress) < 0)
 		goto out;
 	{
 		tnorm_match *m = NULL;
@@ -608,35 +685,30 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 	po.db = db;
 	po.generalize = generalize;
 	po.jobs = jobs ? jobs : 1;
-	po.argv = argv;
+	po.argv = a.argv;
 	po.run.timeout = timeout;
-	po.run.invalid_exits = invalid;
+	po.run.invalid_exits = a.invalid;
+	po.run.ninvalid_exits = a.ninvalid;
 	po.session.match = match;
-	po.session.fixed = fixed;
+	po.session.fixed = a.fixed;
 	po.session.confirm = confirm ? confirm : 1;
 	po.session.max_runs = max_runs;
 	po.session.max_time = max_time;
 	po.session.progress = on_progress;
 	po.session.progress_ctx = &c;
 	po.normalize.wide = wide;
-	po.normalize.rules = strcmp(rules, "paper") ? TNORM_RULES_CALLS : TNORM_RULES_PAPER;
+	po.normalize.rules = a.rules;
 	po.log = on_log;
 	po.log_ctx = &c;
 	po.expect = exp_sig;
-	c.progress = progress == Py_None ? NULL : progress;
-	c.saved = &saved;
-	c.last = mono();
+	ctx_start(&c, progress, &saved);
 
 	saved = PyEval_SaveThread();
 	err = tnorm_pipeline_run(&po, &r);
 	PyEval_RestoreThread(saved);
 
-	if (c.exc_type) {
-		/* The progress function raised: re-raise that (the best test is on disk). */
-		PyErr_Restore(c.exc_type, c.exc_value, c.exc_tb);
-		c.exc_type = c.exc_value = c.exc_tb = NULL;
-		goto out;
-	}
+	if (ctx_raised(&c))
+		goto out; /* the progress function raised (the best test is on disk) */
 	if (err < 0 && err != TNORM_EINTERRUPTED && err != TNORM_ETIMEOUT) {
 		raise_engine(err);
 		goto out;
@@ -648,11 +720,7 @@ out:
 	free(c.log);
 	tnorm_pipeline_result_dispose(&r);
 	tnorm_signature_free(exp_sig);
-	PyMem_Free(argv);
-	PyMem_Free(fixed);
-	PyMem_Free(invalid);
-	Py_XDECREF(keep);
-	Py_XDECREF(fixed_keep);
+	cmd_args_release(&a);
 	return result;
 }
 
@@ -696,6 +764,201 @@ static PyObject *py_db_path(PyObject *self, PyObject *args)
 	return result;
 }
 
+/* ---- triage --------------------------------------------------------------------------------- */
+
+static PyObject *triage_test_dict(const tnorm_triage_test *t)
+{
+	PyObject *d = PyDict_New();
+	if (!d)
+		return NULL;
+	if (set_item(d, "test", text(t->name)) < 0 ||
+	    set_item(d, "status", text(tnorm_triage_status_name(t->status))) < 0 ||
+	    set_item(d, "message", str_or_none(t->message)) < 0 ||
+	    set_item(d, "signature", str_or_none(t->signature)) < 0 ||
+	    set_item(d, "key", str_or_none(t->key)) < 0 ||
+	    set_item(d, "reduced", str_or_none(t->reduced)) < 0 ||
+	    set_item(d, "normal", str_or_none(t->normal)) < 0 ||
+	    set_item(d, "original_steps", PyLong_FromLong(t->original_steps)) < 0 ||
+	    set_item(d, "reduced_steps", PyLong_FromLong(t->reduced_steps)) < 0 ||
+	    set_item(d, "normal_steps", PyLong_FromLong(t->normal_steps)) < 0 ||
+	    set_item(d, "runs", PyLong_FromUnsignedLongLong(t->runs)) < 0 ||
+	    set_item(d, "seconds", PyFloat_FromDouble(t->seconds)) < 0 ||
+	    set_item(d, "complete", PyBool_FromLong(t->complete)) < 0 ||
+	    set_item(d, "bucket", PyLong_FromSize_t(t->bucket)) < 0 ||
+	    set_item(d, "fresh", PyBool_FromLong(t->fresh)) < 0) {
+		Py_DECREF(d);
+		return NULL;
+	}
+	return d;
+}
+
+static PyObject *triage_bucket_dict(const tnorm_triage_result *r, size_t b)
+{
+	const tnorm_triage_bucket *bk = &r->buckets[b];
+	PyObject *d = PyDict_New(), *names = PyList_New(0);
+	size_t i;
+	for (i = 0; d && names && i < r->ntests; i++) {
+		PyObject *e;
+		if (r->tests[i].bucket != b + 1)
+			continue;
+		if (!(e = text(r->tests[i].name)) || PyList_Append(names, e) < 0)
+			Py_CLEAR(names);
+		Py_XDECREF(e);
+	}
+	if (!d || !names || set_item(d, "id", PyLong_FromSize_t(b + 1)) < 0 ||
+	    set_item(d, "count", PyLong_FromSize_t(bk->count)) < 0 ||
+	    set_item(d, "signature", str_or_none(bk->signature)) < 0 ||
+	    set_item(d, "key", str_or_none(bk->key)) < 0 ||
+	    set_item(d, "representative", text(r->tests[bk->representative].name)) < 0 ||
+	    set_item(d, "normal_form", str_or_none(bk->normal)) < 0 ||
+	    set_item(d, "annotated", str_or_none(bk->annotated)) < 0 ||
+	    PyDict_SetItemString(d, "tests", names) < 0) {
+		Py_XDECREF(names);
+		Py_XDECREF(d);
+		return NULL;
+	}
+	Py_DECREF(names);
+	return d;
+}
+
+static PyObject *triage_result_dict(const tnorm_triage_result *r, int err)
+{
+	PyObject *d = PyDict_New(), *buckets = PyList_New(0), *tests = PyList_New(0);
+	size_t i;
+	for (i = 0; d && buckets && i < r->nbuckets; i++) {
+		PyObject *e = triage_bucket_dict(r, i);
+		if (!e || PyList_Append(buckets, e) < 0)
+			Py_CLEAR(buckets);
+		Py_XDECREF(e);
+	}
+	for (i = 0; d && tests && i < r->ntests; i++) {
+		PyObject *e = triage_test_dict(&r->tests[i]);
+		if (!e || PyList_Append(tests, e) < 0)
+			Py_CLEAR(tests);
+		Py_XDECREF(e);
+	}
+	if (!d || !buckets || !tests || set_item(d, "corpus", str_or_none(r->corpus)) < 0 ||
+	    set_item(d, "out", str_or_none(r->out)) < 0 ||
+	    set_item(d, "complete", PyBool_FromLong(r->complete)) < 0 ||
+	    set_item(d, "interrupted", PyBool_FromLong(err == TNORM_EINTERRUPTED)) < 0 ||
+	    set_item(d, "stopped", err == 0 ? str_or_none(NULL) : text(tnorm_error_last()->message)) < 0 ||
+	    set_item(d, "done", PyLong_FromSize_t(r->done)) < 0 ||
+	    set_item(d, "fresh", PyLong_FromSize_t(r->fresh)) < 0 ||
+	    set_item(d, "failing", PyLong_FromSize_t(r->failing)) < 0 ||
+	    set_item(d, "distinct_signatures", PyLong_FromSize_t(r->signatures)) < 0 ||
+	    set_item(d, "distinct_reduced", PyLong_FromSize_t(r->distinct_reduced)) < 0 ||
+	    set_item(d, "distinct_normalized", PyLong_FromSize_t(r->distinct_normalized)) < 0 ||
+	    PyDict_SetItemString(d, "buckets", buckets) < 0 || PyDict_SetItemString(d, "tests", tests) < 0) {
+		Py_XDECREF(d);
+		d = NULL;
+	}
+	Py_XDECREF(buckets);
+	Py_XDECREF(tests);
+	return d;
+}
+
+static const char *const triage_events[] = {"start", "test", "tick", "generalize"};
+
+/* The triage's progress as the progress function's dict (a new reference, or NULL). */
+static PyObject *triage_progress_dict(const tnorm_triage_progress *p)
+{
+	PyObject *d = PyDict_New();
+	if (!d || set_item(d, "event", text(triage_events[p->event])) < 0 ||
+	    set_item(d, "total", PyLong_FromSize_t(p->total)) < 0 ||
+	    set_item(d, "done", PyLong_FromSize_t(p->done)) < 0 ||
+	    set_item(d, "fresh", PyLong_FromSize_t(p->fresh)) < 0 ||
+	    set_item(d, "jobs", PyLong_FromUnsignedLong(p->jobs)) < 0 ||
+	    set_item(d, "out", str_or_none(p->out)) < 0 ||
+	    set_item(d, "test", p->test ? triage_test_dict(p->test) : str_or_none(NULL)) < 0 ||
+	    set_item(d, "bucket", PyLong_FromSize_t(p->bucket)) < 0 ||
+	    set_item(d, "nbuckets", PyLong_FromSize_t(p->nbuckets)) < 0 ||
+	    set_item(d, "runs", p->runs ? runs_dict(p->runs) : str_or_none(NULL)) < 0 ||
+	    set_item(d, "elapsed", PyFloat_FromDouble(p->elapsed)) < 0) {
+		Py_XDECREF(d);
+		return NULL;
+	}
+	return d;
+}
+
+static PyObject *build_triage(const void *p)
+{
+	return triage_progress_dict(p);
+}
+
+/* Called by the triage on the calling thread (without the GIL): every finished test, ticks
+ * about ten times a second, the generalization's runs (at most ten a second). */
+static int on_triage_progress(void *vctx, const tnorm_triage_progress *p)
+{
+	job_ctx *c = vctx;
+	return report_progress(c, p->event != TNORM_TRIAGE_EVENT_GENERALIZE || mono() - c->last >= 0.1,
+	                       build_triage, p);
+}
+
+static PyObject *py_triage(PyObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {"dir",      "argv",    "harness", "out",          "db",
+	                         "jobs",     "match",   "generalize", "progress",  "timeout",
+	                         "max_time_per_test",   "confirm", "invalid_exit", "fixed",
+	                         "rules",    NULL};
+	tnorm_triage_options o = TNORM_TRIAGE_OPTIONS_INIT;
+	tnorm_triage_result r;
+	PyObject *argv_obj, *progress = Py_None, *result = NULL;
+	PyObject *invalid_obj = Py_None, *fixed_obj = Py_None;
+	cmd_args a;
+	const char *dir, *harness, *out = NULL, *db = NULL, *match = "line", *rules = "calls";
+	int generalize = 1, err;
+	unsigned int jobs = 1, confirm = 3;
+	double timeout = 0, max_time = 0;
+	PyThreadState *saved;
+	job_ctx c;
+	(void)self;
+
+	memset(&r, 0, sizeof(r));
+	memset(&c, 0, sizeof(c));
+	memset(&a, 0, sizeof(a));
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "sOs|zzIzpOddIOOs:triage", kwlist, &dir,
+	                                 &argv_obj, &harness, &out, &db, &jobs, &match, &generalize,
+	                                 &progress, &timeout, &max_time, &confirm, &invalid_obj,
+	                                 &fixed_obj, &rules))
+		return NULL;
+	if (cmd_args_get(&a, argv_obj, fixed_obj, invalid_obj, rules, progress) < 0)
+		goto out;
+	o.dir = dir;
+	o.argv = a.argv;
+	o.harness = harness;
+	o.out = out;
+	o.db = db;
+	o.jobs = jobs ? jobs : 1;
+	o.generalize = generalize;
+	o.job.run.timeout = timeout;
+	o.job.run.invalid_exits = a.invalid;
+	o.job.run.ninvalid_exits = a.ninvalid;
+	o.job.session.match = match;
+	o.job.session.fixed = a.fixed;
+	o.job.session.confirm = confirm ? confirm : 1;
+	o.job.session.max_time = max_time;
+	o.job.normalize.rules = a.rules;
+	o.progress = on_triage_progress;
+	o.progress_ctx = &c;
+	ctx_start(&c, progress, &saved);
+
+	saved = PyEval_SaveThread();
+	err = tnorm_triage_run(&o, &r);
+	PyEval_RestoreThread(saved);
+
+	if (ctx_raised(&c))
+		goto out;
+	if (err < 0 && err != TNORM_EINTERRUPTED) {
+		raise_engine(err);
+		goto out;
+	}
+	result = triage_result_dict(&r, err);
+out:
+	tnorm_triage_result_dispose(&r);
+	cmd_args_release(&a);
+	return result;
+}
+
 #define JOB_DOC(name, what)                                                                       \
 	name "(argv, test, harness=None, out=None, match='line', generalize=False, jobs=1, db=None,\n" \
 	     "     expect=None, progress=None, timeout=0.0, confirm=3, max_runs=0, max_time=0.0,\n"     \
@@ -734,6 +997,18 @@ static PyMethodDef methods[] = {
 	 JOB_DOC("minimize", "Confirm, reduce, then normalize the failing test (needs harness).")},
 	{"generalize", (PyCFunction)(void (*)(void))py_generalize, METH_VARARGS | METH_KEYWORDS,
 	 JOB_DOC("generalize", "Confirm, then annotate the test with what in it is accidental.")},
+	{"triage", (PyCFunction)(void (*)(void))py_triage, METH_VARARGS | METH_KEYWORDS,
+	 "triage(dir, argv, harness, out=None, db=None, jobs=1, match='line', generalize=True,\n"
+	 "       progress=None, timeout=0.0, max_time_per_test=0.0, confirm=3, invalid_exit=(),\n"
+	 "       fixed=None, rules='calls') -> dict\n\n"
+	 "Minimize every test (*.t) in dir on `jobs` worker threads and group them into buckets of\n"
+	 "(signature, normal form), as `tnorm triage` does: out (default dir/triage) receives the\n"
+	 "results, report.json and report.html; db is the database file (None: none; see db_path).\n"
+	 "progress(dict) is called on this thread: event 'start', 'test' (a test done: its dict in\n"
+	 "'test'), 'tick' (about ten a second) or 'generalize'; a true return stops.  Ctrl-C (or a\n"
+	 "stop) returns what is done with 'complete': False and 'interrupted': True; calling again\n"
+	 "resumes.  Returns the counts, 'buckets' and 'tests'.  Raises _tnorm.Error with the\n"
+	 "engine's message (a bad harness, no tests, a folder that cannot be read)."},
 	{"db_path", py_db_path, METH_VARARGS,
 	 "db_path(test, explicit=None) -> str or None\n\nThe cross-test database a job on test uses "
 	 "by default ($TNORM_DB, else .tnorm/cache.db beside the test)."},

@@ -34,7 +34,7 @@ finally:
 Error = _tnorm.Error
 
 SUBCOMMANDS = ("minimize", "reduce", "normalize", "generalize", "signature", "run", "step",
-               "steps")
+               "steps", "triage")
 
 HELP = {
     "minimize": "tnorm minimize [TEST] [--harness H] [--match P] [--generalize] [-o OUT] [-j N]\n"
@@ -58,6 +58,13 @@ HELP = {
             "  Continue to the next test step (N steps) and print it with its notes.",
     "steps": "tnorm steps\n"
              "  List the steps of the test being run; '=>' marks the current one.",
+    "triage": "tnorm triage DIR [--harness H] [-j N] [-o OUT] [--match P] [--db PATH | --no-db]\n"
+              "             [--max-time-per-test T] [--no-generalize] [--timeout T]\n"
+              "             [--rules calls|paper] [--quiet]\n"
+              "  Minimize every failing test (*.t) in DIR with the current program and group\n"
+              "  them into buckets, one per fault; print the bucket table and write the report\n"
+              "  (OUT/report.html, default DIR/triage).  Ctrl-C stops; run it again to resume.\n"
+              "  Afterwards tnorm run starts the first bucket's test.",
 }
 
 
@@ -88,11 +95,28 @@ def _parser(sub):
             p.add_argument("--generalize", action="store_true")
             p.add_argument("--verbose", action="store_true")
             p.add_argument("--rules", choices=("calls", "paper"), default="calls")
+    elif sub == "triage":
+        _triage_arguments(p)
     elif sub == "run":
         p.add_argument("test", nargs="?")
     elif sub == "step":
         p.add_argument("count", nargs="?", type=int, default=1)
     return p
+
+
+def _triage_arguments(p):
+    p.add_argument("dir")
+    p.add_argument("--harness")
+    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("-o", "--output", dest="out")
+    p.add_argument("--match", default="line")
+    p.add_argument("--db")
+    p.add_argument("--no-db", action="store_true")
+    p.add_argument("--max-time-per-test", type=float, default=0.0)
+    p.add_argument("--no-generalize", action="store_true")
+    p.add_argument("--timeout", type=float, default=0.0)
+    p.add_argument("--rules", choices=("calls", "paper"), default="calls")
+    p.add_argument("--quiet", action="store_true")
 
 
 def parse(sub, argstring):
@@ -676,6 +700,39 @@ class _Navigation:
         return self.breakpoints(sub, arg)
 
 
+def triage_test_line(t):
+    """A test as a triage finished it, as `tnorm triage` prints it."""
+    if t["status"] == "ok":
+        return "%s: %d -> %d steps (%d runs): %s" % (t["test"], t["original_steps"],
+                                                     t["normal_steps"], t["runs"], t["signature"])
+    return "%s: %s: %s" % (t["test"], t["status"], t["message"])
+
+
+def triage_table(res):
+    """What a debugger prints after `tnorm triage`: the counts, a line per bucket, the tests
+    not triaged, where the report is (or how far an interrupted triage got)."""
+    n = len(res["tests"])
+    if res["interrupted"] or not res["complete"]:
+        return "interrupted: %d of %d tests done; run the same command again to resume\n" % (
+            res["done"], n)
+    nb = len(res["buckets"])
+    lines = ["%s: %d tests, %d failing, %d distinct signatures, %d distinct reduced, %d distinct "
+             "normalized: %d bucket%s" % (res["corpus"], n, res["failing"],
+                                          res["distinct_signatures"], res["distinct_reduced"],
+                                          res["distinct_normalized"], nb, "" if nb == 1 else "s")]
+    if nb:
+        lines.append("bucket  tests  steps  representative  signature")
+    for b in res["buckets"]:
+        rep = [t for t in res["tests"] if t["test"] == b["representative"]][0]
+        lines.append("%6d  %5d  %5d  %-14s  %s" % (b["id"], b["count"], rep["normal_steps"],
+                                                   b["representative"], b["signature"]))
+    for t in res["tests"]:
+        if t["status"] != "ok":
+            lines.append("not triaged: %s: %s: %s" % (t["test"], t["status"], t["message"]))
+    lines.append("report: %s/report.html, %s/report.json" % (res["out"], res["out"]))
+    return "\n".join(lines) + "\n"
+
+
 class Session(_Navigation):
     """The plugin's state across commands: the last result, and the test being stepped."""
 
@@ -768,6 +825,56 @@ class Session(_Navigation):
             w("written to %s\n" % res["output"])
         self.host.flush()
 
+    # ---- triage (issue 18) -------------------------------------------------------------------
+    def triage(self, a):
+        """`tnorm triage DIR`: the library's triage of a folder with the current program (the
+        program argument that names a file, if any, becomes the test), then the bucket table."""
+        h = self.host
+        program, args = h.program()
+        if not os.path.isdir(a.dir):
+            raise UsageError("%s: no such folder" % a.dir)
+        tmpl = [x for x in args]
+        files = [i for i, x in enumerate(tmpl) if os.path.isfile(x)]
+        if files:
+            tmpl[files[0]] = "{}"
+        elif "{}" not in tmpl:
+            tmpl.append("{}")
+        harness = a.harness or program_harness(program, self.workdir)
+        if harness is None:
+            raise UsageError("triage needs a harness: the program is not a tnorm driver "
+                             "(--print-harness); give --harness H")
+        if not os.path.isfile(harness):
+            raise UsageError("%s: no such harness file" % harness)
+        db = None if a.no_db else _tnorm.db_path(os.path.join(a.dir, "x"), a.db)
+        argv = [program] + tmpl
+
+        def progress(p):
+            if h.interrupted():
+                return True
+            if a.quiet:
+                return False
+            if p["event"] == "start":
+                h.write("tnorm triage: %d tests in %s, %d jobs, results in %s\n"
+                        % (p["total"], a.dir, p["jobs"], p["out"]))
+            elif p["event"] == "test":
+                h.write(triage_test_line(p["test"]) + "\n")
+            else:
+                return False
+            h.flush()
+            return False
+
+        res = _tnorm.triage(a.dir, argv, harness, out=a.out, db=db, jobs=a.jobs, match=a.match,
+                            generalize=not a.no_generalize, progress=progress,
+                            timeout=a.timeout, max_time_per_test=a.max_time_per_test,
+                            rules=a.rules)
+        h.write(triage_table(res))
+        h.flush()
+        if res["buckets"]:
+            rep = os.path.join(res["out"], "norm", res["buckets"][0]["representative"])
+            self.last_result = os.path.abspath(rep + (".gen" if os.path.isfile(rep + ".gen")
+                                                      else ".norm"))
+        return res
+
     # ---- signature -------------------------------------------------------------------------
     def signature(self):
         parts = self.host.stop_signature_parts()
@@ -859,6 +966,8 @@ class Session(_Navigation):
         a = parse(sub, rest)
         if sub in ("minimize", "reduce", "normalize", "generalize"):
             return self.job(sub, a)
+        if sub == "triage":
+            return self.triage(a)
         if sub == "signature":
             self.host.write(self.signature() + "\n")
             return None

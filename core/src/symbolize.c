@@ -16,6 +16,7 @@
  */
 #include <fcntl.h>
 #include <gelf.h>
+#include <pthread.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -740,7 +741,26 @@ static void load_lines(module *m, Dwarf_Debug dbg, Dwarf_Die cu, size_t *rcap, s
 	dwarf_srclines_dealloc_b(ctx);
 }
 
+/*
+ * libdwarf 20210528 (Debian 12) is not safe to use from two threads at once, even on two
+ * Dwarf_Debug handles: two runners' tracers loading line tables together overflowed a heap
+ * buffer inside dwarf_srclines_b (ASan, triage's worker threads).  Every use of libdwarf is in
+ * load_dwarf, from dwarf_init_b to dwarf_finish, so one lock around it serializes them; a module
+ * is loaded once per runner, so the lock is rarely contended.  It is the engine's only global
+ * state, and holds nothing between calls.
+ */
+static pthread_mutex_t dwarf_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void load_dwarf_locked(module *m, int fd);
+
 static void load_dwarf(module *m, int fd)
+{
+	pthread_mutex_lock(&dwarf_lock);
+	load_dwarf_locked(m, fd);
+	pthread_mutex_unlock(&dwarf_lock);
+}
+
+static void load_dwarf_locked(module *m, int fd)
 {
 	Dwarf_Debug dbg = NULL;
 	Dwarf_Error err = NULL;

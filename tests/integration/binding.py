@@ -130,6 +130,63 @@ check("minimize: an exception in progress propagates", e is not None and str(e) 
 r = _tnorm.generalize([D, "{}"], out, harness=H, out=os.path.join(W, "g.gen"), jobs=2)
 check("generalize: annotated, JSON facts", "# STEP 0" in r["text"] and r["generalization"].startswith("{"))
 
+# ---- triage (issue 18): the library's job, its progress on this thread, stop, resume -----------
+TD = os.path.join(W, "corpus")
+os.mkdir(TD)
+for name in ("fail-1.t", "fail-2.t", "pass-1.t"):
+    shutil.copy(os.path.join(SRC, "examples/avl/tests", name), TD)
+events = []
+r = _tnorm.triage(TD, [D, "{}"], H, jobs=2, progress=lambda p: events.append(p) and False)
+check("triage: complete, 3 tests, 2 failing, 1 bucket of 2",
+      r["complete"] and len(r["tests"]) == 3 and r["failing"] == 2 and len(r["buckets"]) == 1
+      and r["buckets"][0]["count"] == 2 and r["buckets"][0]["tests"] == ["fail-1.t", "fail-2.t"])
+check("triage: the tests as data (sorted, status, bucket, normal form)",
+      [t["test"] for t in r["tests"]] == ["fail-1.t", "fail-2.t", "pass-1.t"]
+      and [t["status"] for t in r["tests"]] == ["ok", "ok", "notfail"]
+      and [t["bucket"] for t in r["tests"]] == [1, 1, 0]
+      and r["tests"][0]["normal"] == r["buckets"][0]["normal_form"] and r["tests"][0]["fresh"])
+check("triage: the representative is annotated", "# STEP 0" in (r["buckets"][0]["annotated"] or ""))
+kinds = [p["event"] for p in events]
+check("triage: progress: start first, a 'test' event per test, generalize runs",
+      kinds[0] == "start" and events[0]["total"] == 3 and kinds.count("test") == 3
+      and "generalize" in kinds
+      and sorted(p["test"]["test"] for p in events if p["event"] == "test") == [t["test"] for t in r["tests"]])
+check("triage: report.json and report.html are written",
+      os.path.isfile(os.path.join(TD, "triage", "report.json"))
+      and os.path.isfile(os.path.join(TD, "triage", "report.html")))
+r2 = _tnorm.triage(TD, [D, "{}"], H, jobs=2, generalize=False)
+check("triage: a second call finds every test done (no fresh ones)",
+      r2["complete"] and r2["fresh"] == 0 and r2["done"] == 3 and not any(t["fresh"] for t in r2["tests"]))
+TS = os.path.join(W, "corpus2")
+os.mkdir(TS)
+for name in ("fail-1.t", "fail-2.t", "fail-3.t"):
+    shutil.copy(os.path.join(SRC, "examples/avl/tests", name), TS)
+r = _tnorm.triage(TS, [D, "{}"], H, jobs=1, db=None,
+                  progress=lambda p: p["event"] == "test")
+check("triage: a true progress return stops: interrupted, what is done kept",
+      not r["complete"] and r["interrupted"] and 1 <= r["done"] < 3 and "resume" in r["stopped"]
+      and [t["status"] for t in r["tests"]].count("pending") == 3 - r["done"])
+before = r["done"]
+r = _tnorm.triage(TS, [D, "{}"], H, jobs=2, generalize=False)
+check("triage: called again, it resumes: only the rest is done (%d before)" % before,
+      r["complete"] and r["fresh"] == 3 - before and r["failing"] == 3)
+e = raises(Boom, _tnorm.triage, TS, [D, "{}"], H, progress=boom)
+check("triage: an exception in progress propagates", e is not None and str(e) == "from progress")
+os.mkdir(os.path.join(W, "empty"))
+e = raises(_tnorm.Error, _tnorm.triage, os.path.join(W, "empty"), [D, "{}"], H)
+check("triage: no tests is _tnorm.Error ENOTFOUND", e is not None and e.name == "ENOTFOUND" and "no tests" in str(e))
+e = raises(_tnorm.Error, _tnorm.triage, os.path.join(W, "nosuch"), [D, "{}"], H)
+check("triage: a missing folder is _tnorm.Error EIO", e is not None and e.name == "EIO" and "cannot read the folder" in str(e))
+with open(os.path.join(W, "bad.tnh"), "w") as f:
+    f.write("pool int 2\nfoo(<int>\n")
+e = raises(_tnorm.Error, _tnorm.triage, TD, [D, "{}"], os.path.join(W, "bad.tnh"))
+check("triage: a bad harness is EPARSE with file:line", e is not None and e.name == "EPARSE" and "bad.tnh:2:" in str(e))
+check("triage: rules must be calls or paper",
+      isinstance(raises(ValueError, _tnorm.triage, TD, [D, "{}"], H, rules="x"), ValueError))
+check("tnorm_shared: triage_table prints the bucket table",
+      "bucket  tests  steps  representative  signature" in tnorm_shared.triage_table(r2)
+      and "not triaged: pass-1.t: notfail" in tnorm_shared.triage_table(r2))
+
 # Reference counts: the same calls again and again must not grow the heap of live objects.
 gc.collect()
 before = len(gc.get_objects())

@@ -93,6 +93,21 @@ g nav-help.log -ex 'help tnorm goto' -ex 'help tnorm pools' -ex 'help tnorm brea
 E='' CRASH='Program received signal SIGABRT'
 . "$(dirname "$0")/nav-checks.sh"
 
+# ---- tnorm triage (issue 18): a folder of AVL tests -> the bucket table; tnorm run on bucket 1 ----
+triage_folders
+g tri.log -ex 'tnorm triage tri -j 2' -ex 'tnorm run' -ex 'echo ALIVE\n' --args "$D" fail-1.t
+triage_checks tri.log
+# Ctrl-C during triage: it stops, says how to resume, and the debugger goes on; then it resumes.
+timeout 300 gdb -batch -nx -ex "source $PLUGIN" -ex 'tnorm triage trc -j 1 --no-db' \
+	-ex 'echo ALIVE\n' --args "$D" fail-1.t >trc.log 2>&1 &
+gpid=$!
+for _ in $(seq 1 2400); do [ -n "$(ls trc/triage/results 2>/dev/null)" ] && break; sleep 0.05; done
+kill -INT "$gpid"
+wait "$gpid"
+triage_ctrl_c_checks trc.log
+g trc2.log -ex 'tnorm triage trc -j 2 --no-db --no-generalize --quiet' --args "$D" fail-1.t
+expect "Ctrl-C: the same command again finishes the triage" grep -q '^trc: 6 tests, 6 failing' trc2.log
+
 # ---- bad input: one clear error each, and gdb keeps working ------------------------------------
 g bad1.log -ex 'tnorm minimize' -ex 'echo ALIVE\n'
 expect "no program: one clear error" sh -c "grep -q '^tnorm: no program: load one first' bad1.log && grep -qx ALIVE bad1.log"

@@ -17,3 +17,26 @@ expect() { # DESCRIPTION COMMAND...: the command must succeed
 	local d=$1; shift
 	if "$@"; then ok "$d"; else bad "$d"; fi
 }
+
+# `tnorm triage` in a debugger (gdb.sh, lldb.sh; issue 18).  triage_folders: tri/ (fail-1..3 and
+# pass-1) and its copy cli-tri/, trc/ (fail-1..6) for the Ctrl-C check.  triage_checks LOG: what
+# the debugger printed for `tnorm triage tri -j 2` then `tnorm run`, and its report against the
+# CLI's.  triage_ctrl_c_checks LOG: what it printed when Ctrl-C stopped `tnorm triage trc`.
+triage_folders() {
+	mkdir tri cli-tri trc
+	for k in 1 2 3; do cp "$AVL/tests/fail-$k.t" tri/; done
+	cp "$AVL/tests/pass-1.t" tri/
+	cp tri/*.t cli-tri/
+	for k in 1 2 3 4 5 6; do cp "$AVL/tests/fail-$k.t" trc/; done
+}
+triage_checks() {
+	expect "triage: the counts and the bucket table" sh -c "grep -q '^tri: 4 tests, 3 failing, 1 distinct signatures, 3 distinct reduced, 1 distinct normalized: 1 bucket$' $1 && grep -qE '^ +1 +3 +10  fail-1.t +SIGABRT at check_node \(avl.c:191\)' $1"
+	expect "triage: a line per test as it is done" sh -c "[ \$(grep -c ': 100 -> 10 steps' $1) = 3 ] && grep -q '^not triaged: pass-1.t: notfail' $1"
+	"$T" triage cli-tri --quiet --harness "$H" -j 2 -- "$D" {} >/dev/null 2>&1
+	expect "triage: the report is the CLI's (same buckets, normal forms, tests)" python3 -c "import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); k=lambda r:[(x['count'],x['signature'],x['normal_form'],x['tests']) for x in r['buckets']]; sys.exit(k(a)!=k(b))" tri/triage/report.json cli-tri/triage/report.json
+	expect "triage: tnorm run then starts bucket 1's annotated test" sh -c "grep -q 'tnorm run: .*tri/triage/norm/fail-1.t.gen' $1 && grep -q '^STEP 0: ' $1"
+}
+triage_ctrl_c_checks() {
+	expect "Ctrl-C: triage says how far it got and how to resume" grep -q '^interrupted: [0-9]* of 6 tests done; run the same command again to resume' "$1"
+	expect "Ctrl-C: the debugger goes on with the next command" grep -qx ALIVE "$1"
+}

@@ -103,6 +103,21 @@ l nav-help.log -o 'help tnorm' -o 'tnorm help'
 E='error: ' CRASH='stop reason = signal SIGABRT'
 . "$(dirname "$0")/nav-checks.sh"
 
+# ---- tnorm triage (issue 18): a folder of AVL tests -> the bucket table; tnorm run on bucket 1 ----
+triage_folders
+l tri.log -o 'tnorm triage tri -j 2' -o 'tnorm run' -o 'script print("ALIVE")' -- "$D" fail-1.t
+triage_checks tri.log
+# Ctrl-C during triage: it stops, says how to resume, and the debugger goes on; then it resumes.
+timeout 300 lldb -b -o "command script import $PLUGIN" \
+	-o 'tnorm triage trc -j 1 --no-db' -o 'script print("ALIVE")' -- "$D" fail-1.t >trc.log 2>&1 &
+lpid=$!
+for _ in $(seq 1 2400); do [ -n "$(ls trc/triage/results 2>/dev/null)" ] && break; sleep 0.05; done
+kill -INT "$lpid"
+wait "$lpid"
+triage_ctrl_c_checks trc.log
+l trc2.log -o 'tnorm triage trc -j 2 --no-db --no-generalize --quiet' -- "$D" fail-1.t
+expect "Ctrl-C: the same command again finishes the triage" grep -q '^trc: 6 tests, 6 failing' trc2.log
+
 # ---- bad input: one clear error each, and lldb keeps working -----------------------------------
 cmds c1 'tnorm minimize' 'script print("ALIVE")'
 l bad1.log -o 'command source -e false c1'

@@ -19,5 +19,7 @@
 #include "generalize.h"
 #include "pipeline.h"
 #include "version.h"
+#include "triage.h"
+#include "triage_report.h"
 
 #endif

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * triage.h - many failing tests, one test per fault: minimize a folder of tests and group them.
+ *
+ * Every test in a folder is confirmed, reduced and normalized (tnorm_pipeline_run, mode
+ * minimize) by worker *threads* of the calling process, which share the cross-test database
+ * (each worker its own connection).  The tests are then put in buckets, (signature as the match
+ * policy compares it, normal form); each bucket's representative is generalized, and the report
+ * (triage_report.h) is written.  This is what `tnorm triage` and the debuggers' `tnorm triage`
+ * run; the caller keeps the user interface, the job returns facts.
+ *
+ * Why threads and not processes: inside gdb or lldb the calling process is the debugger, which
+ * a library must not fork (a fork of a multi-threaded process copies its locks held, and the
+ * copy of a debugger is no place to run an engine), and a library cannot assume where a `tnorm`
+ * executable is.  The engine keeps no global state (errors and the allocation hook are per
+ * thread), every runner has its own tracer thread that sees only its own programs, and each
+ * worker makes its own session, runner and database connection: N threads do what N processes
+ * did.  Every program a worker runs is traced with PTRACE_O_EXITKILL, so none outlives the
+ * calling process, even after a kill -9.  The worker threads block every signal: a Ctrl-C goes
+ * to the caller's threads, which stop the job through `cancel` or the progress callback.
+ *
+ * On disk (OUT, default DIR/triage): results/NAME.json, each test's result, written atomically
+ * when the test is done; norm/NAME.norm its normal form, norm/NAME.gen a representative's
+ * annotated test; claims/NAME while a worker has the test (O_EXCL); report.json and
+ * report.html at the end.  A job stopped at any point (cancel, a crash, kill -9) is resumed by
+ * running it again with the same options: a test whose result file parses and was made from the
+ * same content is not done again, and the claims of a dead job are cleared at the start.  Two
+ * jobs may share one database; they must not share one OUT folder.  The input files are never
+ * modified.
+ *
+ * Later versions of the options will add what issues 17 and 19 need: tests without a harness
+ * (generic mode: the harness NULL and a file pattern for a fuzzer's crash folder) and a database
+ * named by URL (PostgreSQL) with shards of one folder on many machines.
+ */
+#ifndef TNORM_TRIAGE_H
+#define TNORM_TRIAGE_H
+
+#include "pipeline.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A test's state in the triage. */
+typedef enum tnorm_triage_status {
+	TNORM_TRIAGE_PENDING = 0, /**< no result yet (the job was stopped before it) */
+	TNORM_TRIAGE_OK = 1,      /**< it fails: reduced, normalized and in a bucket */
+	TNORM_TRIAGE_NOTFAIL = 2, /**< the original does not fail (or not as the policy asks) */
+	TNORM_TRIAGE_FLAKY = 3,   /**< the original fails only sometimes */
+	TNORM_TRIAGE_ERROR = 4    /**< its minimization failed (a test that does not parse, ...) */
+} tnorm_triage_status;
+
+/** "pending", "ok", "notfail", "flaky", "error" (the words of the result files).  Static. */
+TNORM_EXTERN const char *tnorm_triage_status_name(tnorm_triage_status s);
+
+/** One test of the corpus.  Strings are owned by the result (or the progress report) holding
+ *  it; NULL when unknown (a pending test). */
+typedef struct tnorm_triage_test {
+	char *name;                 /**< file name in the folder */
+	tnorm_triage_status status;
+	char *message;              /**< why it is not OK ("" when it is) */
+	char *signature;            /**< the target's text ("" when there is none) */
+	char *key;                  /**< the target as the match policy compares it (tnorm_match_key):
+	                                 what buckets compare */
+	char *reduced;              /**< the test after reduction */
+	char *normal;               /**< its normal form ("" unless OK) */
+	long original_steps;        /**< steps of the input, -1 when unknown */
+	long reduced_steps;         /**< steps after reduction, -1 when unknown */
+	long normal_steps;          /**< steps of the normal form, -1 when unknown */
+	int complete;               /**< 1 when its minimization ran to its end (no budget stopped
+	                                 it: --max-time-per-test) */
+	uint64_t runs;              /**< program runs its minimization took */
+	double seconds;             /**< and the time */
+	size_t bucket;              /**< 1-based index of its bucket; 0: none */
+	int fresh;                  /**< 1 when this job did it, 0 when an earlier job had */
+} tnorm_triage_test;
+
+/** One fault: the tests whose (signature key, normal form) are the same. */
+typedef struct tnorm_triage_bucket {
+	const char *signature; /**< the representative's signature (borrowed from its test) */
+	const char *key;       /**< the shared key (borrowed from the representative) */
+	const char *normal;    /**< the shared normal form (borrowed from the representative) */
+	char *annotated;       /**< the generalized representative (owned), NULL when not done */
+	size_t count;          /**< tests in the bucket */
+	size_t representative; /**< index in tnorm_triage_result.tests of its first test by name */
+} tnorm_triage_bucket;
+
+/** What the job found.  Dispose of it with tnorm_triage_result_dispose(). */
+typedef struct tnorm_triage_result {
+	char *corpus;                 /**< the folder, as given */
+	char *out;                    /**< the output folder used */
+	tnorm_triage_test *tests;     /**< every test, sorted by name (pending ones included) */
+	size_t ntests;
+	tnorm_triage_bucket *buckets; /**< in order of their first test; empty unless complete */
+	size_t nbuckets;
+	size_t done;                  /**< tests with a result */
+	size_t fresh;                 /**< tests this job did (the others were done before) */
+	size_t failing;               /**< tests that fail (status OK) */
+	size_t signatures;            /**< distinct signature keys among them */
+	size_t distinct_reduced;      /**< distinct reduced tests among them */
+	size_t distinct_normalized;   /**< distinct normal forms among them */
+	int complete;                 /**< 1 when every test is done, bucketed and reported */
+} tnorm_triage_result;
+
+/** What a progress report is about. */
+typedef enum tnorm_triage_event {
+	TNORM_TRIAGE_EVENT_START = 0,      /**< the tests are listed: `total` is known */
+	TNORM_TRIAGE_EVENT_TEST = 1,       /**< a worker finished `test` */
+	TNORM_TRIAGE_EVENT_TICK = 2,       /**< nothing new (about ten a second): a chance to stop */
+	TNORM_TRIAGE_EVENT_GENERALIZE = 3  /**< a run while generalizing bucket `bucket` */
+} tnorm_triage_event;
+
+/** A progress report.  Everything in it is borrowed for the duration of the callback. */
+typedef struct tnorm_triage_progress {
+	tnorm_triage_event event;
+	size_t total;                  /**< tests in the folder */
+	size_t done;                   /**< tests with a result, this job's and earlier ones' */
+	size_t fresh;                  /**< tests done by this job so far */
+	unsigned jobs;                 /**< worker threads */
+	const char *out;               /**< the output folder */
+	const tnorm_triage_test *test; /**< EVENT_TEST: the test just done (its bucket is 0) */
+	size_t bucket;                 /**< EVENT_GENERALIZE: 1-based, of nbuckets */
+	size_t nbuckets;
+	const tnorm_progress *runs;    /**< EVENT_GENERALIZE: the generalization's counters */
+	double elapsed;                /**< seconds since the job started */
+} tnorm_triage_progress;
+
+/**
+ * Progress callback, always called on the thread that called tnorm_triage_run (never on a
+ * worker).  Return 0 to go on, nonzero to stop the job as `cancel` would.
+ */
+typedef int (*tnorm_triage_progress_fn)(void *ctx, const tnorm_triage_progress *p);
+
+#define TNORM_TRIAGE_OPTIONS_VERSION 1
+
+typedef struct tnorm_triage_options {
+	unsigned version;        /**< TNORM_TRIAGE_OPTIONS_VERSION */
+	const char *dir;         /**< the folder of failing tests: its files named *.t (not .*) */
+	const char *harness;     /**< the harness file (required in this version) */
+	const char *out;         /**< the output folder (NULL: DIR/triage; created) */
+	const char *db;          /**< the cross-test database file (NULL: none; tnorm_db_path gives
+	                              the default one) */
+	const char *const *argv; /**< CMD ARGS..., NULL-terminated ({} = the candidate's path) */
+	unsigned jobs;           /**< worker threads (0 = 1); also the parallel runs of each
+	                              representative's generalization */
+	int generalize;          /**< 1 (default): annotate each bucket's representative */
+	/** Each test's job: run options (a zero timeout: derived from each test's confirm runs),
+	 *  session.match (NULL = "line"), session.fixed, session.confirm, session.max_time (the time
+	 *  per test), normalize.rules, reduce.  The triage sets mode, harness, test, out, db, jobs,
+	 *  argv, generalize, slipped_dir and the session's cancel and progress; log, on_target and
+	 *  expect must be NULL.  Strings it points to must stay valid during the call. */
+	tnorm_pipeline_options job;
+	const volatile int *cancel;        /**< set nonzero (e.g. from a SIGINT handler) to stop */
+	tnorm_triage_progress_fn progress; /**< may be NULL */
+	void *progress_ctx;
+} tnorm_triage_options;
+
+#define TNORM_TRIAGE_OPTIONS_INIT \
+	{TNORM_TRIAGE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, 1, 1, \
+	 TNORM_PIPELINE_OPTIONS_INIT, NULL, NULL, NULL}
+
+/**
+ * Triage the folder.  Fills *res (dispose it whatever the return): 0 when complete (every test
+ * done, the buckets made, the representatives generalized, OUT/report.json and report.html
+ * written).  TNORM_EINTERRUPTED when stopped (cancel or the progress callback): the tests done so
+ * far are on disk and in res (the others PENDING), and running the job again resumes it.  Other
+ * errors: TNORM_EINVALID (bad options, another options version), TNORM_EPARSE (the harness;
+ * FILE:LINE in the message), TNORM_ENOTFOUND (no tests in the folder), TNORM_EIO (the folder
+ * cannot be read, OUT cannot be made or written), TNORM_ENOMEM.  A test whose minimization fails
+ * is not an error of the job: it is reported with its status.  The message is in
+ * tnorm_error_last().
+ */
+TNORM_EXTERN int tnorm_triage_run(const tnorm_triage_options *o, tnorm_triage_result *res);
+
+/** Free what a result owns and zero it.  Safe on a zeroed or disposed result. */
+TNORM_EXTERN void tnorm_triage_result_dispose(tnorm_triage_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,804 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * triage.c - a folder of failing tests, one test per fault (triage.h).
+ *
+ * Three phases, all in one call.  Work: worker threads take the tests in name order; a test
+ * whose result file (OUT/results/NAME.json) parses and carries the hash of the test's content is
+ * done already; any other is claimed (OUT/claims/NAME, O_EXCL), minimized with the pipeline, and
+ * its result file written atomically.  The calling thread meanwhile waits for finished tests and
+ * hands each to the progress callback, so callbacks never run on a worker.  Gather: every result
+ * file is read back (the files, not memory, are the truth: they are what a resumed job sees), and
+ * the tests are put in buckets of (signature key, normal form).  Report: each bucket's
+ * representative is generalized on the calling thread (the database makes a resumed job's runs
+ * free), and triage_report.c renders report.json and report.html.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tnorm/triage.h"
+#include "tnorm/triage_report.h"
+
+#include "common.h"
+#include "json.h"
+
+const char *tnorm_triage_status_name(tnorm_triage_status s)
+{
+	switch (s) {
+	case TNORM_TRIAGE_OK: return "ok";
+	case TNORM_TRIAGE_NOTFAIL: return "notfail";
+	case TNORM_TRIAGE_FLAKY: return "flaky";
+	case TNORM_TRIAGE_ERROR: return "error";
+	default: return "pending";
+	}
+}
+
+static tnorm_triage_status status_from_name(const char *s)
+{
+	int k;
+	for (k = TNORM_TRIAGE_OK; s && k <= TNORM_TRIAGE_ERROR; k++)
+		if (!strcmp(s, tnorm_triage_status_name((tnorm_triage_status)k)))
+			return (tnorm_triage_status)k;
+	return TNORM_TRIAGE_PENDING;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void test_dispose(tnorm_triage_test *t)
+{
+	tnorm_free(t->name);
+	tnorm_free(t->message);
+	tnorm_free(t->signature);
+	tnorm_free(t->key);
+	tnorm_free(t->reduced);
+	tnorm_free(t->normal);
+	memset(t, 0, sizeof(*t));
+}
+
+void tnorm_triage_result_dispose(tnorm_triage_result *res)
+{
+	size_t i;
+	if (!res)
+		return;
+	for (i = 0; res->tests && i < res->ntests; i++)
+		test_dispose(&res->tests[i]);
+	for (i = 0; res->buckets && i < res->nbuckets; i++)
+		tnorm_free(res->buckets[i].annotated);
+	tnorm_free(res->tests);
+	tnorm_free(res->buckets);
+	tnorm_free(res->corpus);
+	tnorm_free(res->out);
+	memset(res, 0, sizeof(*res));
+}
+
+/* ---- the folders ----------------------------------------------------------------------------- */
+
+/* "A/B" or "A/B/C" (c may be NULL), freed with tnorm_free; NULL when out of memory. */
+static char *path_of(const char *a, const char *b, const char *c)
+{
+	tnorm__buf p = TNORM__BUF_INIT;
+	if (tnorm__buf_printf(&p, "%s/%s%s%s", a, b, c ? "/" : "", c ? c : "") < 0) {
+		tnorm__buf_dispose(&p);
+		return NULL;
+	}
+	return tnorm__buf_detach(&p);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const tnorm_triage_test *)a)->name, ((const tnorm_triage_test *)b)->name);
+}
+
+/* The tests of the folder (*.t, not hidden), sorted by name, into res->tests. */
+static int list_tests(const char *dir, tnorm_triage_result *res)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t cap = 0;
+	int err = 0;
+	if (!d)
+		return tnorm__error_errno(TNORM_EIO, "%s: cannot read the folder", dir);
+	while ((e = readdir(d)) && err == 0) {
+		size_t l = strlen(e->d_name);
+		if (l < 3 || strcmp(e->d_name + l - 2, ".t") || e->d_name[0] == '.')
+			continue;
+		if (res->ntests == cap) {
+			tnorm_triage_test *nt;
+			cap = cap ? 2 * cap : 64;
+			if (!(nt = tnorm__reallocarray(res->tests, cap, sizeof(*nt)))) {
+				err = TNORM_ENOMEM;
+				break;
+			}
+			res->tests = nt;
+		}
+		memset(&res->tests[res->ntests], 0, sizeof(*res->tests));
+		if (!(res->tests[res->ntests].name = tnorm__strdup(e->d_name)))
+			err = TNORM_ENOMEM;
+		else
+			res->ntests++;
+	}
+	closedir(d);
+	if (err == 0 && res->ntests == 0)
+		err = tnorm__error_set(TNORM_ENOTFOUND, "%s: no tests (*.t) to triage", dir);
+	if (err == 0)
+		qsort(res->tests, res->ntests, sizeof(*res->tests), cmp_name);
+	return err;
+}
+
+static int make_dirs(const char *out)
+{
+	static const char *const subs[] = {"", "/results", "/norm", "/claims"};
+	size_t k;
+	for (k = 0; k < sizeof(subs) / sizeof(*subs); k++) {
+		tnorm__buf p = TNORM__BUF_INIT;
+		int err = tnorm__buf_printf(&p, "%s%s", out, subs[k]);
+		if (err == 0 && mkdir(p.ptr, 0755) < 0 && errno != EEXIST)
+			err = tnorm__error_errno(TNORM_EIO, "%s: cannot create", p.ptr);
+		tnorm__buf_dispose(&p);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+/* Claims left by a job that died are void: this job redoes unfinished tests. */
+static void clear_claims(const char *out)
+{
+	char *dir = path_of(out, "claims", NULL);
+	DIR *d = dir ? opendir(dir) : NULL;
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		char *f;
+		if (e->d_name[0] == '.')
+			continue;
+		if ((f = path_of(dir, e->d_name, NULL)))
+			unlink(f);
+		tnorm_free(f);
+	}
+	if (d)
+		closedir(d);
+	tnorm_free(dir);
+	tnorm_error_clear();
+}
+
+/* ---- result files -------------------------------------------------------------------------- */
+
+static void hash_hex(const char *text, size_t len, char hex[17])
+{
+	snprintf(hex, 17, "%016llx", (unsigned long long)tnorm__hash64(text, len, 0));
+}
+
+/* A string member as a tnorm_free'd copy; NULL when missing (or out of memory). */
+static char *member_str(json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+	return v ? tnorm__strdup(v) : NULL;
+}
+
+static long member_long(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_integer(v) ? (long)json_integer_value(v) : -1;
+}
+
+/*
+ * The result file of a test into *t (its name kept), if the file exists, parses, and was made
+ * from the test's current content (`hex`): 1 when loaded, else 0 (a file that does not parse is
+ * as good as missing: the test is done again; so is one that cannot be read for lack of memory).
+ */
+static int load_result(const char *out, tnorm_triage_test *t, const char *hex)
+{
+	tnorm__buf p = TNORM__BUF_INIT;
+	const char *h, *file = NULL;
+	json_t *j = NULL;
+	int loaded = 0;
+	if (tnorm__buf_printf(&p, "%s/results/%s.json", out, t->name) == 0)
+		file = p.ptr;
+	if (!file || !(j = json_load_file(file, 0, NULL)) || !json_is_object(j))
+		goto done;
+	h = json_string_value(json_object_get(j, "hash"));
+	if (!h || strcmp(h, hex))
+		goto done;
+	t->status = status_from_name(json_string_value(json_object_get(j, "status")));
+	t->message = member_str(j, "message");
+	t->signature = member_str(j, "signature");
+	t->key = member_str(j, "key");
+	t->reduced = member_str(j, "reduced");
+	t->normal = member_str(j, "normal");
+	t->original_steps = member_long(j, "original_steps");
+	t->reduced_steps = member_long(j, "reduced_steps");
+	t->normal_steps = member_long(j, "normal_steps");
+	t->runs = (uint64_t)(member_long(j, "runs") < 0 ? 0 : member_long(j, "runs"));
+	t->seconds = json_number_value(json_object_get(j, "seconds"));
+	t->complete = json_is_true(json_object_get(j, "complete"));
+	if (!t->message || !t->signature || !t->key || !t->reduced || !t->normal ||
+	    t->status == TNORM_TRIAGE_PENDING) {
+		/* Written by hand, or by another version: done again. */
+		tnorm_triage_test keep = {0};
+		keep.name = t->name;
+		t->name = NULL;
+		test_dispose(t);
+		*t = keep;
+		goto done;
+	}
+	loaded = 1;
+done:
+	json_decref(j);
+	tnorm__buf_dispose(&p);
+	tnorm_error_clear();
+	return loaded;
+}
+
+/* The number of steps of a test text (its lines that are not comments), -1 for NULL. */
+static long count_steps(const char *t)
+{
+	long steps = 0;
+	if (!t)
+		return -1;
+	while (*t) {
+		const char *nl = strchr(t, '\n');
+		if (*t != '#' && *t != '\n')
+			steps++;
+		if (!nl)
+			break;
+		t = nl + 1;
+	}
+	return steps;
+}
+
+/* A real rounded to milliseconds, as every "seconds" of tnorm's JSON. */
+static json_t *json_seconds(double v)
+{
+	return json_real((double)(long long)(v * 1000 + (v < 0 ? -0.5 : 0.5)) / 1000);
+}
+
+/* Write t (just done, from `hex` content) to OUT/results/NAME.json, atomically. */
+static int write_result(const char *out, const tnorm_triage_test *t, const char *hex)
+{
+	json_t *r = json_object();
+	tnorm__buf p = TNORM__BUF_INIT;
+	char *text = NULL;
+	int bad = 0, err;
+	bad |= json_object_set_new(r, "test", tnorm__json_str(t->name));
+	bad |= json_object_set_new(r, "hash", json_string(hex));
+	bad |= json_object_set_new(r, "status", json_string(tnorm_triage_status_name(t->status)));
+	bad |= json_object_set_new(r, "complete", json_boolean(t->complete));
+	bad |= json_object_set_new(r, "message", tnorm__json_str(t->message));
+	bad |= json_object_set_new(r, "signature", tnorm__json_str(t->signature));
+	bad |= json_object_set_new(r, "key", tnorm__json_str(t->key));
+	bad |= json_object_set_new(r, "original_steps", json_integer(t->original_steps));
+	bad |= json_object_set_new(r, "reduced_steps", json_integer(t->reduced_steps));
+	bad |= json_object_set_new(r, "normal_steps", json_integer(t->normal_steps));
+	bad |= json_object_set_new(r, "runs", json_integer((json_int_t)t->runs));
+	bad |= json_object_set_new(r, "seconds", json_seconds(t->seconds));
+	bad |= json_object_set_new(r, "reduced", tnorm__json_str(t->reduced));
+	bad |= json_object_set_new(r, "normal", tnorm__json_str(t->normal));
+	if ((err = tnorm__json_dump(&text, r, bad)) < 0)
+		return err;
+	if ((err = tnorm__buf_printf(&p, "%s/results/%s.json", out, t->name)) == 0) {
+		tnorm__buf line = TNORM__BUF_INIT;
+		if ((err = tnorm__buf_puts(&line, text)) == 0 && (err = tnorm__buf_putc(&line, '\n')) == 0)
+			err = tnorm_file_write_atomic(p.ptr, line.ptr, line.len);
+		tnorm__buf_dispose(&line);
+	}
+	tnorm__buf_dispose(&p);
+	tnorm_free(text);
+	return err;
+}
+
+/* ---- the work ------------------------------------------------------------------------------ */
+
+/* A finished test on its way from a worker to the calling thread. */
+typedef struct done_item {
+	tnorm_triage_test test;
+	struct done_item *next;
+} done_item;
+
+typedef struct job {
+	const tnorm_triage_options *o;
+	tnorm_triage_result *res;
+	pthread_mutex_t lock;
+	pthread_cond_t cv;
+	size_t next;          /* the next test to look at */
+	unsigned running;     /* workers not finished */
+	size_t earlier;       /* tests found done by an earlier job */
+	done_item *head, *tail; /* finished tests not yet reported */
+	volatile int stop;    /* the workers' pipelines' cancel flag */
+	int err;              /* the first worker error (not a test's) */
+	char *errmsg;         /* its message */
+} job;
+
+/* A worker's error that stops the job: recorded once, with the test's name. */
+static void job_fail(job *j, const char *name, int err)
+{
+	const tnorm_error *e = tnorm_error_last();
+	pthread_mutex_lock(&j->lock);
+	if (j->err == 0) {
+		tnorm__buf m = TNORM__BUF_INIT;
+		j->err = err;
+		if (tnorm__buf_printf(&m, "%s: %s", name, e ? e->message : tnorm_error_name(err)) == 0)
+			j->errmsg = tnorm__buf_detach(&m);
+		tnorm__buf_dispose(&m);
+	}
+	j->stop = 1;
+	pthread_mutex_unlock(&j->lock);
+}
+
+/* Minimize one test (its content `text`): fills t from the pipeline's result. */
+static int minimize(job *j, tnorm_triage_test *t)
+{
+	const tnorm_triage_options *o = j->o;
+	tnorm_pipeline_options po = o->job;
+	tnorm_pipeline_result pr;
+	char *test = path_of(o->dir, t->name, NULL), *norm = NULL;
+	tnorm__buf n = TNORM__BUF_INIT;
+	int err;
+	memset(&pr, 0, sizeof(pr));
+	if (!test || tnorm__buf_printf(&n, "%s/norm/%s.norm", j->res->out, t->name) < 0) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	norm = n.ptr;
+	po.mode = TNORM_MODE_MINIMIZE;
+	po.harness = o->harness;
+	po.test = test;
+	po.out = norm;
+	po.slipped_dir = NULL;
+	po.db = o->db;
+	po.generalize = 0;
+	po.jobs = 1;
+	po.argv = o->argv;
+	po.session.cancel = &j->stop;
+	po.session.progress = NULL;
+	po.session.progress_ctx = NULL;
+	err = tnorm_pipeline_run(&po, &pr);
+	if (err == TNORM_EINTERRUPTED)
+		goto done; /* not done: a resumed triage does it again */
+	t->status = err == TNORM_ENOTFAIL ? TNORM_TRIAGE_NOTFAIL
+	            : err == TNORM_EFLAKY ? TNORM_TRIAGE_FLAKY
+	            : err < 0 && err != TNORM_ETIMEOUT ? TNORM_TRIAGE_ERROR : TNORM_TRIAGE_OK;
+	t->message = tnorm__strdup(err < 0 ? tnorm_error_last()->message : "");
+	t->signature = tnorm__strdup(pr.signature ? pr.signature : "");
+	t->key = tnorm__strdup(pr.match_key ? pr.match_key : "");
+	t->reduced = tnorm__strdup(pr.reduced ? pr.reduced : "");
+	t->normal = tnorm__strdup(pr.text && t->status == TNORM_TRIAGE_OK ? pr.text : "");
+	t->original_steps = (long)pr.original;
+	t->reduced_steps = count_steps(pr.reduced);
+	t->normal_steps = (long)pr.final;
+	t->runs = pr.stats.runs;
+	t->complete = pr.complete;
+	t->seconds = pr.stats.elapsed;
+	t->fresh = 1;
+	err = t->message && t->signature && t->key && t->reduced && t->normal ? 0 : TNORM_ENOMEM;
+done:
+	tnorm_pipeline_result_dispose(&pr);
+	tnorm_free(test);
+	tnorm__buf_dispose(&n);
+	return err;
+}
+
+/* Claim test i and do it, unless it is done already or another worker has it. */
+static int work_on(job *j, size_t i)
+{
+	const char *name = j->res->tests[i].name, *out = j->res->out;
+	char *file = path_of(j->o->dir, name, NULL), *text = NULL, *claim = NULL, hex[17];
+	done_item *d = NULL;
+	size_t len = 0;
+	int fd, err = 0, loaded;
+	if (!file) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	if (tnorm_file_read(file, &text, &len) < 0) {
+		tnorm_error_clear();
+		goto done; /* gone since it was listed: it stays pending */
+	}
+	hash_hex(text, len, hex);
+	if (!(d = tnorm__calloc(1, sizeof(*d))) || !(d->test.name = tnorm__strdup(name))) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	if ((loaded = load_result(out, &d->test, hex)) != 0) {
+		pthread_mutex_lock(&j->lock);
+		j->earlier++;
+		pthread_mutex_unlock(&j->lock);
+		goto done; /* done by an earlier job */
+	}
+	if (!(claim = path_of(out, "claims", name))) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	if ((fd = open(claim, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0)
+		goto done; /* another worker has it */
+	close(fd);
+	if ((err = minimize(j, &d->test)) < 0 || (err = write_result(out, &d->test, hex)) < 0)
+		goto done;
+	j->res->tests[i].fresh = 1; /* test i is this worker's alone until the workers are joined */
+	pthread_mutex_lock(&j->lock);
+	if (j->tail)
+		j->tail->next = d;
+	else
+		j->head = d;
+	j->tail = d;
+	pthread_cond_signal(&j->cv);
+	pthread_mutex_unlock(&j->lock);
+	d = NULL;
+done:
+	if (d) {
+		test_dispose(&d->test);
+		tnorm_free(d);
+	}
+	tnorm_free(file);
+	tnorm_free(text);
+	tnorm_free(claim);
+	return err;
+}
+
+static void *worker(void *arg)
+{
+	job *j = arg;
+	for (;;) {
+		size_t i;
+		int err;
+		pthread_mutex_lock(&j->lock);
+		i = j->next < j->res->ntests && !j->stop ? j->next++ : j->res->ntests;
+		pthread_mutex_unlock(&j->lock);
+		if (i == j->res->ntests)
+			break;
+		if ((err = work_on(j, i)) < 0 && err != TNORM_EINTERRUPTED)
+			job_fail(j, j->res->tests[i].name, err);
+	}
+	pthread_mutex_lock(&j->lock);
+	j->running--;
+	pthread_cond_signal(&j->cv);
+	pthread_mutex_unlock(&j->lock);
+	return NULL;
+}
+
+/* Nonzero when the caller asks to stop (its flag, or its callback). */
+static int report(const tnorm_triage_options *o, tnorm_triage_progress *p, double t0)
+{
+	p->elapsed = now() - t0;
+	if (o->cancel && *o->cancel)
+		return 1;
+	return o->progress ? o->progress(o->progress_ctx, p) != 0 : 0;
+}
+
+/* The calling thread while the workers work: report finished tests, and ticks. */
+static void supervise(job *j, tnorm_triage_progress *p, double t0)
+{
+	pthread_mutex_lock(&j->lock);
+	for (;;) {
+		done_item *d = j->head;
+		int finished = j->running == 0;
+		j->head = j->tail = NULL;
+		if (!d && !finished) {
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += 100000000L;
+			if (ts.tv_nsec >= 1000000000L) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000L;
+			}
+			pthread_cond_timedwait(&j->cv, &j->lock, &ts);
+			d = j->head;
+			finished = j->running == 0;
+			j->head = j->tail = NULL;
+		}
+		p->done = p->fresh + j->earlier;
+		pthread_mutex_unlock(&j->lock);
+		p->event = TNORM_TRIAGE_EVENT_TICK;
+		p->test = NULL;
+		if (!d && report(j->o, p, t0))
+			j->stop = 1;
+		while (d) {
+			done_item *next = d->next;
+			p->done++;
+			p->fresh++;
+			p->event = TNORM_TRIAGE_EVENT_TEST;
+			p->test = &d->test;
+			if (report(j->o, p, t0))
+				j->stop = 1;
+			test_dispose(&d->test);
+			tnorm_free(d);
+			d = next;
+		}
+		p->test = NULL; /* borrowed for the callback only */
+		if (finished)
+			return;
+		pthread_mutex_lock(&j->lock);
+	}
+}
+
+/* Run `jobs` workers until every test is done or the job is stopped. */
+static int work(job *j, unsigned jobs, tnorm_triage_progress *p, double t0)
+{
+	pthread_t *tids = tnorm__calloc(jobs, sizeof(*tids));
+	sigset_t all, old;
+	unsigned k, started = 0;
+	if (!tids)
+		return TNORM_ENOMEM;
+	/* The workers (and the tracers they start) block every signal: the caller's threads get
+	 * them, and stop the job through its cancel flag or callback. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	j->running = jobs;
+	for (k = 0; k < jobs; k++) {
+		if (pthread_create(&tids[k], NULL, worker, j) != 0)
+			break;
+		started++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	/* The workers started may be done already: count off only those that never started. */
+	pthread_mutex_lock(&j->lock);
+	j->running -= jobs - started;
+	pthread_mutex_unlock(&j->lock);
+	if (started == 0) {
+		tnorm_free(tids);
+		return tnorm__error_set(TNORM_EIO, "cannot start the triage's worker threads");
+	}
+	supervise(j, p, t0);
+	for (k = 0; k < started; k++)
+		pthread_join(tids[k], NULL);
+	tnorm_free(tids);
+	return 0;
+}
+
+/* ---- buckets ------------------------------------------------------------------------------- */
+
+static size_t count_distinct(const tnorm_triage_result *r, int normal)
+{
+	size_t i, k, d = 0;
+	for (i = 0; i < r->ntests; i++) {
+		const char *a = normal ? r->tests[i].normal : r->tests[i].reduced;
+		if (r->tests[i].status != TNORM_TRIAGE_OK)
+			continue;
+		for (k = 0; k < i; k++)
+			if (r->tests[k].status == TNORM_TRIAGE_OK &&
+			    !strcmp(a, normal ? r->tests[k].normal : r->tests[k].reduced))
+				break;
+		d += k == i;
+	}
+	return d;
+}
+
+/* Buckets: (signature key, normal form), in order of first appearance; and the counts. */
+static int make_buckets(tnorm_triage_result *r)
+{
+	size_t i, k, b;
+	if (!(r->buckets = tnorm__calloc(r->ntests, sizeof(*r->buckets))))
+		return TNORM_ENOMEM;
+	for (i = 0; i < r->ntests; i++) {
+		tnorm_triage_test *t = &r->tests[i];
+		if (t->status != TNORM_TRIAGE_OK)
+			continue;
+		r->failing++;
+		for (k = 0; k < i; k++)
+			if (r->tests[k].status == TNORM_TRIAGE_OK && !strcmp(r->tests[k].key, t->key))
+				break;
+		r->signatures += k == i;
+		for (b = 0; b < r->nbuckets; b++)
+			if (!strcmp(r->buckets[b].key, t->key) && !strcmp(r->buckets[b].normal, t->normal))
+				break;
+		if (b == r->nbuckets) {
+			r->buckets[b].signature = t->signature;
+			r->buckets[b].key = t->key;
+			r->buckets[b].normal = t->normal;
+			r->buckets[b].representative = i;
+			r->nbuckets++;
+		}
+		r->buckets[b].count++;
+		t->bucket = b + 1;
+	}
+	r->distinct_reduced = count_distinct(r, 0);
+	r->distinct_normalized = count_distinct(r, 1);
+	return 0;
+}
+
+/* 1 when the file at `path` holds `text` as JSON carries it (valid UTF-8).  The worker wrote
+ * the normal form there with all its bytes; the result file's copy has U+FFFD for those that
+ * are not UTF-8, which would not parse back as the same test. */
+static int same_as_json(const char *path, const char *text)
+{
+	char *file = NULL, *clean = NULL;
+	size_t len = 0;
+	int same = 0;
+	if (tnorm_file_read(path, &file, &len) == 0 && tnorm_text_utf8(&clean, NULL, file, len) == 0)
+		same = !strcmp(clean, text);
+	tnorm_error_clear();
+	tnorm_free(file);
+	tnorm_free(clean);
+	return same;
+}
+
+typedef struct gen_ctx {
+	const tnorm_triage_options *o;
+	tnorm_triage_progress *p;
+	double t0;
+} gen_ctx;
+
+static int on_gen_progress(void *ctx, const tnorm_progress *runs)
+{
+	gen_ctx *g = ctx;
+	g->p->event = TNORM_TRIAGE_EVENT_GENERALIZE;
+	g->p->test = NULL;
+	g->p->runs = runs;
+	return report(g->o, g->p, g->t0) ? TNORM_EINTERRUPTED : 0;
+}
+
+/*
+ * Generalize bucket b's representative's normal form into OUT/norm/NAME.gen and keep the text
+ * in the bucket.  A failure to generalize leaves the bucket without its annotated test (the
+ * report shows the normal form), as before; only a stop is returned.
+ */
+static int generalize_bucket(const tnorm_triage_options *o, tnorm_triage_result *r, size_t b,
+                             gen_ctx *g)
+{
+	const tnorm_triage_test *rep = &r->tests[r->buckets[b].representative];
+	tnorm_pipeline_options po = o->job;
+	tnorm_pipeline_result pr;
+	tnorm__buf in = TNORM__BUF_INIT, out = TNORM__BUF_INIT;
+	int err = 0;
+	memset(&pr, 0, sizeof(pr));
+	if (tnorm__buf_printf(&in, "%s/norm/%s.norm", r->out, rep->name) < 0 ||
+	    tnorm__buf_printf(&out, "%s/norm/%s.gen", r->out, rep->name) < 0) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	if (!same_as_json(in.ptr, rep->normal) &&
+	    tnorm_file_write_atomic(in.ptr, rep->normal, strlen(rep->normal)) < 0)
+		goto done;
+	po.mode = TNORM_MODE_GENERALIZE;
+	po.harness = o->harness;
+	po.test = in.ptr;
+	po.out = out.ptr;
+	po.slipped_dir = NULL;
+	po.db = o->db;
+	po.generalize = 0;
+	po.jobs = o->jobs ? o->jobs : 1;
+	po.argv = o->argv;
+	po.session.max_time = 0;
+	po.session.cancel = o->cancel;
+	po.session.progress = on_gen_progress;
+	po.session.progress_ctx = g;
+	g->p->bucket = b + 1;
+	err = tnorm_pipeline_run(&po, &pr);
+	if (err == 0 && pr.text && !(r->buckets[b].annotated = tnorm__strdup(pr.text)))
+		err = TNORM_ENOMEM;
+	if (err != TNORM_EINTERRUPTED && err != TNORM_ENOMEM)
+		err = 0;
+done:
+	tnorm_pipeline_result_dispose(&pr);
+	tnorm__buf_dispose(&in);
+	tnorm__buf_dispose(&out);
+	tnorm_error_clear();
+	return err;
+}
+
+/* ---- the job ------------------------------------------------------------------------------- */
+
+static int check_options(const tnorm_triage_options *o)
+{
+	if (!o || o->version != TNORM_TRIAGE_OPTIONS_VERSION)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_triage_run: options of another version");
+	if (!o->dir)
+		return tnorm__error_set(TNORM_EINVALID, "triage needs a folder of failing tests");
+	if (!o->harness)
+		return tnorm__error_set(TNORM_EINVALID,
+		                        "triage needs a harness: normalization rewrites harness tests");
+	if (!o->argv || !o->argv[0])
+		return tnorm__error_set(TNORM_EINVALID, "triage needs the command that runs a test");
+	if (o->job.log || o->job.on_target || o->job.expect)
+		return tnorm__error_set(TNORM_EINVALID,
+		                        "triage: the job's log, on_target and expect must be NULL");
+	return 0;
+}
+
+/* Read every test's result back (the files are what a resumed job sees). */
+static int gather(tnorm_triage_result *r, const char *dir)
+{
+	size_t i;
+	r->done = 0;
+	for (i = 0; i < r->ntests; i++) {
+		tnorm_triage_test *t = &r->tests[i];
+		char *file = path_of(dir, t->name, NULL), *text = NULL, hex[17];
+		size_t len = 0;
+		int fresh = t->fresh, loaded = 0;
+		if (!file)
+			return TNORM_ENOMEM;
+		if (tnorm_file_read(file, &text, &len) == 0) {
+			hash_hex(text, len, hex);
+			loaded = load_result(r->out, t, hex);
+		}
+		tnorm_error_clear();
+		tnorm_free(file);
+		tnorm_free(text);
+		t->fresh = fresh;
+		r->done += loaded;
+	}
+	return 0;
+}
+
+int tnorm_triage_run(const tnorm_triage_options *o, tnorm_triage_result *res)
+{
+	tnorm_triage_progress p;
+	tnorm_harness *h = NULL;
+	job j;
+	gen_ctx g;
+	double t0 = now();
+	size_t b;
+	int err;
+
+	if (!res)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_triage_run: no result");
+	memset(res, 0, sizeof(*res));
+	memset(&j, 0, sizeof(j));
+	memset(&p, 0, sizeof(p));
+	if ((err = check_options(o)) < 0)
+		return err;
+	/* A bad harness is one error now, rather than the same error for every test. */
+	if ((err = tnorm_harness_load(&h, o->harness)) < 0)
+		return err;
+	tnorm_harness_free(h);
+	if (!(res->corpus = tnorm__strdup(o->dir)) ||
+	    !(res->out = o->out ? tnorm__strdup(o->out) : path_of(o->dir, "triage", NULL)))
+		return TNORM_ENOMEM;
+	if ((err = list_tests(o->dir, res)) < 0 || (err = make_dirs(res->out)) < 0)
+		return err;
+	clear_claims(res->out);
+
+	p.total = res->ntests;
+	p.jobs = o->jobs ? o->jobs : 1;
+	p.out = res->out;
+	p.event = TNORM_TRIAGE_EVENT_START;
+	if (report(o, &p, t0))
+		return tnorm__error_set(TNORM_EINTERRUPTED, "interrupted: 0 of %zu tests done; run the "
+		                        "same command again to resume", res->ntests);
+	j.o = o;
+	j.res = res;
+	pthread_mutex_init(&j.lock, NULL);
+	pthread_cond_init(&j.cv, NULL);
+	err = work(&j, p.jobs, &p, t0);
+	pthread_mutex_destroy(&j.lock);
+	pthread_cond_destroy(&j.cv);
+	clear_claims(res->out);
+	if (err == 0 && (err = gather(res, o->dir)) == 0) {
+		res->fresh = p.fresh;
+		if (j.err)
+			err = tnorm__error_set(j.err, "%s", j.errmsg ? j.errmsg : tnorm_error_name(j.err));
+		else if (j.stop || res->done < res->ntests)
+			err = tnorm__error_set(TNORM_EINTERRUPTED, "interrupted: %zu of %zu tests done; run "
+			                       "the same command again to resume", res->done, res->ntests);
+	}
+	tnorm_free(j.errmsg);
+	if (err < 0)
+		return err;
+
+	if ((err = make_buckets(res)) < 0)
+		return err;
+	g.o = o;
+	g.p = &p;
+	g.t0 = t0;
+	p.nbuckets = res->nbuckets;
+	for (b = 0; b < res->nbuckets && o->generalize; b++)
+		if ((err = generalize_bucket(o, res, b, &g)) < 0)
+			return err == TNORM_EINTERRUPTED
+			           ? tnorm__error_set(err, "interrupted while generalizing; run again to finish")
+			           : err;
+	if ((err = tnorm_triage_report_write(res)) < 0)
+		return err;
+	res->complete = 1;
+	return 0;
+}

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * triage_report.c - render a triage's result (triage.h) as report.json and report.html.
+ *
+ * The result is data; this module is the only place that knows what the report looks like, so
+ * the CLI, the binding and the debugger plugins can hand a result to it and get the same bytes.
+ * report.json is a jansson value rendered as every JSON of tnorm (core/src/json.h).  report.html
+ * is one self-contained page, no scripts and nothing external, every string from a test or a
+ * program escaped; its chart is an inline SVG with one group of three bars (original, reduced,
+ * normalized length) per failing test.  (report.c is something else: sanitizer reports.)
+ */
+#include <string.h>
+
+#include "tnorm/triage_report.h"
+
+#include "common.h"
+#include "json.h"
+
+/* ---- report.json --------------------------------------------------------------------------- */
+
+static json_t *bucket_json(const tnorm_triage_result *r, size_t b)
+{
+	const tnorm_triage_bucket *bk = &r->buckets[b];
+	json_t *o = json_object(), *tests = json_array();
+	size_t i;
+	int bad = 0;
+	for (i = 0; i < r->ntests && tests && !bad; i++)
+		if (r->tests[i].bucket == b + 1)
+			bad |= json_array_append_new(tests, tnorm__json_str(r->tests[i].name));
+	bad |= json_object_set_new(o, "id", json_integer((json_int_t)b + 1));
+	bad |= json_object_set_new(o, "count", json_integer((json_int_t)bk->count));
+	bad |= json_object_set_new(o, "signature", tnorm__json_str(bk->signature));
+	bad |= json_object_set_new(o, "representative",
+	                           tnorm__json_str(r->tests[bk->representative].name));
+	bad |= json_object_set_new(o, "normal_form", tnorm__json_str(bk->normal));
+	bad |= json_object_set_new(o, "annotated", tnorm__json_str(bk->annotated));
+	bad |= json_object_set_new(o, "tests", tests);
+	return tnorm__json_done(o, bad);
+}
+
+static json_t *test_json(const tnorm_triage_test *t)
+{
+	json_t *o = json_object();
+	int bad = 0;
+	bad |= json_object_set_new(o, "test", tnorm__json_str(t->name));
+	bad |= json_object_set_new(o, "status", json_string(tnorm_triage_status_name(t->status)));
+	bad |= json_object_set_new(o, "bucket", json_integer((json_int_t)t->bucket));
+	bad |= json_object_set_new(o, "signature", tnorm__json_str(t->signature));
+	bad |= json_object_set_new(o, "original_steps", json_integer(t->original_steps));
+	bad |= json_object_set_new(o, "reduced_steps", json_integer(t->reduced_steps));
+	bad |= json_object_set_new(o, "normal_steps", json_integer(t->normal_steps));
+	bad |= json_object_set_new(o, "runs", json_integer((json_int_t)t->runs));
+	return tnorm__json_done(o, bad);
+}
+
+int tnorm_triage_report_json(const tnorm_triage_result *r, char **out)
+{
+	json_t *o, *buckets, *results;
+	char *text = NULL;
+	size_t i;
+	int bad = 0, err;
+	if (!out || !r)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_triage_report_json: no result");
+	*out = NULL;
+	o = json_object();
+	buckets = json_array();
+	results = json_array();
+	for (i = 0; i < r->nbuckets && buckets && !bad; i++)
+		bad |= json_array_append_new(buckets, bucket_json(r, i));
+	for (i = 0; i < r->ntests && results && !bad; i++)
+		bad |= json_array_append_new(results, test_json(&r->tests[i]));
+	bad |= json_object_set_new(o, "corpus", tnorm__json_str(r->corpus));
+	bad |= json_object_set_new(o, "tests", json_integer((json_int_t)r->ntests));
+	bad |= json_object_set_new(o, "failing", json_integer((json_int_t)r->failing));
+	bad |= json_object_set_new(o, "distinct_signatures", json_integer((json_int_t)r->signatures));
+	bad |= json_object_set_new(o, "distinct_reduced", json_integer((json_int_t)r->distinct_reduced));
+	bad |= json_object_set_new(o, "distinct_normalized",
+	                           json_integer((json_int_t)r->distinct_normalized));
+	bad |= json_object_set_new(o, "buckets", buckets);
+	bad |= json_object_set_new(o, "results", results);
+	if ((err = tnorm__json_dump(&text, o, bad)) < 0)
+		return err;
+	/* One line and its newline, as the CLI prints every JSON text. */
+	{
+		size_t n = strlen(text);
+		char *line = tnorm__realloc(text, n + 2);
+		if (!line) {
+			tnorm_free(text);
+			return TNORM_ENOMEM;
+		}
+		memcpy(line + n, "\n", 2);
+		*out = line;
+	}
+	return 0;
+}
+
+/* ---- report.html ----------------------------------------------------------------------------- */
+
+/* `s` with <, >, & and " escaped. */
+static int put_html(tnorm__buf *b, const char *s)
+{
+	int err = 0;
+	for (; s && *s && err == 0; s++) {
+		switch (*s) {
+		case '<': err = tnorm__buf_puts(b, "&lt;"); break;
+		case '>': err = tnorm__buf_puts(b, "&gt;"); break;
+		case '&': err = tnorm__buf_puts(b, "&amp;"); break;
+		case '"': err = tnorm__buf_puts(b, "&quot;"); break;
+		default: err = tnorm__buf_putc(b, *s);
+		}
+	}
+	return err;
+}
+
+/* The chart: per failing test, bars of its original, reduced and normalized length. */
+static int put_chart(tnorm__buf *h, const tnorm_triage_result *r)
+{
+	static const char *const col[3] = {"#bbb", "#6a9fd4", "#d4662a"};
+	const int W = 860, H = 260, L = 40, B = 30;
+	size_t i, k = 0, m = 0;
+	long maxlen = 1;
+	int err = 0;
+	for (i = 0; i < r->ntests; i++)
+		if (r->tests[i].status == TNORM_TRIAGE_OK) {
+			m++;
+			if (r->tests[i].original_steps > maxlen)
+				maxlen = r->tests[i].original_steps;
+		}
+	err |= tnorm__buf_printf(h, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+	                            "role=\"img\" aria-label=\"test length: original, reduced, "
+	                            "normalized\">\n", W, H);
+	err |= tnorm__buf_printf(h, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n",
+	                         L, H - B, W, H - B);
+	err |= tnorm__buf_printf(h, "<text x=\"4\" y=\"14\" font-size=\"11\">%ld steps</text>\n", maxlen);
+	err |= tnorm__buf_printf(h, "<text x=\"4\" y=\"%d\" font-size=\"11\">0</text>\n", H - B);
+	for (i = 0; i < r->ntests && m && err == 0; i++) {
+		const tnorm_triage_test *t = &r->tests[i];
+		double slot = (double)(W - L) / (double)m, bw = slot / 3.5;
+		double x = L + slot * (double)k;
+		long v[3];
+		int c;
+		if (t->status != TNORM_TRIAGE_OK)
+			continue;
+		v[0] = t->original_steps;
+		v[1] = t->reduced_steps;
+		v[2] = t->normal_steps;
+		for (c = 0; c < 3; c++) {
+			double hh = (double)(H - B - 20) * (double)(v[c] < 0 ? 0 : v[c]) / (double)maxlen;
+			err |= tnorm__buf_printf(h, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+			                            "fill=\"%s\"><title>", x + bw * c, (double)(H - B) - hh,
+			                         bw, hh, col[c]);
+			err |= put_html(h, t->name);
+			err |= tnorm__buf_printf(h, ": %ld</title></rect>\n", v[c]);
+		}
+		k++;
+	}
+	err |= tnorm__buf_printf(h, "<text x=\"%d\" y=\"%d\" font-size=\"11\"><tspan fill=\"#888\">"
+	                            "&#9632; original</tspan>  <tspan fill=\"#6a9fd4\">&#9632; reduced"
+	                            "</tspan>  <tspan fill=\"#d4662a\">&#9632; normalized</tspan>  "
+	                            "(one group per failing test)</text>\n</svg>\n", L, H - 8);
+	return err ? TNORM_ENOMEM : 0;
+}
+
+static int put_bucket_table(tnorm__buf *h, const tnorm_triage_result *r)
+{
+	size_t b;
+	int err = 0;
+	err |= tnorm__buf_puts(h, "<h2>Buckets</h2>\n<table id=\"buckets\">\n<thead><tr><th>bucket</th>"
+	                          "<th>tests</th><th>signature</th><th>representative</th><th>steps</th>"
+	                          "</tr></thead>\n<tbody>\n");
+	for (b = 0; b < r->nbuckets && err == 0; b++) {
+		const tnorm_triage_test *rep = &r->tests[r->buckets[b].representative];
+		err |= tnorm__buf_printf(h, "<tr><td><a href=\"#bucket-%zu\">%zu</a></td><td>%zu</td>"
+		                            "<td><code>", b + 1, b + 1, r->buckets[b].count);
+		err |= put_html(h, r->buckets[b].signature);
+		err |= tnorm__buf_puts(h, "</code></td><td>");
+		err |= put_html(h, rep->name);
+		err |= tnorm__buf_printf(h, "</td><td>%ld</td></tr>\n", rep->normal_steps);
+	}
+	err |= tnorm__buf_puts(h, "</tbody>\n</table>\n");
+	return err ? TNORM_ENOMEM : 0;
+}
+
+/* Each bucket's annotated test and its tests; then the tests that are not in a bucket. */
+static int put_buckets(tnorm__buf *h, const tnorm_triage_result *r)
+{
+	size_t b, i, shown;
+	int err = 0;
+	for (b = 0; b < r->nbuckets && err == 0; b++) {
+		const tnorm_triage_bucket *bk = &r->buckets[b];
+		err |= tnorm__buf_printf(h, "<h2 id=\"bucket-%zu\">Bucket %zu: %zu tests</h2>\n<p><code>",
+		                         b + 1, b + 1, bk->count);
+		err |= put_html(h, bk->signature);
+		err |= tnorm__buf_puts(h, "</code></p>\n<pre>");
+		err |= put_html(h, bk->annotated ? bk->annotated : bk->normal);
+		err |= tnorm__buf_puts(h, "</pre>\n<p>Tests: ");
+		for (i = 0, shown = 0; i < r->ntests; i++)
+			if (r->tests[i].bucket == b + 1) {
+				if (shown++)
+					err |= tnorm__buf_puts(h, ", ");
+				err |= put_html(h, r->tests[i].name);
+			}
+		err |= tnorm__buf_puts(h, "</p>\n");
+	}
+	for (i = 0, shown = 0; i < r->ntests && err == 0; i++) {
+		const tnorm_triage_test *t = &r->tests[i];
+		if (t->status == TNORM_TRIAGE_OK)
+			continue;
+		if (!shown++)
+			err |= tnorm__buf_puts(h, "<h2>Not triaged</h2>\n<ul>\n");
+		err |= tnorm__buf_puts(h, "<li>");
+		err |= put_html(h, t->name);
+		err |= tnorm__buf_printf(h, ": %s ", tnorm_triage_status_name(t->status));
+		err |= put_html(h, t->message ? t->message : "");
+		err |= tnorm__buf_puts(h, "</li>\n");
+	}
+	if (shown)
+		err |= tnorm__buf_puts(h, "</ul>\n");
+	return err ? TNORM_ENOMEM : 0;
+}
+
+int tnorm_triage_report_html(const tnorm_triage_result *r, char **out)
+{
+	tnorm__buf h = TNORM__BUF_INIT;
+	int err = 0;
+	if (!out || !r)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_triage_report_html: no result");
+	*out = NULL;
+	err |= tnorm__buf_puts(&h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	                           "<title>tnorm triage report</title>\n<style>\n"
+	                           "body{font-family:sans-serif;margin:2em;max-width:70em;color:#222}\n"
+	                           "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid "
+	                           "#ccc;padding:.3em .6em;text-align:left;vertical-align:top}th{"
+	                           "background:#f3f3f3}\npre{background:#f8f8f8;padding:.8em;border:1px "
+	                           "solid #ddd;overflow:auto}\ncode{font-size:90%}\n</style>\n</head>\n"
+	                           "<body>\n<h1>tnorm triage</h1>\n<p>Corpus <code>");
+	err |= put_html(&h, r->corpus);
+	err |= tnorm__buf_printf(&h, "</code>: %zu tests, %zu failing, %zu distinct signatures, %zu "
+	                             "distinct reduced tests, <strong>%zu distinct normalized tests"
+	                             "</strong> in %zu buckets.</p>\n", r->ntests, r->failing,
+	                         r->signatures, r->distinct_reduced, r->distinct_normalized,
+	                         r->nbuckets);
+	if (err == 0)
+		err = put_bucket_table(&h, r);
+	err |= tnorm__buf_puts(&h, "<h2>Test length: original &rarr; reduced &rarr; normalized</h2>\n");
+	if (err == 0)
+		err = put_chart(&h, r);
+	if (err == 0)
+		err = put_buckets(&h, r);
+	err |= tnorm__buf_puts(&h, "</body>\n</html>\n");
+	if (err || !(*out = tnorm__buf_detach(&h))) {
+		tnorm__buf_dispose(&h);
+		return tnorm__error_set(TNORM_ENOMEM, "out of memory while writing the report");
+	}
+	return 0;
+}
+
+/* OUT/NAME := text, atomically. */
+static int write_into(const char *dir, const char *name, const char *text)
+{
+	tnorm__buf p = TNORM__BUF_INIT;
+	int err = tnorm__buf_printf(&p, "%s/%s", dir, name);
+	if (err == 0)
+		err = tnorm_file_write_atomic(p.ptr, text, strlen(text));
+	tnorm__buf_dispose(&p);
+	return err;
+}
+
+int tnorm_triage_report_write(const tnorm_triage_result *r)
+{
+	char *json = NULL, *html = NULL;
+	int err;
+	if (!r || !r->out)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_triage_report_write: no output folder");
+	if ((err = tnorm_triage_report_json(r, &json)) == 0 &&
+	    (err = tnorm_triage_report_html(r, &html)) == 0 &&
+	    (err = write_into(r->out, "report.json", json)) == 0)
+		err = write_into(r->out, "report.html", html);
+	tnorm_free(json);
+	tnorm_free(html);
+	return err;
+}

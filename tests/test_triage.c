@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_triage.c - the triage below the CLI (issue 18): the report rendered from a result made by
+ * hand (report.json read back by jansson, report.html escaped), every allocation of the
+ * rendering failing in turn, and the job's refusals (options, harness, folder) before any run.
+ * The job's runs themselves are tested through the CLI (triage.sh), the binding (binding.py)
+ * and the debuggers (gdb.sh, lldb.sh).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "common.h"
+#include "tnorm/tnorm.h"
+
+static char sig[] = "SIGABRT at f (a<b>.c:1)";
+static char key[] = "SIGABRT at f (a<b>.c:1)";
+static char normal[] = "x0 = 1\nuse(x0) # \"<&>\"\n";
+static char empty[] = "";
+static char why[] = "the original test does not fail: it passes (exit 0)";
+static char n1[] = "t&1.t", n2[] = "t2.t", n3[] = "\xff.t";
+
+/* Three tests: two in one bucket, one that does not fail (its name not UTF-8). */
+static void make_result(tnorm_triage_result *r, tnorm_triage_test *t, tnorm_triage_bucket *b)
+{
+	memset(r, 0, sizeof(*r));
+	memset(t, 0, 3 * sizeof(*t));
+	memset(b, 0, sizeof(*b));
+	t[0].name = n1;
+	t[1].name = n2;
+	t[2].name = n3;
+	t[0].status = t[1].status = TNORM_TRIAGE_OK;
+	t[2].status = TNORM_TRIAGE_NOTFAIL;
+	t[0].signature = t[1].signature = sig;
+	t[0].key = t[1].key = key;
+	t[0].normal = t[1].normal = normal;
+	t[2].signature = t[2].key = t[2].normal = empty;
+	t[0].message = t[1].message = empty;
+	t[2].message = why;
+	t[0].original_steps = t[1].original_steps = t[2].original_steps = 100;
+	t[0].reduced_steps = 7;
+	t[1].reduced_steps = 9;
+	t[0].normal_steps = t[1].normal_steps = 2;
+	t[2].reduced_steps = t[2].normal_steps = -1;
+	t[0].bucket = t[1].bucket = 1;
+	b->signature = sig;
+	b->key = key;
+	b->normal = normal;
+	b->count = 2;
+	b->representative = 0;
+	r->corpus = n1;
+	r->out = NULL;
+	r->tests = t;
+	r->ntests = 3;
+	r->buckets = b;
+	r->nbuckets = 1;
+	r->failing = 2;
+	r->signatures = 1;
+	r->distinct_reduced = 2;
+	r->distinct_normalized = 1;
+	r->complete = 1;
+}
+
+static void test_triage__report_json(void **state)
+{
+	tnorm_triage_result r;
+	tnorm_triage_test t[3];
+	tnorm_triage_bucket b;
+	char *text = NULL;
+	json_t *j, *bk, *res;
+	(void)state;
+	make_result(&r, t, &b);
+	assert_int_equal(tnorm_triage_report_json(&r, &text), 0);
+	assert_non_null(strchr(text, '\n'));
+	assert_int_equal(strchr(text, '\n')[1], '\0');
+	assert_non_null(j = json_loads(text, 0, NULL));
+	assert_int_equal(json_integer_value(json_object_get(j, "tests")), 3);
+	assert_int_equal(json_integer_value(json_object_get(j, "distinct_normalized")), 1);
+	bk = json_array_get(json_object_get(j, "buckets"), 0);
+	assert_string_equal(json_string_value(json_object_get(bk, "normal_form")), normal);
+	assert_string_equal(json_string_value(json_object_get(bk, "annotated")), "");
+	assert_int_equal(json_array_size(json_object_get(bk, "tests")), 2);
+	res = json_array_get(json_object_get(j, "results"), 2);
+	assert_string_equal(json_string_value(json_object_get(res, "test")), "\xef\xbf\xbd.t");
+	assert_string_equal(json_string_value(json_object_get(res, "status")), "notfail");
+	assert_int_equal(json_integer_value(json_object_get(res, "bucket")), 0);
+	/* The keys in their documented order. */
+	assert_true(strstr(text, "{\"corpus\": ") == text);
+	assert_non_null(strstr(text, "\"buckets\": [{\"id\": 1, \"count\": 2, \"signature\": "));
+	json_decref(j);
+	tnorm_free(text);
+}
+
+static void test_triage__report_html(void **state)
+{
+	tnorm_triage_result r;
+	tnorm_triage_test t[3];
+	tnorm_triage_bucket b;
+	char *html = NULL;
+	(void)state;
+	make_result(&r, t, &b);
+	assert_int_equal(tnorm_triage_report_html(&r, &html), 0);
+	assert_true(strncmp(html, "<!DOCTYPE html>", 15) == 0);
+	assert_null(strstr(html, "<script"));
+	assert_non_null(strstr(html, "<table id=\"buckets\">"));
+	assert_non_null(strstr(html, "<svg "));
+	/* Names, signatures and tests are escaped wherever they appear. */
+	assert_non_null(strstr(html, "a&lt;b&gt;.c:1"));
+	assert_null(strstr(html, "a<b>.c"));
+	assert_non_null(strstr(html, "# &quot;&lt;&amp;&gt;&quot;"));
+	assert_non_null(strstr(html, "t&amp;1.t"));
+	assert_non_null(strstr(html, "<h2>Not triaged</h2>"));
+	/* One group of three bars per failing test. */
+	{
+		size_t rects = 0;
+		const char *p = html;
+		while ((p = strstr(p, "<rect ")))
+			rects++, p++;
+		assert_int_equal(rects, 6);
+	}
+	tnorm_free(html);
+}
+
+static void test_triage__report_oom(void **state)
+{
+	tnorm_triage_result r;
+	tnorm_triage_test t[3];
+	tnorm_triage_bucket b;
+	long k;
+	(void)state;
+	make_result(&r, t, &b);
+	for (k = 0; k < 400; k++) {
+		char *out = NULL;
+		int err;
+		tnorm__alloc_fail_after(k);
+		err = tnorm_triage_report_html(&r, &out);
+		tnorm__alloc_fail_after(-1);
+		assert_true(err == 0 || err == TNORM_ENOMEM);
+		assert_true((err == 0) == (out != NULL));
+		tnorm_free(out);
+		if (err == 0)
+			break;
+	}
+	assert_true(k < 400);
+}
+
+static void test_triage__refusals(void **state)
+{
+	tnorm_triage_options o = TNORM_TRIAGE_OPTIONS_INIT;
+	tnorm_triage_result r;
+	static const char *const argv[] = {"/bin/true", "{}", NULL};
+	char dir[] = "/tmp/tnorm-triage-XXXXXX", hp[64], sub[80];
+	FILE *f;
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(hp, sizeof(hp), "%s/h.tnh", dir);
+	assert_non_null(f = fopen(hp, "w"));
+	fputs("pool int 2\n<int> := 1..3\nuse(<int>)\n", f);
+	fclose(f);
+
+	o.dir = dir;
+	o.argv = argv;
+	assert_int_equal(tnorm_triage_run(&o, &r), TNORM_EINVALID); /* no harness */
+	assert_non_null(strstr(tnorm_error_last()->message, "needs a harness"));
+	tnorm_triage_result_dispose(&r);
+	o.harness = hp;
+	o.version = 99;
+	assert_int_equal(tnorm_triage_run(&o, &r), TNORM_EINVALID);
+	o.version = TNORM_TRIAGE_OPTIONS_VERSION;
+	/* A folder without tests: nothing is made in it. */
+	assert_int_equal(tnorm_triage_run(&o, &r), TNORM_ENOTFOUND);
+	assert_non_null(strstr(tnorm_error_last()->message, "no tests (*.t) to triage"));
+	tnorm_triage_result_dispose(&r);
+	snprintf(sub, sizeof(sub), "%s/triage", dir);
+	assert_int_equal(access(sub, F_OK), -1);
+	snprintf(sub, sizeof(sub), "%s/nosuch", dir);
+	o.dir = sub;
+	assert_int_equal(tnorm_triage_run(&o, &r), TNORM_EIO);
+	assert_non_null(strstr(tnorm_error_last()->message, "cannot read the folder"));
+	tnorm_triage_result_dispose(&r);
+	tnorm_triage_result_dispose(&r); /* twice is fine */
+	assert_int_equal(tnorm_triage_run(&o, NULL), TNORM_EINVALID);
+	assert_string_equal(tnorm_triage_status_name(TNORM_TRIAGE_FLAKY), "flaky");
+	assert_string_equal(tnorm_triage_status_name(TNORM_TRIAGE_PENDING), "pending");
+	unlink(hp);
+	rmdir(dir);
+}
+
+/* Every test already done (its result file there, for its content): the job runs nothing, with
+ * many workers done before the caller waits for them (that race once left it waiting forever),
+ * and reports from the files. */
+static void test_triage__all_done(void **state)
+{
+	tnorm_triage_options o = TNORM_TRIAGE_OPTIONS_INIT;
+	tnorm_triage_result r;
+	static const char *const argv[] = {"/nonexistent/program", "{}", NULL};
+	static const char test[] = "int0 = 1\nuse(int0)\n";
+	char dir[] = "/tmp/tnorm-triage-XXXXXX", p[256], hex[17];
+	FILE *f;
+	int k, round;
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/h.tnh", dir);
+	assert_non_null(f = fopen(p, "w"));
+	fputs("pool int 2\n<int> := 1..3\nuse(<int>)\n", f);
+	fclose(f);
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)tnorm__hash64(test, strlen(test), 0));
+	snprintf(p, sizeof(p), "%s/out", dir);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/out/results", dir);
+	mkdir(p, 0755);
+	for (k = 0; k < 5; k++) {
+		snprintf(p, sizeof(p), "%s/t%d.t", dir, k);
+		assert_non_null(f = fopen(p, "w"));
+		fputs(test, f);
+		fclose(f);
+		snprintf(p, sizeof(p), "%s/out/results/t%d.t.json", dir, k);
+		assert_non_null(f = fopen(p, "w"));
+		fprintf(f, "{\"test\": \"t%d.t\", \"hash\": \"%s\", \"status\": \"ok\", \"complete\": true, "
+		           "\"message\": \"\", \"signature\": \"SIGABRT at f (a.c:%d)\", \"key\": "
+		           "\"SIGABRT at f (a.c:%d)\", \"original_steps\": 2, \"reduced_steps\": 2, "
+		           "\"normal_steps\": 2, \"runs\": 0, \"seconds\": 0, \"reduced\": \"%s\", "
+		           "\"normal\": \"int0 = 1\\nuse(int0)\\n\"}\n", k, hex, k % 2, k % 2, "r");
+		fclose(f);
+	}
+	snprintf(p, sizeof(p), "%s/h.tnh", dir);
+	o.dir = dir;
+	o.harness = p;
+	o.argv = argv;
+	o.generalize = 0;
+	o.jobs = 8;
+	{
+		char out[160];
+		snprintf(out, sizeof(out), "%s/out", dir);
+		o.out = out;
+		for (round = 0; round < 20; round++) {
+			assert_int_equal(tnorm_triage_run(&o, &r), 0);
+			assert_true(r.complete);
+			assert_int_equal(r.ntests, 5);
+			assert_int_equal(r.done, 5);
+			assert_int_equal(r.fresh, 0);
+			assert_int_equal(r.failing, 5);
+			assert_int_equal(r.signatures, 2);
+			assert_int_equal(r.nbuckets, 2);
+			assert_int_equal(r.buckets[0].count, 3);
+			assert_int_equal(r.tests[1].bucket, 2);
+			tnorm_triage_result_dispose(&r);
+		}
+		snprintf(p, sizeof(p), "%s/report.html", out);
+		assert_int_equal(access(p, F_OK), 0);
+	}
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_triage__report_json),
+	        cmocka_unit_test(test_triage__report_html),
+	        cmocka_unit_test(test_triage__report_oom),
+	        cmocka_unit_test(test_triage__refusals),
+	        cmocka_unit_test(test_triage__all_done),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
