@@ -71,7 +71,11 @@ expect "resume: the rest were done ($before of 6 before the kill)" sh -c "[ \$(g
 # (its workers are threads of its own; the programs they run are traced with PTRACE_O_EXITKILL)
 mkdir k9dir
 for k in 1 2 3 4 5 6; do cp "$AVL/tests/fail-$k.t" k9dir/; done
-setsid "$T" triage k9dir --harness "$H" -j 2 --no-db -- "$D" {} >k9.out 2>&1 &
+# Each program first sleeps 0.2 s, so that the programs are there to be seen with or without the
+# fork server (without it, a plain run of the driver is over in a few ms).
+printf '#!/bin/sh\nsleep 0.2\nexec "%s" "$@"\n' "$D" >k9prog.sh
+chmod +x k9prog.sh
+setsid "$T" triage k9dir --harness "$H" -j 2 --no-db -- "$PWD/k9prog.sh" {} >k9.out 2>&1 &
 tpid=$!
 descendants() { local p; for p in $(pgrep -P "$1"); do echo "$p"; descendants "$p"; done; }
 for _ in $(seq 1 600); do [ "$(descendants "$tpid" | wc -l)" -ge 2 ] && break; sleep 0.05; done
