@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -268,6 +269,13 @@ done:
 		unlink(tmp.ptr);
 	tnorm__buf_dispose(&tmp);
 	return err;
+}
+
+double tnorm__now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 void tnorm__hash64_pair(const void *data, size_t len, uint64_t seed1, uint64_t seed2, uint64_t *h1,

@@ -76,6 +76,8 @@ int tnorm__signature_set_kind(struct tnorm_signature *s, const char *kind);
 
 /* 64-bit FNV-1a, for content hashes and caches. */
 uint64_t tnorm__hash64(const void *data, size_t len, uint64_t seed);
+/* Seconds on the monotonic clock (for durations and deadlines only). */
+double tnorm__now(void);
 /* tnorm__hash64 with two seeds in one pass over the data (the two chains run side by side). */
 void tnorm__hash64_pair(const void *data, size_t len, uint64_t seed1, uint64_t seed2, uint64_t *h1,
                         uint64_t *h2);

@@ -421,13 +421,6 @@ void tnorm_run_result_dispose(tnorm_run_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static const char *signame(int sig, char *buf, size_t size)
 {
 	const char *abbrev = sigabbrev_np(sig);
@@ -1627,7 +1620,7 @@ static void tracer_start(tracer *t, const char *dir, char **argv, char **envp, i
  * is past. */
 static int ms_until(double when)
 {
-	double left = when - now();
+	double left = when - tnorm__now();
 	return left <= 0 ? 0 : (int)(left * 1000.0) + 1;
 }
 
@@ -1756,7 +1749,7 @@ static int wait_run(tnorm_runner *r, tracer *t, run_mode mode, stream *so, strea
 			w->pid = 0;
 			return tnorm__error_errno(TNORM_EIO, "fork failed");
 		}
-		tnow = now();
+		tnow = tnorm__now();
 		if (!done_seen && !pid && deadline && tnow > deadline + 1.0 && mode != MODE_PLAIN) {
 			/* A fork server that does not fork: gone with it (then a run afresh). */
 			tracer_kill_server(t);
@@ -1924,7 +1917,7 @@ static int run_attempt(tnorm_runner *r, tracer *t, run_mode mode, tnorm_run_resu
 		*retry = 1; /* the server died since pick_mode: start another */
 		goto done;
 	}
-	start = now();
+	start = tnorm__now();
 	{
 		int fds[4];
 		fds[0] = infd;
@@ -1950,15 +1943,15 @@ static int run_attempt(tnorm_runner *r, tracer *t, run_mode mode, tnorm_run_resu
 	tracer_end(t);
 	if ((*retry = fork_server_after(r, mode, &w)))
 		goto done;
-	res->wall = now() - start;
+	res->wall = tnorm__now() - start;
 	res->child_cpu = (double)w.ru.ru_utime.tv_sec + (double)w.ru.ru_utime.tv_usec / 1e6 +
 	                 (double)w.ru.ru_stime.tv_sec + (double)w.ru.ru_stime.tv_usec / 1e6;
 	/* Children the program left behind die with their group. */
 	kill(-w.pid, SIGKILL);
 	/* Collect what is left in the pipes (writers in the group are dead now, or soon). */
 	{
-		double until = now() + 0.5;
-		while ((so.fd >= 0 || se.fd >= 0) && now() < until)
+		double until = tnorm__now() + 0.5;
+		while ((so.fd >= 0 || se.fd >= 0) && tnorm__now() < until)
 			poll_streams(&so, &se, -1, 20, r->opts.output_cap);
 	}
 	if (read(execp[0], &exec_errno, sizeof(exec_errno)) != (ssize_t)sizeof(exec_errno))

@@ -77,13 +77,6 @@ static void set_timeout(tnorm_session *s, double t)
 
 static int remember(tnorm_session *s, uint64_t h1, uint64_t h2, int interesting);
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int tnorm_session_new(tnorm_session **out, const char *const *argv, const tnorm_run_options *run,
                       const tnorm_session_options *o)
 {
@@ -108,7 +101,7 @@ int tnorm_session_new(tnorm_session **out, const char *const *argv, const tnorm_
 	if (!s->o.confirm)
 		s->o.confirm = 1;
 	s->phase = "reduce";
-	s->start = now();
+	s->start = tnorm__now();
 	s->cap = 1024;
 	if (!(s->cache = tnorm__calloc(s->cap, sizeof(*s->cache)))) {
 		tnorm_session_free(s);
@@ -527,7 +520,7 @@ static int pre_check(tnorm_session *s, const void *data, size_t len, uint64_t h1
 	if (s->o.max_runs && s->runs >= s->o.max_runs)
 		return tnorm__error_set(TNORM_ETIMEOUT, "the run budget (%llu runs) is used up; the best "
 		                        "result so far is kept", (unsigned long long)s->o.max_runs);
-	if (s->o.max_time > 0 && now() - s->start > s->o.max_time)
+	if (s->o.max_time > 0 && tnorm__now() - s->start > s->o.max_time)
 		return tnorm__error_set(TNORM_ETIMEOUT, "the time budget (%g s) is used up; the best "
 		                        "result so far is kept", s->o.max_time);
 	return 0;
@@ -881,7 +874,7 @@ void tnorm_session_stats(const tnorm_session *s, tnorm_progress *p)
 	p->runs = s->runs;
 	p->accepted = s->accepted;
 	p->cache_hits = s->hits;
-	p->elapsed = now() - s->start;
+	p->elapsed = tnorm__now() - s->start;
 	p->child_cpu = s->child_cpu;
 	p->run_wall = s->run_wall;
 }

@@ -49,13 +49,6 @@ static tnorm_triage_status status_from_name(const char *s)
 	return TNORM_TRIAGE_PENDING;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void test_dispose(tnorm_triage_test *t)
 {
 	tnorm_free(t->name);
@@ -470,7 +463,7 @@ static void *worker(void *arg)
 /* Nonzero when the caller asks to stop (its flag, or its callback). */
 static int report(const tnorm_triage_options *o, tnorm_triage_progress *p, double t0)
 {
-	p->elapsed = now() - t0;
+	p->elapsed = tnorm__now() - t0;
 	if (o->cancel && *o->cancel)
 		return 1;
 	return o->progress ? o->progress(o->progress_ctx, p) != 0 : 0;
@@ -737,7 +730,7 @@ int tnorm_triage_run(const tnorm_triage_options *o, tnorm_triage_result *res)
 	tnorm_harness *h = NULL;
 	job j;
 	gen_ctx g;
-	double t0 = now();
+	double t0 = tnorm__now();
 	size_t b;
 	int err;
 
