@@ -26,7 +26,7 @@ M=$B/mutants
 export TNORM_DB=off
 
 build_driver() { # SOURCE.c OUT
-	cc -O0 -g -w -DAVL_FIXED -Iexamples/avl -Icore/include -o "$2" examples/avl/driver.c "$1" \
+	cc -O0 -g -w -DAVL_FIXED -Iexamples/avl -Icore/include -o "$2" examples/avl/driver.c examples/avl/print.c "$1" \
 		"$B/examples/avl/avl_harness.c" "$B/core/driver/libtnorm_driver.a" "$B/core/libtnorm_model.a" \
 		2>/dev/null
 }
