@@ -242,6 +242,7 @@ static void test_db__claims(void **state)
 {
 	tnorm_db *a = NULL, *b = NULL;
 	tnorm_db_item *items = NULL;
+	char *res = (char *)"x";
 	size_t n = 9;
 	int got = -1, ok = -1;
 	(void)state;
@@ -258,6 +259,10 @@ static void test_db__claims(void **state)
 	assert_int_equal(got, 1); /* another job's item of the same name */
 	assert_int_equal(tnorm_db_claim(a, "job1", "t-b", "A", 60, &got), 0);
 	assert_int_equal(got, 1); /* a renewal */
+	assert_int_equal(tnorm_db_result(b, "job1", "t-b", &res), 0);
+	assert_null(res); /* held, not finished */
+	assert_int_equal(tnorm_db_result(b, "job1", "t-zz", &res), 0);
+	assert_null(res); /* never claimed */
 	assert_int_equal(tnorm_db_finish(b, "job1", "t-b", "B", "wrong", &ok), 0);
 	assert_int_equal(ok, 0);
 	assert_int_equal(tnorm_db_finish(a, "job1", "t-b", "A", "bucket 1\n", &ok), 0);
@@ -266,6 +271,13 @@ static void test_db__claims(void **state)
 	assert_int_equal(got, 0); /* finished */
 	assert_int_equal(tnorm_db_claim(a, "job1", "t-b", "A", 60, &got), 0);
 	assert_int_equal(got, 0); /* finished, even for its own worker */
+	assert_int_equal(tnorm_db_result(b, "job1", "t-b", &res), 0);
+	assert_non_null(res);
+	assert_string_equal(res, "bucket 1\n");
+	tnorm_free(res);
+	assert_int_equal(tnorm_db_result(b, "job2", "t-b", &res), 0);
+	assert_null(res); /* the other job's item is only claimed */
+	assert_int_equal(tnorm_db_result(NULL, "job1", "t-b", &res), TNORM_EINVALID);
 	/* A lease that expires (its worker died) is taken over; the old worker's result is dropped. */
 	assert_int_equal(tnorm_db_claim(a, "job1", "t-a", "A", 1, &got), 0);
 	assert_int_equal(got, 1);

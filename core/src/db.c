@@ -251,6 +251,14 @@ int tnorm_db_results(tnorm_db *d, const char *job, tnorm_db_item **items, size_t
 	return err;
 }
 
+int tnorm_db_result(tnorm_db *d, const char *job, const char *name, char **result)
+{
+	if (!d || !job || !name || !result)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_db_result: NULL argument");
+	*result = NULL;
+	return d->ops->result(d->be, job, name, result);
+}
+
 int tnorm__db_item_push(tnorm_db_item **items, size_t *n, const char *name, const char *result)
 {
 	tnorm_db_item *na = tnorm__reallocarray(*items, *n + 1, sizeof(*na));

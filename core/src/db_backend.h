@@ -36,6 +36,8 @@ typedef struct tnorm__db_ops {
 	int (*finish)(void *be, const char *job, const char *name, const char *worker,
 	              const char *result, int *ok);
 	int (*results)(void *be, const char *job, tnorm_db_item **items, size_t *n);
+	/* *result: a malloc'd copy of a finished item's result, NULL when it is not finished. */
+	int (*result)(void *be, const char *job, const char *name, char **result);
 	void (*close)(void *be);
 } tnorm__db_ops;
 

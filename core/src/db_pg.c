@@ -35,6 +35,7 @@ enum {
 	Q_CLAIM,
 	Q_FINISH,
 	Q_RESULTS,
+	Q_RESULT,
 	Q_COUNT
 };
 
@@ -64,6 +65,7 @@ static const struct {
 	{"UPDATE tnorm_claim SET done=1, result=$4 WHERE job=$1 AND name=$2 AND worker=$3 AND done=0",
 	 4},
 	{"SELECT name, result FROM tnorm_claim WHERE job=$1 AND done=1 ORDER BY name COLLATE \"C\"", 1},
+	{"SELECT coalesce(result, '') FROM tnorm_claim WHERE job=$1 AND name=$2 AND done=1", 2},
 };
 
 static const char schema[] =
@@ -308,9 +310,23 @@ static int pg_results(void *be, const char *job, tnorm_db_item **items, size_t *
 	return err;
 }
 
+static int pg_result(void *be, const char *job, const char *name, char **result)
+{
+	const char *p[2];
+	PGresult *r;
+	int err = 0;
+	p[0] = job, p[1] = name;
+	if (!(r = run(be, Q_RESULT, p, NULL, 0, PGRES_TUPLES_OK)))
+		return TNORM_EDB;
+	if (PQntuples(r) > 0 && !(*result = tnorm__strdup(PQgetvalue(r, 0, 0))))
+		err = TNORM_ENOMEM;
+	PQclear(r);
+	return err;
+}
+
 static const tnorm__db_ops pg_ops = {
-	pg_get_outcome, pg_put_outcome, pg_get_normal, pg_put_normal, pg_get_path,
-	pg_put_path,    pg_claim,       pg_finish,     pg_results,    pg_close,
+	pg_get_outcome, pg_put_outcome, pg_get_normal, pg_put_normal, pg_get_path, pg_put_path,
+	pg_claim,       pg_finish,      pg_results,    pg_result,     pg_close,
 };
 
 /* Refuse a database that holds another program's tables; 0 when it is empty or tnorm's. */

@@ -17,7 +17,7 @@
 
 typedef struct sq {
 	sqlite3 *db;
-	sqlite3_stmt *get_out, *put_out, *get_norm, *put_norm, *get_path, *put_path, *claim, *finish,
+	sqlite3_stmt *get_out, *put_out, *get_norm, *put_norm, *get_path, *put_path, *claim, *finish, *result,
 		*results;
 } sq;
 
@@ -39,6 +39,7 @@ static void sq_close(void *be)
 	sqlite3_finalize(d->get_path);
 	sqlite3_finalize(d->put_path);
 	sqlite3_finalize(d->claim);
+	sqlite3_finalize(d->result);
 	sqlite3_finalize(d->finish);
 	sqlite3_finalize(d->results);
 	sqlite3_close(d->db);
@@ -215,9 +216,24 @@ static int sq_results(void *be, const char *job, tnorm_db_item **items, size_t *
 	return err;
 }
 
+static int sq_result(void *be, const char *job, const char *name, char **result)
+{
+	sq *d = be;
+	int r, err = 0;
+	sqlite3_reset(d->result);
+	sqlite3_bind_text(d->result, 1, job, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(d->result, 2, name, -1, SQLITE_TRANSIENT);
+	if ((r = step_row(d, d->result)) < 0)
+		return r;
+	if (r && !(*result = tnorm__strdup((const char *)sqlite3_column_text(d->result, 0))))
+		err = TNORM_ENOMEM;
+	sqlite3_reset(d->result);
+	return err;
+}
+
 static const tnorm__db_ops sq_ops = {
-	sq_get_outcome, sq_put_outcome, sq_get_normal, sq_put_normal, sq_get_path,
-	sq_put_path,    sq_claim,       sq_finish,     sq_results,    sq_close,
+	sq_get_outcome, sq_put_outcome, sq_get_normal, sq_put_normal, sq_get_path, sq_put_path,
+	sq_claim,       sq_finish,      sq_results,    sq_result,     sq_close,
 };
 
 /* "tnrm": the SQLite application_id that marks a file as tnorm's result database. */
@@ -312,7 +328,9 @@ int tnorm__db_sqlite_open(const char *path, void **out, const tnorm__db_ops **op
 	    sqlite3_prepare_v2(d->db, "UPDATE claim SET done=1, result=?4 WHERE job=?1 AND name=?2 AND "
 	                       "worker=?3 AND done=0", -1, &d->finish, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(d->db, "SELECT name, result FROM claim WHERE job=? AND done=1 ORDER BY "
-	                       "name", -1, &d->results, NULL) != SQLITE_OK) {
+	                       "name", -1, &d->results, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(d->db, "SELECT coalesce(result, '') FROM claim WHERE job=? AND name=? AND "
+	                       "done=1", -1, &d->result, NULL) != SQLITE_OK) {
 		int err = dberr(d, path);
 		sq_close(d);
 		return err;

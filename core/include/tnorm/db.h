@@ -104,6 +104,12 @@ typedef struct tnorm_db_item {
 TNORM_EXTERN int tnorm_db_results(tnorm_db *db, const char *job, tnorm_db_item **items,
                                   size_t *n);
 
+/**
+ * One item's result: *result receives a copy (free with tnorm_free()) when the item is
+ * finished, NULL when it is not (never claimed, or held by a worker).
+ */
+TNORM_EXTERN int tnorm_db_result(tnorm_db *db, const char *job, const char *name, char **result);
+
 /** Free an array from tnorm_db_results().  NULL is a no-op. */
 TNORM_EXTERN void tnorm_db_items_free(tnorm_db_item *items, size_t n);
 
