@@ -28,14 +28,18 @@ static void help(FILE *f)
 	fprintf(f, "usage: tnorm triage DIR --harness H [-j N] [-o OUT] [--match P] [--db PATH |\n"
 	           "                   --no-db] [--max-time-per-test T] [--no-generalize] [--timeout T]\n"
 	           "                   [--mem SIZE] [--no-fork-server] [--env N=V]... [--invalid-exit N]...\n"
-	           "                   [--fixed CMD] [--rules calls|paper] [--quiet] -- CMD ARGS...\n\n"
+	           "                   [--fixed CMD] [--rules calls|paper] [--shard K/N] [--lease S]\n"
+	           "                   [--quiet] -- CMD ARGS...\n\n"
 	           "Confirm, reduce and normalize every test (*.t) in DIR on N worker threads\n"
 	           "(default: the number of cores) sharing one database (default DIR/.tnorm/cache.db),\n"
 	           "then group them into buckets of (signature, normal form): one test per fault.\n"
 	           "Prints the summary and writes OUT/report.json and OUT/report.html (OUT defaults\n"
 	           "to DIR/triage).  Resumable: rerun after Ctrl-C or a crash and only the tests not\n"
 	           "done yet are worked on.  --invalid-exit and --fixed as for tnorm reduce; --rules\n"
-	           "as for tnorm minimize.\n\n"
+	           "as for tnorm minimize.  --shard K/N does only the K-th (0-based) of N parts of DIR\n"
+	           "and writes no report: run it on N machines with a shared --db URL, then once\n"
+	           "without --shard for the report.  --lease S: seconds a claim lasts unless renewed\n"
+	           "(default 5 for a file database, 30 for a server).\n\n"
 	           "exit status: 0 done, 1 bad harness, 2 usage, 3 system error, 130 interrupted\n");
 }
 
@@ -81,6 +85,16 @@ static void print_summary(const tnorm_triage_result *r)
 			printf("not triaged: %s: %s: %s\n", r->tests[i].name,
 			       tnorm_triage_status_name(r->tests[i].status), r->tests[i].message);
 	printf("\nreport: %s/report.html, %s/report.json\n", r->out, r->out);
+}
+
+/* A shard's summary: its part done, and how to get the report. */
+static void print_shard(const tnorm_triage_options *o, const tnorm_triage_result *r)
+{
+	printf("shard %u/%u of %s: %zu of %zu tests (%zu done by this run), %zu failing, %zu "
+	       "bucket%s in this shard\n",
+	       o->shard, o->shards, r->corpus, r->ntests, r->total, r->fresh, r->failing, r->nbuckets,
+	       r->nbuckets == 1 ? "" : "s");
+	printf("the report: run the same command without --shard once every shard is done\n");
 }
 
 int cmd_triage(int argc, char **argv)
@@ -129,7 +143,8 @@ int cmd_triage(int argc, char **argv)
 			        strcmp(argv[++k], "paper") ? TNORM_RULES_CALLS : TNORM_RULES_PAPER;
 		} else if (!strcmp(a, "--harness") || !strcmp(a, "-o") || !strcmp(a, "--match") ||
 		           !strcmp(a, "--db") || !strcmp(a, "-j") || !strcmp(a, "--jobs") ||
-		           !strcmp(a, "--max-time-per-test")) {
+		           !strcmp(a, "--max-time-per-test") || !strcmp(a, "--shard") ||
+		           !strcmp(a, "--lease")) {
 			const char *val;
 			if (k + 1 >= argc) {
 				rc = cli_usage_error("triage", "%s needs a value", a);
@@ -142,6 +157,21 @@ int cmd_triage(int argc, char **argv)
 				o.out = val;
 			} else if (!strcmp(a, "--db")) {
 				dbpath = val;
+			} else if (!strcmp(a, "--shard")) {
+				if (tnorm_triage_shard_parse(val, &o.shard, &o.shards) < 0) {
+					rc = cli_usage_error("triage", "%s", tnorm_error_last()->message);
+					goto done;
+				}
+			} else if (!strcmp(a, "--lease")) {
+				if (cli_parse_u64("triage", a, val, &v) < 0) {
+					rc = EXIT_USAGE;
+					goto done;
+				}
+				if (v < 1 || v > 86400) {
+					rc = cli_usage_error("triage", "--lease takes 1 to 86400 seconds");
+					goto done;
+				}
+				o.lease = (unsigned)v;
 			} else if (!strcmp(a, "--max-time-per-test")) {
 				if (cli_parse_seconds("triage", a, val, &o.job.session.max_time) < 0) {
 					rc = EXIT_USAGE;
@@ -190,6 +220,11 @@ int cmd_triage(int argc, char **argv)
 		rc = cli_usage_error("triage", "triage needs --harness: normalization rewrites harness tests");
 		goto done;
 	}
+	if (o.shards > 1 && no_db) {
+		rc = cli_usage_error("triage", "--shard needs a database where the shards' results meet "
+		                     "(--db URL), not --no-db");
+		goto done;
+	}
 	if (!rest || nrest == 0) {
 		rc = cli_usage_error("triage", "missing the command: tnorm triage DIR -- CMD ARGS {}");
 		goto done;
@@ -228,11 +263,16 @@ int cmd_triage(int argc, char **argv)
 	err = tnorm_triage_run(&o, &res);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	if (res.warning)
+		fprintf(stderr, "tnorm triage: warning: %s\n", res.warning);
 	if (err < 0) {
 		rc = cli_fail("triage", err);
 		goto done;
 	}
-	print_summary(&res);
+	if (o.shards > 1)
+		print_shard(&o, &res);
+	else
+		print_summary(&res);
 done:
 	tnorm_triage_result_dispose(&res);
 	free(probe);

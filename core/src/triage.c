@@ -4,8 +4,11 @@
  *
  * Three phases, all in one call.  Work: worker threads take the tests in name order; a test
  * whose result file (OUT/results/NAME.json) parses and carries the hash of the test's content is
- * done already; any other is claimed (OUT/claims/NAME, O_EXCL), minimized with the pipeline, and
- * its result file written atomically.  The calling thread meanwhile waits for finished tests and
+ * done already, and so is one the database holds a result for (written to its result file then);
+ * any other is claimed (in the database, else OUT/claims/NAME with O_EXCL), minimized with the
+ * pipeline, its result recorded in the database and its result file written atomically.  A test
+ * another worker holds is put aside and looked at again every second until it is finished (by
+ * that worker) or its lease runs out (the worker died: this one takes it over).  The calling thread meanwhile waits for finished tests and
  * hands each to the progress callback, so callbacks never run on a worker.  Gather: every result
  * file is read back (the files, not memory, are the truth: they are what a resumed job sees), and
  * the tests are put in buckets of (signature key, normal form).  Report: each bucket's
@@ -17,12 +20,15 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "tnorm/db.h"
+#include "tnorm/harness.h"
 #include "tnorm/triage.h"
 #include "tnorm/triage_report.h"
 
@@ -73,7 +79,48 @@ void tnorm_triage_result_dispose(tnorm_triage_result *res)
 	tnorm_free(res->buckets);
 	tnorm_free(res->corpus);
 	tnorm_free(res->out);
+	tnorm_free(res->warning);
 	memset(res, 0, sizeof(*res));
+}
+
+/* ---- shards -------------------------------------------------------------------------------- */
+
+unsigned tnorm_triage_shard_of(const char *name, unsigned shards)
+{
+	if (!name || shards <= 1)
+		return 0;
+	return (unsigned)(tnorm__hash64(name, strlen(name), 0x5eed5eedULL) % shards);
+}
+
+/* A decimal number of up to 9 digits at *p (advanced past it); -1 when there is none. */
+static long shard_number(const char **p)
+{
+	long v = 0;
+	int digits = 0;
+	while (**p >= '0' && **p <= '9' && digits < 10) {
+		v = v * 10 + (**p - '0');
+		(*p)++;
+		digits++;
+	}
+	return digits == 0 || digits > 9 ? -1 : v;
+}
+
+int tnorm_triage_shard_parse(const char *text, unsigned *shard, unsigned *shards)
+{
+	const char *p = text;
+	long k, n;
+	if (!text || !shard || !shards)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_triage_shard_parse: NULL argument");
+	k = shard_number(&p);
+	if (k < 0 || *p++ != '/' || (n = shard_number(&p)) < 0 || *p)
+		return tnorm__error_set(TNORM_EINVALID, "shard '%s': expected K/N, two numbers such as 0/4",
+		                        text);
+	if (n < 1 || k >= n)
+		return tnorm__error_set(TNORM_EINVALID, "shard '%s': K must be 0..N-1 (shards count from 0)",
+		                        text);
+	*shard = (unsigned)k;
+	*shards = (unsigned)n;
+	return 0;
 }
 
 /* ---- the folders ----------------------------------------------------------------------------- */
@@ -191,15 +238,40 @@ static long member_long(json_t *o, const char *key)
  * from the test's current content (`hex`): 1 when loaded, else 0 (a file that does not parse is
  * as good as missing: the test is done again; so is one that cannot be read for lack of memory).
  */
+static int result_from_json(json_t *j, tnorm_triage_test *t, const char *hex);
+
 static int load_result(const char *out, tnorm_triage_test *t, const char *hex)
 {
 	tnorm__buf p = TNORM__BUF_INIT;
-	const char *h, *file = NULL;
+	const char *file = NULL;
 	json_t *j = NULL;
 	int loaded = 0;
 	if (tnorm__buf_printf(&p, "%s/results/%s.json", out, t->name) == 0)
 		file = p.ptr;
-	if (!file || !(j = json_load_file(file, 0, NULL)) || !json_is_object(j))
+	if (file && (j = json_load_file(file, 0, NULL)))
+		loaded = result_from_json(j, t, hex);
+	json_decref(j);
+	tnorm__buf_dispose(&p);
+	tnorm_error_clear();
+	return loaded;
+}
+
+/* The same from a result's text (as the database holds it). */
+static int parse_result(const char *text, tnorm_triage_test *t, const char *hex)
+{
+	json_t *j = json_loads(text, 0, NULL);
+	int loaded = j ? result_from_json(j, t, hex) : 0;
+	json_decref(j);
+	tnorm_error_clear();
+	return loaded;
+}
+
+/* A result record into *t: 1 when it is one, made from content `hex`. */
+static int result_from_json(json_t *j, tnorm_triage_test *t, const char *hex)
+{
+	const char *h;
+	int loaded = 0;
+	if (!json_is_object(j))
 		goto done;
 	h = json_string_value(json_object_get(j, "hash"));
 	if (!h || strcmp(h, hex))
@@ -228,9 +300,6 @@ static int load_result(const char *out, tnorm_triage_test *t, const char *hex)
 	}
 	loaded = 1;
 done:
-	json_decref(j);
-	tnorm__buf_dispose(&p);
-	tnorm_error_clear();
 	return loaded;
 }
 
@@ -257,13 +326,11 @@ static json_t *json_seconds(double v)
 	return json_real((double)(long long)(v * 1000 + (v < 0 ? -0.5 : 0.5)) / 1000);
 }
 
-/* Write t (just done, from `hex` content) to OUT/results/NAME.json, atomically. */
-static int write_result(const char *out, const tnorm_triage_test *t, const char *hex)
+/* The result record of t (just done, from `hex` content) as one line of JSON, in *text. */
+static int result_text(const tnorm_triage_test *t, const char *hex, char **text)
 {
 	json_t *r = json_object();
-	tnorm__buf p = TNORM__BUF_INIT;
-	char *text = NULL;
-	int bad = 0, err;
+	int bad = 0;
 	bad |= json_object_set_new(r, "test", tnorm__json_str(t->name));
 	bad |= json_object_set_new(r, "hash", json_string(hex));
 	bad |= json_object_set_new(r, "status", json_string(tnorm_triage_status_name(t->status)));
@@ -278,16 +345,19 @@ static int write_result(const char *out, const tnorm_triage_test *t, const char 
 	bad |= json_object_set_new(r, "seconds", json_seconds(t->seconds));
 	bad |= json_object_set_new(r, "reduced", tnorm__json_str(t->reduced));
 	bad |= json_object_set_new(r, "normal", tnorm__json_str(t->normal));
-	if ((err = tnorm__json_dump(&text, r, bad)) < 0)
-		return err;
-	if ((err = tnorm__buf_printf(&p, "%s/results/%s.json", out, t->name)) == 0) {
-		tnorm__buf line = TNORM__BUF_INIT;
-		if ((err = tnorm__buf_puts(&line, text)) == 0 && (err = tnorm__buf_putc(&line, '\n')) == 0)
-			err = tnorm_file_write_atomic(p.ptr, line.ptr, line.len);
-		tnorm__buf_dispose(&line);
-	}
+	return tnorm__json_dump(text, r, bad);
+}
+
+/* Write a result record to OUT/results/NAME.json, atomically. */
+static int write_result_text(const char *out, const char *name, const char *text)
+{
+	tnorm__buf p = TNORM__BUF_INIT, line = TNORM__BUF_INIT;
+	int err;
+	if ((err = tnorm__buf_printf(&p, "%s/results/%s.json", out, name)) == 0 &&
+	    (err = tnorm__buf_puts(&line, text)) == 0 && (err = tnorm__buf_putc(&line, '\n')) == 0)
+		err = tnorm_file_write_atomic(p.ptr, line.ptr, line.len);
+	tnorm__buf_dispose(&line);
 	tnorm__buf_dispose(&p);
-	tnorm_free(text);
 	return err;
 }
 
@@ -299,18 +369,35 @@ typedef struct done_item {
 	struct done_item *next;
 } done_item;
 
+/* What a worker thread owns: its name in the database's claims, its connection, and the item it
+ * holds now (read by the calling thread, which renews the lease, under the job's lock). */
+typedef struct worker_state {
+	struct job *j;
+	char name[96];  /* "HOST:PID:tK" */
+	tnorm_db *db;   /* NULL without a database: claims are files */
+	char *held;     /* the item this worker works on, NULL when none */
+	pthread_t tid;
+} worker_state;
+
 typedef struct job {
 	const tnorm_triage_options *o;
 	tnorm_triage_result *res;
 	pthread_mutex_t lock;
 	pthread_cond_t cv;
 	size_t next;          /* the next test to look at */
+	size_t *aside;        /* tests another live worker holds, to look at again */
+	size_t naside;
 	unsigned running;     /* workers not finished */
-	size_t earlier;       /* tests found done by an earlier job */
+	size_t earlier;       /* tests found done by an earlier job (or another worker) */
 	done_item *head, *tail; /* finished tests not yet reported */
 	volatile int stop;    /* the workers' pipelines' cancel flag */
 	int err;              /* the first worker error (not a test's) */
 	char *errmsg;         /* its message */
+	const char *dbpath;   /* the database when it opened; NULL: claims are files */
+	char jobkey[40];      /* the job's name in the database ("triage-HEX") */
+	int lease;            /* seconds */
+	worker_state *workers;
+	unsigned nworkers;
 } job;
 
 /* A worker's error that stops the job: recorded once, with the test's name. */
@@ -382,14 +469,74 @@ done:
 	return err;
 }
 
-/* Claim test i and do it, unless it is done already or another worker has it. */
-static int work_on(job *j, size_t i)
+/* work_on's outcome for a test another live worker holds. */
+#define HELD_ELSEWHERE 1
+
+/* A finished test into the queue the calling thread reports from. */
+static void hand_over(job *j, done_item *d)
+{
+	pthread_mutex_lock(&j->lock);
+	if (j->tail)
+		j->tail->next = d;
+	else
+		j->head = d;
+	j->tail = d;
+	pthread_cond_signal(&j->cv);
+	pthread_mutex_unlock(&j->lock);
+}
+
+static void count_earlier(job *j)
+{
+	pthread_mutex_lock(&j->lock);
+	j->earlier++;
+	pthread_mutex_unlock(&j->lock);
+}
+
+/* Minimize a test that this worker holds (w->held, in the database) and record its result:
+ * in the database if the lease is still ours, and in OUT/results in any case. */
+static int do_claimed(job *j, worker_state *w, done_item *d, const char *hex)
+{
+	char *text = NULL;
+	int err, ok = 0;
+	if ((err = minimize(j, &d->test)) < 0) {
+		if (err == TNORM_EINTERRUPTED && w->db) {
+			/* Let another worker have it soon (a lease of one second is as good as none), and
+			 * first take it from the leases the calling thread renews. */
+			char *item;
+			int got;
+			pthread_mutex_lock(&j->lock);
+			item = w->held;
+			w->held = NULL;
+			pthread_mutex_unlock(&j->lock);
+			tnorm_db_claim(w->db, j->jobkey, item, w->name, 1, &got);
+			tnorm_free(item);
+			tnorm_error_clear();
+		}
+		return err;
+	}
+	if ((err = result_text(&d->test, hex, &text)) < 0)
+		return err;
+	/* Not ours any more (our lease ran out and another worker took it): its result will be
+	 * recorded by that worker; ours is as good for this job's folder. */
+	if (w->held && (err = tnorm_db_finish(w->db, j->jobkey, w->held, w->name, text, &ok)) < 0) {
+		tnorm_free(text);
+		return err;
+	}
+	err = write_result_text(j->res->out, d->test.name, text);
+	tnorm_free(text);
+	return err;
+}
+
+/* Claim test i and do it, unless it is done already (here, or anywhere the database knows of) or
+ * another worker has it (HELD_ELSEWHERE: look again later). */
+static int work_on(job *j, worker_state *w, size_t i)
 {
 	const char *name = j->res->tests[i].name, *out = j->res->out;
-	char *file = path_of(j->o->dir, name, NULL), *text = NULL, *claim = NULL, hex[17];
+	char *file = path_of(j->o->dir, name, NULL), *text = NULL, *claim = NULL, *rec = NULL, hex[17];
+	tnorm__buf item = TNORM__BUF_INIT;
 	done_item *d = NULL;
 	size_t len = 0;
-	int fd, err = 0, loaded;
+	int fd, err = 0, got = 0;
 	if (!file) {
 		err = TNORM_ENOMEM;
 		goto done;
@@ -403,55 +550,107 @@ static int work_on(job *j, size_t i)
 		err = TNORM_ENOMEM;
 		goto done;
 	}
-	if ((loaded = load_result(out, &d->test, hex)) != 0) {
-		pthread_mutex_lock(&j->lock);
-		j->earlier++;
-		pthread_mutex_unlock(&j->lock);
-		goto done; /* done by an earlier job */
-	}
-	if (!(claim = path_of(out, "claims", name))) {
-		err = TNORM_ENOMEM;
+	if (load_result(out, &d->test, hex)) {
+		count_earlier(j); /* done by an earlier job */
 		goto done;
 	}
-	if ((fd = open(claim, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0)
-		goto done; /* another worker has it */
-	close(fd);
-	if ((err = minimize(j, &d->test)) < 0 || (err = write_result(out, &d->test, hex)) < 0)
+	if (w->db) {
+		if ((err = tnorm__buf_printf(&item, "%s/%s", hex, name)) < 0 ||
+		    (err = tnorm_db_result(w->db, j->jobkey, item.ptr, &rec)) < 0)
+			goto done;
+		if (rec && parse_result(rec, &d->test, hex)) {
+			/* Finished by another worker, here or on another machine: its copy in OUT. */
+			err = write_result_text(out, name, rec);
+			count_earlier(j);
+			goto done;
+		}
+		if (!rec && (err = tnorm_db_claim(w->db, j->jobkey, item.ptr, w->name, j->lease, &got)) < 0)
+			goto done;
+		/* A record that does not parse (another version wrote it) is redone here, unclaimed. */
+		if (!rec && !got) {
+			err = HELD_ELSEWHERE;
+			goto done;
+		}
+		pthread_mutex_lock(&j->lock);
+		w->held = got ? tnorm__buf_detach(&item) : NULL;
+		pthread_mutex_unlock(&j->lock);
+	} else {
+		if (!(claim = path_of(out, "claims", name))) {
+			err = TNORM_ENOMEM;
+			goto done;
+		}
+		if ((fd = open(claim, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0)
+			goto done; /* another worker of this job has it */
+		close(fd);
+	}
+	err = do_claimed(j, w, d, hex);
+	pthread_mutex_lock(&j->lock);
+	tnorm_free(w->held);
+	w->held = NULL;
+	pthread_mutex_unlock(&j->lock);
+	if (err < 0)
 		goto done;
 	j->res->tests[i].fresh = 1; /* test i is this worker's alone until the workers are joined */
-	pthread_mutex_lock(&j->lock);
-	if (j->tail)
-		j->tail->next = d;
-	else
-		j->head = d;
-	j->tail = d;
-	pthread_cond_signal(&j->cv);
-	pthread_mutex_unlock(&j->lock);
+	hand_over(j, d);
 	d = NULL;
 done:
 	if (d) {
 		test_dispose(&d->test);
 		tnorm_free(d);
 	}
+	tnorm__buf_dispose(&item);
 	tnorm_free(file);
 	tnorm_free(text);
 	tnorm_free(claim);
+	tnorm_free(rec);
 	return err;
+}
+
+/* The next test for a worker: a new one, else one put aside (*retry set), else the test count
+ * (the worker is done). */
+static size_t next_test(job *j, int *retry)
+{
+	size_t n = j->res->ntests, i = n;
+	*retry = 0;
+	pthread_mutex_lock(&j->lock);
+	if (!j->stop && j->next < n) {
+		i = j->next++;
+	} else if (!j->stop && j->naside > 0) {
+		i = j->aside[--j->naside];
+		*retry = 1;
+	}
+	pthread_mutex_unlock(&j->lock);
+	return i;
+}
+
+/* A second's pause in tenths, cut short when the job stops. */
+static void pause_second(job *j)
+{
+	int k;
+	for (k = 0; k < 10 && !j->stop; k++) {
+		struct timespec ts = {0, 100000000L};
+		nanosleep(&ts, NULL);
+	}
 }
 
 static void *worker(void *arg)
 {
-	job *j = arg;
+	worker_state *w = arg;
+	job *j = w->j;
 	for (;;) {
-		size_t i;
-		int err;
-		pthread_mutex_lock(&j->lock);
-		i = j->next < j->res->ntests && !j->stop ? j->next++ : j->res->ntests;
-		pthread_mutex_unlock(&j->lock);
+		int retry, err;
+		size_t i = next_test(j, &retry);
 		if (i == j->res->ntests)
 			break;
-		if ((err = work_on(j, i)) < 0 && err != TNORM_EINTERRUPTED)
+		if (retry)
+			pause_second(j);
+		if ((err = work_on(j, w, i)) == HELD_ELSEWHERE) {
+			pthread_mutex_lock(&j->lock);
+			j->aside[j->naside++] = i; /* room for every test: each is aside at most once */
+			pthread_mutex_unlock(&j->lock);
+		} else if (err < 0 && err != TNORM_EINTERRUPTED) {
 			job_fail(j, j->res->tests[i].name, err);
+		}
 	}
 	pthread_mutex_lock(&j->lock);
 	j->running--;
@@ -469,9 +668,29 @@ static int report(const tnorm_triage_options *o, tnorm_triage_progress *p, doubl
 	return o->progress ? o->progress(o->progress_ctx, p) != 0 : 0;
 }
 
-/* The calling thread while the workers work: report finished tests, and ticks. */
-static void supervise(job *j, tnorm_triage_progress *p, double t0)
+/* Renew the leases of the items the workers hold (on the calling thread's own connection).  A
+ * renewal that fails is not an error: the worker goes on, and at worst another worker does the
+ * same test again once the lease has run out. */
+static void renew_leases(job *j, tnorm_db *db)
 {
+	unsigned k;
+	for (k = 0; db && k < j->nworkers; k++) {
+		char *item;
+		int got;
+		pthread_mutex_lock(&j->lock);
+		item = j->workers[k].held ? tnorm__strdup(j->workers[k].held) : NULL;
+		pthread_mutex_unlock(&j->lock);
+		if (item)
+			tnorm_db_claim(db, j->jobkey, item, j->workers[k].name, j->lease, &got);
+		tnorm_free(item);
+	}
+	tnorm_error_clear();
+}
+
+/* The calling thread while the workers work: report finished tests, ticks, and renew leases. */
+static void supervise(job *j, tnorm_triage_progress *p, double t0, tnorm_db *db)
+{
+	double renewed = tnorm__now();
 	pthread_mutex_lock(&j->lock);
 	for (;;) {
 		done_item *d = j->head;
@@ -492,6 +711,10 @@ static void supervise(job *j, tnorm_triage_progress *p, double t0)
 		}
 		p->done = p->fresh + j->earlier;
 		pthread_mutex_unlock(&j->lock);
+		if (db && tnorm__now() - renewed >= j->lease / 4.0) {
+			renew_leases(j, db);
+			renewed = tnorm__now();
+		}
 		p->event = TNORM_TRIAGE_EVENT_TICK;
 		p->test = NULL;
 		if (!d && report(j->o, p, t0))
@@ -515,21 +738,48 @@ static void supervise(job *j, tnorm_triage_progress *p, double t0)
 	}
 }
 
+/* Name the workers ("HOST:PID:tK") and open their connections (and the caller's, for renewals,
+ * in *sup): 0, or the database's error. */
+static int open_workers(job *j, unsigned jobs, tnorm_db **sup)
+{
+	char host[64];
+	unsigned k;
+	int err = 0;
+	if (gethostname(host, sizeof(host)) < 0)
+		snprintf(host, sizeof(host), "localhost");
+	host[sizeof(host) - 1] = '\0';
+	for (k = 0; k < jobs; k++) {
+		j->workers[k].j = j;
+		snprintf(j->workers[k].name, sizeof(j->workers[k].name), "%s:%ld:t%u", host,
+		         (long)getpid(), k);
+		if (j->dbpath && err == 0)
+			err = tnorm_db_open(&j->workers[k].db, j->dbpath);
+	}
+	if (j->dbpath && err == 0)
+		err = tnorm_db_open(sup, j->dbpath);
+	return err;
+}
+
 /* Run `jobs` workers until every test is done or the job is stopped. */
 static int work(job *j, unsigned jobs, tnorm_triage_progress *p, double t0)
 {
-	pthread_t *tids = tnorm__calloc(jobs, sizeof(*tids));
 	sigset_t all, old;
+	tnorm_db *sup = NULL;
 	unsigned k, started = 0;
-	if (!tids)
+	int err;
+	if (!(j->workers = tnorm__calloc(jobs, sizeof(*j->workers))) ||
+	    !(j->aside = tnorm__calloc(j->res->ntests + 1, sizeof(*j->aside))))
 		return TNORM_ENOMEM;
+	j->nworkers = jobs;
+	if ((err = open_workers(j, jobs, &sup)) < 0)
+		goto done;
 	/* The workers (and the tracers they start) block every signal: the caller's threads get
 	 * them, and stop the job through its cancel flag or callback. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	j->running = jobs;
 	for (k = 0; k < jobs; k++) {
-		if (pthread_create(&tids[k], NULL, worker, j) != 0)
+		if (pthread_create(&j->workers[k].tid, NULL, worker, &j->workers[k]) != 0)
 			break;
 		started++;
 	}
@@ -539,14 +789,21 @@ static int work(job *j, unsigned jobs, tnorm_triage_progress *p, double t0)
 	j->running -= jobs - started;
 	pthread_mutex_unlock(&j->lock);
 	if (started == 0) {
-		tnorm_free(tids);
-		return tnorm__error_set(TNORM_EIO, "cannot start the triage's worker threads");
+		err = tnorm__error_set(TNORM_EIO, "cannot start the triage's worker threads");
+		goto done;
 	}
-	supervise(j, p, t0);
+	supervise(j, p, t0, sup);
 	for (k = 0; k < started; k++)
-		pthread_join(tids[k], NULL);
-	tnorm_free(tids);
-	return 0;
+		pthread_join(j->workers[k].tid, NULL);
+done:
+	for (k = 0; k < jobs; k++)
+		tnorm_db_close(j->workers[k].db);
+	tnorm_db_close(sup);
+	tnorm_free(j->workers);
+	tnorm_free(j->aside);
+	j->workers = NULL;
+	j->aside = NULL;
+	return err;
 }
 
 /* ---- buckets ------------------------------------------------------------------------------- */
@@ -571,7 +828,7 @@ static size_t count_distinct(const tnorm_triage_result *r, int normal)
 static int make_buckets(tnorm_triage_result *r)
 {
 	size_t i, k, b;
-	if (!(r->buckets = tnorm__calloc(r->ntests, sizeof(*r->buckets))))
+	if (!(r->buckets = tnorm__calloc(r->ntests + 1, sizeof(*r->buckets))))
 		return TNORM_ENOMEM;
 	for (i = 0; i < r->ntests; i++) {
 		tnorm_triage_test *t = &r->tests[i];
@@ -682,10 +939,129 @@ done:
 
 /* ---- the job ------------------------------------------------------------------------------- */
 
+/* The options as this version has them: a version 1 struct (without shard, shards and lease)
+ * is copied with those zero.  0, or TNORM_EINVALID for another version. */
+static int take_options(const tnorm_triage_options *in, tnorm_triage_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	if (!in || (in->version != 1 && in->version != TNORM_TRIAGE_OPTIONS_VERSION))
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_triage_run: options of another version");
+	memcpy(o, in, in->version == 1 ? offsetof(tnorm_triage_options, shard) : sizeof(*o));
+	o->version = TNORM_TRIAGE_OPTIONS_VERSION;
+	return 0;
+}
+
+/* The file's content hashed into b (or its name when it cannot be read: a program found on the
+ * PATH); the hash, not the time it was built, so that machines with their own copies of one
+ * program agree. */
+static int put_file_hash(tnorm__buf *b, const char *path)
+{
+	char *text = NULL, hex[17];
+	size_t len = 0;
+	int err;
+	if (tnorm_file_read(path, &text, &len) < 0) {
+		tnorm_error_clear();
+		return tnorm__buf_put(b, path, strlen(path) + 1);
+	}
+	hash_hex(text, len, hex);
+	tnorm_free(text);
+	if ((err = tnorm__buf_put(b, hex, sizeof(hex))) < 0)
+		return err;
+	return 0;
+}
+
+/* The job's name in the database: "triage-HEX", a hash of all that decides a test's result,
+ * the same on every machine that runs the same job. */
+static int job_key(const tnorm_triage_options *o, char key[40])
+{
+	const tnorm_pipeline_options *po = &o->job;
+	tnorm__buf b = TNORM__BUF_INIT;
+	const char *const *a;
+	char hex[17];
+	int err = tnorm__buf_put(&b, "tnorm triage 1", 15);
+	if (err == 0)
+		err = o->harness ? put_file_hash(&b, o->harness) : tnorm__buf_put(&b, "-", 2);
+	if (err == 0)
+		err = put_file_hash(&b, o->argv[0]);
+	for (a = o->argv; err == 0 && *a; a++)
+		err = tnorm__buf_put(&b, *a, strlen(*a) + 1);
+	if (err == 0 && po->session.fixed) {
+		err = put_file_hash(&b, po->session.fixed[0]);
+		for (a = po->session.fixed; err == 0 && *a; a++)
+			err = tnorm__buf_put(&b, *a, strlen(*a) + 1);
+	}
+	if (err == 0)
+		err = tnorm__buf_printf(&b, "%c%s%crules=%d%cstdin=%d", 1,
+		                        po->session.match ? po->session.match : "line", 1,
+		                        (int)po->normalize.rules, 1, po->run.use_stdin);
+	if (err == 0) {
+		hash_hex(b.ptr, b.len, hex);
+		snprintf(key, 40, "triage-%s", hex);
+	}
+	tnorm__buf_dispose(&b);
+	return err;
+}
+
+/* Keep the tests of this job's shard (all of them without shards). */
+static void keep_shard(const tnorm_triage_options *o, tnorm_triage_result *res)
+{
+	size_t i, k = 0;
+	res->total = res->ntests;
+	for (i = 0; i < res->ntests; i++) {
+		if (tnorm_triage_shard_of(res->tests[i].name, o->shards) == (o->shards > 1 ? o->shard : 0))
+			res->tests[k++] = res->tests[i];
+		else
+			test_dispose(&res->tests[i]);
+	}
+	res->ntests = k;
+}
+
+/*
+ * Whether the workers claim in the database: *use set to o->db when it opens.  One that cannot
+ * be opened (read-only, corrupt, a server that does not answer) is a warning in res, and claims
+ * are files, unless this is a shard (whose results must meet the others' there): an error.
+ * Somebody else's database is refused (EINVALID) either way.
+ */
+static int probe_db(const tnorm_triage_options *o, tnorm_triage_result *res, const char **use)
+{
+	tnorm_db *db = NULL;
+	int err;
+	*use = NULL;
+	if (!o->db)
+		return 0;
+	if ((err = tnorm_db_open(&db, o->db)) == 0) {
+		tnorm_db_close(db);
+		*use = o->db;
+		return 0;
+	}
+	if (err != TNORM_EDB)
+		return err;
+	if (o->shards > 1)
+		return tnorm__error_set(err, "shard %u/%u: the shards' results meet in the database: %s",
+		                        o->shard, o->shards, tnorm_error_last()->message);
+	{
+		tnorm__buf w = TNORM__BUF_INIT;
+		if (tnorm__buf_printf(&w, "%s; going on without it (claims are files in the output "
+		                      "folder)", tnorm_error_last()->message) < 0 ||
+		    !(res->warning = tnorm__buf_detach(&w))) {
+			tnorm__buf_dispose(&w);
+			return TNORM_ENOMEM;
+		}
+	}
+	tnorm_error_clear();
+	return 0;
+}
+
 static int check_options(const tnorm_triage_options *o)
 {
-	if (!o || o->version != TNORM_TRIAGE_OPTIONS_VERSION)
-		return tnorm__error_set(TNORM_EINVALID, "tnorm_triage_run: options of another version");
+	if (o->shards > 1 && o->shard >= o->shards)
+		return tnorm__error_set(TNORM_EINVALID, "shard %u/%u: K must be 0..N-1", o->shard,
+		                        o->shards);
+	if (o->shards > 1 && !o->db)
+		return tnorm__error_set(TNORM_EINVALID, "shard %u/%u: shards need a database (--db URL) "
+		                        "where their results meet", o->shard, o->shards);
+	if (o->lease > 86400)
+		return tnorm__error_set(TNORM_EINVALID, "a lease of %u s is more than a day", o->lease);
 	if (!o->dir)
 		return tnorm__error_set(TNORM_EINVALID, "triage needs a folder of failing tests");
 	if (!o->harness)
@@ -724,8 +1100,10 @@ static int gather(tnorm_triage_result *r, const char *dir)
 	return 0;
 }
 
-int tnorm_triage_run(const tnorm_triage_options *o, tnorm_triage_result *res)
+int tnorm_triage_run(const tnorm_triage_options *given, tnorm_triage_result *res)
 {
+	tnorm_triage_options opts;
+	const tnorm_triage_options *o = &opts;
 	tnorm_triage_progress p;
 	tnorm_harness *h = NULL;
 	job j;
@@ -739,7 +1117,7 @@ int tnorm_triage_run(const tnorm_triage_options *o, tnorm_triage_result *res)
 	memset(res, 0, sizeof(*res));
 	memset(&j, 0, sizeof(j));
 	memset(&p, 0, sizeof(p));
-	if ((err = check_options(o)) < 0)
+	if ((err = take_options(given, &opts)) < 0 || (err = check_options(o)) < 0)
 		return err;
 	/* A bad harness is one error now, rather than the same error for every test. */
 	if ((err = tnorm_harness_load(&h, o->harness)) < 0)
@@ -748,9 +1126,12 @@ int tnorm_triage_run(const tnorm_triage_options *o, tnorm_triage_result *res)
 	if (!(res->corpus = tnorm__strdup(o->dir)) ||
 	    !(res->out = o->out ? tnorm__strdup(o->out) : path_of(o->dir, "triage", NULL)))
 		return TNORM_ENOMEM;
-	if ((err = list_tests(o->dir, res)) < 0 || (err = make_dirs(res->out)) < 0)
+	if ((err = list_tests(o->dir, res)) < 0 || (err = make_dirs(res->out)) < 0 ||
+	    (err = probe_db(o, res, &j.dbpath)) < 0 || (err = job_key(o, j.jobkey)) < 0)
 		return err;
+	keep_shard(o, res);
 	clear_claims(res->out);
+	j.lease = (int)(o->lease ? o->lease : tnorm_db_is_url(o->db ? o->db : "") ? 30 : 5);
 
 	p.total = res->ntests;
 	p.jobs = o->jobs ? o->jobs : 1;
@@ -781,6 +1162,10 @@ int tnorm_triage_run(const tnorm_triage_options *o, tnorm_triage_result *res)
 
 	if ((err = make_buckets(res)) < 0)
 		return err;
+	if (o->shards > 1) {
+		res->complete = 1; /* the report is the unsharded job's */
+		return 0;
+	}
 	g.o = o;
 	g.p = &p;
 	g.t0 = t0;

@@ -21,16 +21,30 @@
  *
  * On disk (OUT, default DIR/triage): results/NAME.json, each test's result, written atomically
  * when the test is done; norm/NAME.norm its normal form, norm/NAME.gen a representative's
- * annotated test; claims/NAME while a worker has the test (O_EXCL); report.json and
- * report.html at the end.  A job stopped at any point (cancel, a crash, kill -9) is resumed by
- * running it again with the same options: a test whose result file parses and was made from the
- * same content is not done again, and the claims of a dead job are cleared at the start.  Two
- * jobs may share one database; they must not share one OUT folder.  The input files are never
+ * annotated test; report.json and report.html at the end.  A job stopped at any point (cancel, a
+ * crash, kill -9) is resumed by running it again with the same options: a test whose result file
+ * parses and was made from the same content is not done again.  The input files are never
  * modified.
  *
- * Later versions of the options will add what issues 17 and 19 need: tests without a harness
- * (generic mode: the harness NULL and a file pattern for a fuzzer's crash folder) and a database
- * named by URL (PostgreSQL) with shards of one folder on many machines.
+ * Claims.  Without a database, a worker claims a test with OUT/claims/NAME (O_EXCL), and the
+ * claims of a dead job are cleared at the start: only one job may use an OUT folder.  With a
+ * database (`db`: a SQLite file, or a PostgreSQL server that many machines share), each test is
+ * a work item of the database (tnorm_db_claim): item "HEX/NAME" (HEX the hash of the test's
+ * content) of a job named by a hash of what decides a result: the harness's text, the command,
+ * the match policy, the fixed program, the rules and --stdin.  Every process that runs the same
+ * job, on any machine, shares its items: a test finished anywhere is loaded (and written to
+ * OUT/results) rather than done again, and a test another live worker holds is left to it and
+ * looked at again until it is finished.  A claim is a lease of `lease` seconds of the database's
+ * clock that the calling thread renews every quarter lease while the worker works; a worker
+ * killed with -9 stops renewing, and its test is taken over when the lease runs out.
+ *
+ * Shards.  With `shards` = N > 1, the job works only on the tests whose name hashes to `shard`
+ * (0-based) modulo N, so that N processes on N machines, started by any scheduler with the same
+ * options and K = 0..N-1, split the folder without talking to each other: a shard needs a
+ * database (the shards' results meet there).  A shard makes its own buckets for its summary,
+ * but neither generalizes nor writes a report: the same job run without shards afterwards finds
+ * every test finished in the database and writes the report (it also does any test no shard
+ * finished).
  */
 #ifndef TNORM_TRIAGE_H
 #define TNORM_TRIAGE_H
@@ -99,7 +113,11 @@ typedef struct tnorm_triage_result {
 	size_t signatures;            /**< distinct signature keys among them */
 	size_t distinct_reduced;      /**< distinct reduced tests among them */
 	size_t distinct_normalized;   /**< distinct normal forms among them */
-	int complete;                 /**< 1 when every test is done, bucketed and reported */
+	int complete;                 /**< 1 when every test is done, bucketed and reported (a
+	                                   shard: every test of the shard done and bucketed) */
+	char *warning;                /**< owned; NULL, or why the job went on without its database
+	                                   (it could not be opened: claims are files then) */
+	size_t total;                 /**< tests in the folder (ntests: those of this shard) */
 } tnorm_triage_result;
 
 /** What a progress report is about. */
@@ -131,7 +149,9 @@ typedef struct tnorm_triage_progress {
  */
 typedef int (*tnorm_triage_progress_fn)(void *ctx, const tnorm_triage_progress *p);
 
-#define TNORM_TRIAGE_OPTIONS_VERSION 1
+/* Version 2 (issue 19) added shard, shards and lease at the end; a version 1 struct is still
+ * accepted (those three taken as 0). */
+#define TNORM_TRIAGE_OPTIONS_VERSION 2
 
 typedef struct tnorm_triage_options {
 	unsigned version;        /**< TNORM_TRIAGE_OPTIONS_VERSION */
@@ -153,20 +173,35 @@ typedef struct tnorm_triage_options {
 	const volatile int *cancel;        /**< set nonzero (e.g. from a SIGINT handler) to stop */
 	tnorm_triage_progress_fn progress; /**< may be NULL */
 	void *progress_ctx;
+	unsigned shard;          /**< with shards > 1: the part this job does, 0..shards-1 */
+	unsigned shards;         /**< 0 or 1: the whole folder; N > 1: one of N parts (needs db) */
+	unsigned lease;          /**< seconds a claim in the database lasts unless renewed (0: 5
+	                              for a SQLite file, 30 for a server) */
 } tnorm_triage_options;
 
 #define TNORM_TRIAGE_OPTIONS_INIT \
 	{TNORM_TRIAGE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, 1, 1, \
-	 TNORM_PIPELINE_OPTIONS_INIT, NULL, NULL, NULL}
+	 TNORM_PIPELINE_OPTIONS_INIT, NULL, NULL, NULL, 0, 0, 0}
+
+/**
+ * Parse a shard "K/N" (0 <= K < N, N >= 1, decimal, nothing else) into *shard and *shards:
+ * 0, or TNORM_EINVALID with a message that quotes it.
+ */
+TNORM_EXTERN int tnorm_triage_shard_parse(const char *text, unsigned *shard, unsigned *shards);
+
+/** The shard (0..shards-1) a test named `name` belongs to (shards 0 or 1: 0). */
+TNORM_EXTERN unsigned tnorm_triage_shard_of(const char *name, unsigned shards);
 
 /**
  * Triage the folder.  Fills *res (dispose it whatever the return): 0 when complete (every test
  * done, the buckets made, the representatives generalized, OUT/report.json and report.html
- * written).  TNORM_EINTERRUPTED when stopped (cancel or the progress callback): the tests done so
- * far are on disk and in res (the others PENDING), and running the job again resumes it.  Other
- * errors: TNORM_EINVALID (bad options, another options version), TNORM_EPARSE (the harness;
- * FILE:LINE in the message), TNORM_ENOTFOUND (no tests in the folder), TNORM_EIO (the folder
- * cannot be read, OUT cannot be made or written), TNORM_ENOMEM.  A test whose minimization fails
+ * written; a shard: its tests done and bucketed).  TNORM_EINTERRUPTED when stopped (cancel or
+ * the progress callback): the tests done so far are on disk and in res (the others PENDING),
+ * and running the job again resumes it.  Other errors: TNORM_EINVALID (bad options, another
+ * options version, a shard without a database), TNORM_EPARSE (the harness; FILE:LINE in the
+ * message), TNORM_ENOTFOUND (no tests in the folder), TNORM_EIO (the folder cannot be read, OUT
+ * cannot be made or written), TNORM_EDB (a shard's database cannot be opened, or the database
+ * fails during the job), TNORM_ENOMEM.  A test whose minimization fails
  * is not an error of the job: it is reported with its status.  The message is in
  * tnorm_error_last().
  */
