@@ -256,9 +256,93 @@ static void test_triage__all_done(void **state)
 		}
 		snprintf(p, sizeof(p), "%s/report.html", out);
 		assert_int_equal(access(p, F_OK), 0);
+		/* Shards (with a database, here a file): each does its own tests, no report; the
+		 * shards' tests together are the folder's. */
+		snprintf(p, sizeof(p), "%s/report.html", out);
+		unlink(p);
+		snprintf(p, sizeof(p), "%s/h.tnh", dir);
+		{
+			char db[180], rep[200];
+			size_t sum = 0;
+			unsigned k2;
+			snprintf(db, sizeof(db), "%s/shards.db", dir);
+			o.db = db;
+			o.shards = 3;
+			for (k2 = 0; k2 < 3; k2++) {
+				size_t i;
+				o.shard = k2;
+				assert_int_equal(tnorm_triage_run(&o, &r), 0);
+				assert_true(r.complete);
+				assert_int_equal(r.total, 5);
+				assert_int_equal(r.done, r.ntests);
+				for (i = 0; i < r.ntests; i++)
+					assert_int_equal(tnorm_triage_shard_of(r.tests[i].name, 3), k2);
+				sum += r.ntests;
+				tnorm_triage_result_dispose(&r);
+			}
+			assert_int_equal(sum, 5);
+			snprintf(rep, sizeof(rep), "%s/report.html", out);
+			assert_int_equal(access(rep, F_OK), -1); /* a shard writes no report */
+			/* A version 1 struct has no shard fields: it is the whole folder. */
+			o.version = 1;
+			assert_int_equal(tnorm_triage_run(&o, &r), 0);
+			assert_int_equal(r.ntests, 5);
+			assert_int_equal(access(rep, F_OK), 0);
+			tnorm_triage_result_dispose(&r);
+			o.version = TNORM_TRIAGE_OPTIONS_VERSION;
+			o.shard = 3;
+			assert_int_equal(tnorm_triage_run(&o, &r), TNORM_EINVALID);
+			assert_string_equal(tnorm_error_last()->message, "shard 3/3: K must be 0..N-1");
+			tnorm_triage_result_dispose(&r);
+			o.shard = 0;
+			o.db = NULL;
+			assert_int_equal(tnorm_triage_run(&o, &r), TNORM_EINVALID);
+			assert_string_equal(tnorm_error_last()->message,
+			                    "shard 0/3: shards need a database (--db URL) where their "
+			                    "results meet");
+			tnorm_triage_result_dispose(&r);
+		}
 	}
 	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
 	assert_int_equal(system(p), 0);
+}
+
+/* K/N: its parse, with the exact messages, and a partition of any names. */
+static void test_triage__shard_parse(void **state)
+{
+	static const char *const bad[] = {"", "1", "1/", "/2", "a/2", "1/2x", "-1/2", "1 /2",
+	                                  "1234567890/2", NULL};
+	unsigned k = 9, n = 9, counts[4] = {0, 0, 0, 0};
+	char name[32], msg[80];
+	int i;
+	(void)state;
+	assert_int_equal(tnorm_triage_shard_parse("0/1", &k, &n), 0);
+	assert_true(k == 0 && n == 1);
+	assert_int_equal(tnorm_triage_shard_parse("3/4", &k, &n), 0);
+	assert_true(k == 3 && n == 4);
+	for (i = 0; bad[i]; i++) {
+		assert_int_equal(tnorm_triage_shard_parse(bad[i], &k, &n), TNORM_EINVALID);
+		snprintf(msg, sizeof(msg), "shard '%s': expected K/N, two numbers such as 0/4", bad[i]);
+		assert_string_equal(tnorm_error_last()->message, msg);
+	}
+	assert_int_equal(tnorm_triage_shard_parse("4/4", &k, &n), TNORM_EINVALID);
+	assert_string_equal(tnorm_error_last()->message,
+	                    "shard '4/4': K must be 0..N-1 (shards count from 0)");
+	assert_int_equal(tnorm_triage_shard_parse("0/0", &k, &n), TNORM_EINVALID);
+	assert_int_equal(tnorm_triage_shard_parse(NULL, &k, &n), TNORM_EINVALID);
+	/* Every name is in exactly one shard, the same one every time, and the shards are even. */
+	for (i = 0; i < 4000; i++) {
+		unsigned s;
+		snprintf(name, sizeof(name), "id:%06d,sig:06", i);
+		s = tnorm_triage_shard_of(name, 4);
+		assert_true(s < 4);
+		assert_int_equal(s, tnorm_triage_shard_of(name, 4));
+		counts[s]++;
+	}
+	for (i = 0; i < 4; i++)
+		assert_true(counts[i] > 850 && counts[i] < 1150);
+	assert_int_equal(tnorm_triage_shard_of("x", 1), 0);
+	assert_int_equal(tnorm_triage_shard_of("x", 0), 0);
 }
 
 int main(void)
@@ -269,6 +353,7 @@ int main(void)
 	        cmocka_unit_test(test_triage__report_oom),
 	        cmocka_unit_test(test_triage__refusals),
 	        cmocka_unit_test(test_triage__all_done),
+	        cmocka_unit_test(test_triage__shard_parse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
