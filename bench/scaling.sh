@@ -17,8 +17,9 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 SRC=$PWD
 B=${BUILD:-build}
-T=$SRC/$B/core/cli/tnorm
-D=$SRC/$B/examples/avl/avl_driver_faulty
+case $B in /*) ;; *) B=$SRC/$B ;; esac
+T=$B/core/cli/tnorm
+D=$B/examples/avl/avl_driver_faulty
 H=$SRC/examples/avl/avl.tnh
 N=${N:-60}
 JOBS=${JOBS:-2}
@@ -70,9 +71,16 @@ EOF
 read -r w1 c1 < <(cpu_of "$T" triage "$W/c" --harness "$H" -j "$JOBS" --db "$W/one.db" \
 	-o "$W/one" --quiet -- "$D" {})
 read -r w2 wr2 c2 < <(shards "$(pg_url shards)" "$W/two")
+# The server's CPU: its processes' and their reaped children's (each connection is a process
+# that ends with it), in clock ticks, from /proc.
+server_cpu() {
+	python3 -c "import os,sys; f=open('/proc/%s/stat' % sys.argv[1]).read().rsplit(')',1)[1].split(); print(sum(int(x) for x in f[11:15]) / os.sysconf('SC_CLK_TCK'))" "$(head -1 "$PGDIR/data/postmaster.pid")"
+}
 pg_psql counted "SELECT pg_stat_reset()" >/dev/null
+s0=$(server_cpu)
 read -r w3 wr3 c3 < <(shards "$(pg_url counted)" "$W/three")
 sleep 1 # the server's statistics are sent at most twice a second
+sdb=$(python3 -c "print('%.1f' % ($(server_cpu) - $s0))")
 read -r rows commits lookups < <(pg_psql counted "SELECT (SELECT sum(n_tup_ins + n_tup_upd) FROM pg_stat_user_tables), (SELECT xact_commit FROM pg_stat_database WHERE datname = 'counted'), (SELECT sum(coalesce(idx_scan, 0)) FROM pg_stat_user_tables)" | tr '|' ' ')
 per() { python3 -c "print('%.1f' % ($1 / $NT))"; }
 echo
@@ -87,6 +95,7 @@ echo "| ------------------------------------------------ | ----- | -------- |"
 echo "| rows written (inserts + updates) | $rows | $(per "$rows") |"
 echo "| transactions committed | $commits | $(per "$commits") |"
 echo "| index lookups | $lookups | $(per "$lookups") |"
+echo "| server CPU s (all its processes) | $sdb | $(python3 -c "print('%.3f' % ($sdb / $NT))") |"
 same=$(python3 -c "import json,sys; k=lambda f:[(b['count'],b['normal_form'],b['tests']) for b in json.load(open(f))['buckets']]; print('yes' if k(sys.argv[1])==k(sys.argv[2])==k(sys.argv[3]) else 'NO')" "$W/one/report.json" "$W/two/report.json" "$W/three/report.json")
 echo
 echo "same buckets all three ways: $same"

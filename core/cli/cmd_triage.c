@@ -47,13 +47,17 @@ static void help(FILE *f)
 typedef struct shown {
 	const char *dir;
 	int quiet;
+	unsigned shard, shards;
 } shown;
 
 static int on_progress(void *ctx, const tnorm_triage_progress *p)
 {
 	const shown *s = ctx;
 	const tnorm_triage_test *t = p->test;
-	if (p->event == TNORM_TRIAGE_EVENT_START && !s->quiet)
+	if (p->event == TNORM_TRIAGE_EVENT_START && !s->quiet && s->shards > 1)
+		fprintf(stderr, "triage: shard %u/%u: %zu tests in %s, %u jobs, results in %s\n",
+		        s->shard, s->shards, p->total, s->dir, p->jobs, p->out);
+	else if (p->event == TNORM_TRIAGE_EVENT_START && !s->quiet)
 		fprintf(stderr, "triage: %zu tests in %s, %u jobs, results in %s\n", p->total, s->dir,
 		        p->jobs, p->out);
 	if (p->event != TNORM_TRIAGE_EVENT_TEST || s->quiet)
@@ -106,7 +110,7 @@ int cmd_triage(int argc, char **argv)
 	const char *dbpath = NULL;
 	unsigned long long v;
 	int k, nrest = 0, no_db = 0, rc = EXIT_OK, err;
-	shown sh = {NULL, 0};
+	shown sh = {NULL, 0, 0, 0};
 	struct sigaction sa, old_int, old_term;
 
 	memset(&res, 0, sizeof(res));
@@ -252,6 +256,8 @@ int cmd_triage(int argc, char **argv)
 	o.cancel = &triage_cancel;
 	o.progress = on_progress;
 	sh.dir = o.dir;
+	sh.shard = o.shard;
+	sh.shards = o.shards;
 	o.progress_ctx = &sh;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_triage_signal;
