@@ -8,7 +8,8 @@
  *      must be well-formed JSON for A to fire;
  *   B  stack-buffer-overflow WRITE in longest_number, also after the whole file parsed (and
  *      before the labels): the longest number is copied into a 24-byte buffer.
- * A syntax error prints a message and exits 1 (run it with --invalid-exit 1).
+ * A syntax error prints a message and exits 1 (run it with --invalid-exit 1).  It reads the file
+ * named by its argument, or standard input without one (tnorm's --stdin).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,12 +206,13 @@ int main(int argc, char **argv)
 	static char buf[1 << 16];
 	parser p;
 	FILE *f;
-	if (argc < 2 || !(f = fopen(argv[1], "rb")))
+	if (!(f = argc < 2 ? stdin : fopen(argv[1], "rb")))
 		return 125;
 	memset(&p, 0, sizeof(p));
 	p.s = buf;
 	p.n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
+	if (f != stdin)
+		fclose(f);
 	parse_value(&p, NULL, 0, 0);
 	ws(&p);
 	if (p.i != p.n)
