@@ -163,7 +163,7 @@ static int list_tests(const char *dir, int generic, tnorm_triage_result *res)
 		if (is_test_name(e->d_name, generic) && is_regular(d, e->d_name))
 			err = add_test(res, &cap, e->d_name);
 	closedir(d);
-	if (err == 0)
+	if (err == 0 && res->ntests > 1)
 		qsort(res->tests, res->ntests, sizeof(*res->tests), cmp_name);
 	return err;
 }
