@@ -21,10 +21,17 @@
  * column.  The goal (issue 17): chunks no larger than lithium's result, at no more runs.
  * BENCH_JOBS=tcnld (the default: today, chunks, normalize, lithium, ddmin) picks the jobs; the
  * others print as "-".
+ *
+ * Then the triage table (issue 17): `tnorm triage` without a harness (tnorm_triage_run, harness
+ * NULL, 2 worker threads, no database) on crash folders made here as fuzzers name their files,
+ * several files per planted bug with noise around the crashing content: files -> buckets ->
+ * bugs, "pure" when no bucket mixes two bugs, the program runs and the wall time.  Its name for
+ * the filter is "triage".
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tnorm/tnorm.h"
 
@@ -231,6 +238,153 @@ static void cell(const char *s, size_t n)
 		fputs("...", stdout);
 }
 
+/* ---- the triage table ------------------------------------------------------------------------- */
+
+typedef struct {
+	const char *name; /* the file name, as AFL++ or libFuzzer gives it */
+	const char *data; /* its content (len bytes: binary ones hold NUL bytes) */
+	size_t len;
+	char bug;         /* the planted bug it triggers */
+} crash_file;
+
+#define CF(name, text, bug) {name, text, sizeof(text) - 1, bug}
+
+static const crash_file json_crashes[] = {
+    CF("id:000000,sig:06,src:000000,time:123,execs:456,op:havoc,rep:2",
+       "{\"id\": 7, \"tags\": [\"x\", \"y\"], \"\": [{\"n\": 1}], \"ok\": true}\n", 'A'),
+    CF("crash-3ba1e3e5e2b9d0a1c0a2fe7b36a2fb1e0cb1f4e2",
+       "{\n  \"meta\": {\"\": [{}, 3]},\n  \"list\": [{\"a\": null}]\n}\n", 'A'),
+    CF("id:000002,sig:06,src:000001,time:999,execs:5000,op:arith8,pos:12,val:-3",
+       "{\"z\": false, \"\": [ {\"k\": \"v\"}, {\"k2\": [1,2,3]} ], \"w\": \"noise noise\"}", 'A'),
+    CF("crash-6f0c2ad0b1d14bb6ab1c4b1e1c0d2a9f9e8d7c6b",
+       "{\"items\": [1, 2, 3], \"meta\": {\"page\": 4, \"\": [{\"q\": null}]}, \"next\": \"x\"}", 'A'),
+    CF("id:000001,sig:06,src:000000,time:200,execs:900,op:flip1,pos:3",
+       "{\"n\": 123456789012345678901234567890, \"x\": [1,2]}\n", 'B'),
+    CF("crash-0d6e1f5a8c7b9e2d4f1a3c5b7d9e0f2a4c6b8d0e",
+       "{\"price\": -3.14159265358979323846264338327950288, \"tags\": [\"a\"]}", 'B'),
+    CF("crash-9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b",
+       "{\t\"big\" :  99999999999999999999999999999999 ,\n \"s\": \"str\"\n}\n", 'B'),
+    CF("id:000003,sig:06,src:000002,time:1500,execs:8000,op:havoc,rep:4",
+       "{\"id\": 12, \"total\": 1234567890123456789012345678901234, \"list\": [{\"a\": 1}], "
+       "\"note\": \"x\"}\n", 'B'),
+};
+
+static const crash_file opcodes_crashes[] = {
+    CF("id:000000,sig:06,src:000000,time:100,execs:4000,op:havoc,rep:0",
+       "\x01\x02\x80\x90\x07\x81\x82\x83\x84\x85\x86\x87\x88\x89\x8a\x8b\x8c\x8d\x8e\x8f\x90"
+       "\x91\x92\x00\x03", 'A'),
+    CF("crash-c524ab61503711ea75895ac584bc3fcfd4a66947",
+       "\x07\xf0\xf1\xf2\xf3\xf4\xf5\xf6\xf7\xf8\xf9\xfa\xfb\xfc\xfd\xfe\xc0\xc1\xc2\xc3", 'A'),
+    CF("crash-1f2e3d4c5b6a79880f1e2d3c4b5a69788f9e0d1c",
+       "\x03\x03\x07\x99\x98\x97\x96\x95\x94\x93\x92\x91\x90\x8f\x8e\x8d\x8c\x8b\x8a\x89\x88"
+       "\x87\x86\x00\xfe\x05", 'A'),
+    CF("id:000001,sig:06,src:000000,time:101,execs:4001,op:havoc,rep:1",
+       "\x05\x05\xa0\xff\x06\x00\x02", 'B'),
+    CF("crash-d4398abb00f6ef3025d7cea64fdcbccf0ad2d437", "\xee\xff\x05\x00\xff", 'B'),
+    CF("id:000002,sig:06,src:000001,time:300,execs:9000,op:flip8,pos:2",
+       "\x01\x07\x01\x00\x02\xff\x07\x00\x06\x06", 'B'),
+};
+
+static const crash_file cmds_crashes[] = {
+    CF("id:000000,sig:06,src:000000,time:50,execs:70,op:havoc,rep:2",
+       "attach alpha\nattach beta\nattach gamma\nattach delta\ndetach 2\nlist\ncount\n", 'A'),
+    CF("crash-5c4b3a29180f7e6d5c4b3a2918f0e7d6c5b4a392",
+       "attach sda\n# spare\nattach sdb\nattach sdc\ncount\ndetach 1\nlist\n", 'A'),
+    CF("id:000001,sig:06,src:000000,time:80,execs:120,op:havoc,rep:4",
+       "# bring up the rack\nattach eth0\nattach eth1\nattach disk0\ncount\nattach disk1\n"
+       "rename 2 scratch\nattach usb0\nlist\ndetach 3\ncount\nlist\n", 'A'),
+};
+
+typedef struct {
+	const char *name;
+	const char *prog; /* relative to BUILD_ROOT */
+	const crash_file *files;
+	size_t nfiles;
+} crash_folder;
+
+static const crash_folder folders[] = {
+    {"jsonish", "tests/suts/sut_jsonish", json_crashes, sizeof(json_crashes) / sizeof(*json_crashes)},
+    {"opcodes", "tests/suts/sut_opcodes", opcodes_crashes,
+     sizeof(opcodes_crashes) / sizeof(*opcodes_crashes)},
+    {"cmds", "tests/suts/sut_cmds", cmds_crashes, sizeof(cmds_crashes) / sizeof(*cmds_crashes)},
+};
+
+static double wall(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The planted bug of test `name` in folder f ('?' when unknown). */
+static char bug_of(const crash_folder *f, const char *name)
+{
+	size_t i;
+	for (i = 0; i < f->nfiles; i++)
+		if (!strcmp(f->files[i].name, name))
+			return f->files[i].bug;
+	return '?';
+}
+
+/* Triage folder f in a fresh temporary folder; print its row. */
+static void triage_row(const crash_folder *f, const char *build)
+{
+	tnorm_triage_options o = TNORM_TRIAGE_OPTIONS_INIT;
+	tnorm_triage_result r;
+	char dir[] = "/tmp/bench-triage-XXXXXX", path[4096], prog[4096], bugs[8] = "";
+	const char *argv[] = {prog, "@@", NULL};
+	static const int invalid[] = {1};
+	unsigned long long runs = 0;
+	size_t i, b, nbugs = 0;
+	int pure = 1, err;
+	double t0;
+	memset(&r, 0, sizeof(r));
+	if (!mkdtemp(dir))
+		die("mkdtemp");
+	for (i = 0; i < f->nfiles; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, f->files[i].name);
+		if (tnorm_file_write_atomic(path, f->files[i].data, f->files[i].len) < 0)
+			die(path);
+		if (!strchr(bugs, f->files[i].bug) && nbugs + 1 < sizeof(bugs))
+			bugs[nbugs++] = f->files[i].bug;
+	}
+	snprintf(path, sizeof(path), "%s/README.txt", dir);
+	if (tnorm_file_write_atomic(path, "Command line used to find this crash:\n", 38) < 0)
+		die(path);
+	snprintf(prog, sizeof(prog), "%s/%s", build, f->prog);
+	o.dir = dir;
+	o.argv = argv;
+	o.jobs = 2;
+	o.job.run.invalid_exits = invalid;
+	o.job.run.ninvalid_exits = 1;
+	t0 = wall();
+	err = tnorm_triage_run(&o, &r);
+	if (err < 0)
+		die(f->name);
+	for (i = 0; i < r.ntests; i++)
+		runs += r.tests[i].runs;
+	for (b = 0; b < r.nbuckets; b++)
+		for (i = 0; i < r.ntests; i++)
+			if (r.tests[i].bucket == b + 1 &&
+			    bug_of(f, r.tests[i].name) != bug_of(f, r.tests[r.buckets[b].representative].name))
+				pure = 0;
+	printf("| %s | %zu | %zu | %zu | %s | %llu | %.1f |\n", f->name, r.ntests, r.nbuckets, nbugs,
+	       pure ? "yes" : "no", runs, wall() - t0);
+	fflush(stdout);
+	tnorm_triage_result_dispose(&r);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path) != 0)
+		die("rm");
+}
+
+static void triage_table(const char *build)
+{
+	size_t k;
+	printf("\n| crash folder | files | buckets | bugs | pure | runs | s |\n|---|---|---|---|---|---|---|\n");
+	for (k = 0; k < sizeof(folders) / sizeof(*folders); k++)
+		triage_row(&folders[k], build);
+}
+
 int main(int argc, char **argv)
 {
 	enum { NIN = sizeof(inputs) / sizeof(inputs[0]) };
@@ -305,5 +459,10 @@ int main(int argc, char **argv)
 			printf("` |\n");
 			tnorm_free(all[k][j].out);
 		}
+	for (j = 3; j < argc && argc > 3; j++)
+		if (strstr("triage", argv[j]))
+			break;
+	if (argc == 3 || j < argc)
+		triage_table(argv[2]);
 	return 0;
 }

@@ -52,7 +52,7 @@ if setup build; then
 	# The fork server is the default for driver programs; the command-line tests run again with
 	# every program started afresh (issue 15: every test passes both ways).
 	TNORM_FORK_SERVER=off suite build "gcc build: the command-line tests without the fork server" \
-		cli reduce-cli options triage escape generic-cli json
+		cli reduce-cli options triage triage-generic escape generic-cli json
 else
 	failed=$((failed + 1)); status=1
 fi

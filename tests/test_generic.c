@@ -53,6 +53,48 @@ static int members(void *ctx, const char *d, size_t n, int *yes)
 	return 0;
 }
 
+/* Balanced brackets (each closes the latest open one) and the element [7] somewhere: what a
+ * parser that needs well-formed input and one nested value asks for. */
+static int nested_seven(void *ctx, const char *d, size_t n, int *yes)
+{
+	char stack[64];
+	size_t i, depth = 0;
+	(void)ctx;
+	*yes = 0;
+	for (i = 0; i < n; i++) {
+		if (d[i] == '[' || d[i] == '{') {
+			if (depth == sizeof(stack))
+				return 0;
+			stack[depth++] = d[i];
+		} else if (d[i] == ']' || d[i] == '}') {
+			if (!depth || stack[--depth] != (d[i] == ']' ? '[' : '{'))
+				return 0;
+		}
+	}
+	*yes = depth == 0 && memmem(d, n, "[7]", 3) != NULL;
+	return 0;
+}
+
+/* The hoisting pass: a bracketed value replaced by one of its pieces, which deletion of runs
+ * cannot do (it would have to delete `{"a":` and the last `}` at once); not without chunks. */
+static void test_generic__hoist(void **state)
+{
+	static const char in[] = "{\"a\": {\"b\": [7], \"c\": 1}}";
+	tnorm_generic_options o = TNORM_GENERIC_OPTIONS_INIT;
+	tnorm_generic_stats st;
+	char *out = NULL;
+	size_t len = 0;
+	(void)state;
+	assert_int_equal(tnorm_generic_reduce(in, strlen(in), &o, nested_seven, NULL, &out, &len, &st), 0);
+	assert_string_equal(out, "[7]");
+	assert_true(st.chunks >= 1);
+	tnorm_free(out);
+	o.chunks = 0;
+	assert_int_equal(tnorm_generic_reduce(in, strlen(in), &o, nested_seven, NULL, &out, &len, &st), 0);
+	assert_true(len > 3 && out[0] == '{');
+	tnorm_free(out);
+}
+
 /* "detach N" with N >= 3 somewhere (N decimal). */
 static int detach_ge3(void *ctx, const char *d, size_t n, int *yes)
 {
@@ -302,6 +344,7 @@ int main(void)
 	    cmocka_unit_test(test_generic__shortlex),
 	    cmocka_unit_test(test_generic__reduce_words),
 	    cmocka_unit_test(test_generic__chunk_pass),
+	    cmocka_unit_test(test_generic__hoist),
 	    cmocka_unit_test(test_generic__integer),
 	    cmocka_unit_test(test_generic__word_and_byte),
 	    cmocka_unit_test(test_generic__replace_and_sort),

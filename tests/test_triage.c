@@ -3,8 +3,10 @@
  * test_triage.c - the triage below the CLI (issue 18): the report rendered from a result made by
  * hand (report.json read back by jansson, report.html escaped), every allocation of the
  * rendering failing in turn, and the job's refusals (options, harness, folder) before any run.
- * The job's runs themselves are tested through the CLI (triage.sh), the binding (binding.py)
- * and the debuggers (gdb.sh, lldb.sh).
+ * Without a harness (issue 17): which files of a crash folder are tests, and normal forms of any
+ * bytes, NUL included, read back exactly from the result files and bucketed by their bytes.
+ * The job's runs themselves are tested through the CLI (triage.sh, triage-generic.sh), the
+ * binding (binding.py) and the debuggers (gdb.sh, lldb.sh).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -42,6 +44,7 @@ static void make_result(tnorm_triage_result *r, tnorm_triage_test *t, tnorm_tria
 	t[0].signature = t[1].signature = sig;
 	t[0].key = t[1].key = key;
 	t[0].normal = t[1].normal = normal;
+	t[0].normal_len = t[1].normal_len = strlen(normal);
 	t[2].signature = t[2].key = t[2].normal = empty;
 	t[0].message = t[1].message = empty;
 	t[2].message = why;
@@ -54,6 +57,7 @@ static void make_result(tnorm_triage_result *r, tnorm_triage_test *t, tnorm_tria
 	b->signature = sig;
 	b->key = key;
 	b->normal = normal;
+	b->normal_len = strlen(normal);
 	b->count = 2;
 	b->representative = 0;
 	r->corpus = n1;
@@ -168,9 +172,23 @@ static void test_triage__refusals(void **state)
 
 	o.dir = dir;
 	o.argv = argv;
-	assert_int_equal(tnorm_triage_run(&o, &r), TNORM_EINVALID); /* no harness */
-	assert_non_null(strstr(tnorm_error_last()->message, "needs a harness"));
+	/* No harness: generic mode, where the harness file is no test (only h.tnh is there). */
+	o.harness = NULL;
+	unlink(hp);
+	snprintf(sub, sizeof(sub), "%s/README.txt", dir);
+	assert_non_null(f = fopen(sub, "w"));
+	fputs("Command line used to find this crash:\n", f);
+	fclose(f);
+	assert_int_equal(tnorm_triage_run(&o, &r), TNORM_ENOTFOUND);
+	assert_non_null(strstr(tnorm_error_last()->message, "no files to triage"));
 	tnorm_triage_result_dispose(&r);
+	unlink(sub);
+	assert_non_null(f = fopen(hp, "w"));
+	fputs("pool int 2\n<int> := 1..3\nuse(<int>)\n", f);
+	fclose(f);
+	o.argv = NULL;
+	assert_int_equal(tnorm_triage_run(&o, &r), TNORM_EINVALID); /* no command */
+	o.argv = argv;
 	o.harness = hp;
 	o.version = 99;
 	assert_int_equal(tnorm_triage_run(&o, &r), TNORM_EINVALID);
@@ -345,6 +363,93 @@ static void test_triage__shard_parse(void **state)
 	assert_int_equal(tnorm_triage_shard_of("x", 0), 0);
 }
 
+/* Write `text` to DIR/NAME. */
+static void put_file(const char *dir, const char *name, const char *text, size_t len)
+{
+	char p[256];
+	FILE *f;
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	assert_non_null(f = fopen(p, "wb"));
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	fclose(f);
+}
+
+/* A result file for crash file NAME (content `test`) whose normal form is `hex`. */
+static void put_result(const char *out, const char *name, const char *test, const char *hex)
+{
+	char p[256], h[17], *line = NULL;
+	size_t n;
+	FILE *f;
+	snprintf(h, sizeof(h), "%016llx", (unsigned long long)tnorm__hash64(test, strlen(test), 0));
+	snprintf(p, sizeof(p), "%s/results/%s.json", out, name);
+	assert_non_null(f = open_memstream(&line, &n));
+	fprintf(f, "{\"test\": \"%s\", \"hash\": \"%s\", \"status\": \"ok\", \"complete\": true, "
+	           "\"message\": \"\", \"signature\": \"SIGSEGV at f (a.c:1)\", \"key\": \"SIGSEGV at f "
+	           "(a.c:1)\", \"original_steps\": 9, \"reduced_steps\": 3, \"normal_steps\": 3, "
+	           "\"runs\": 0, \"seconds\": 0, \"reduced\": \"r\", \"normal\": \"x\\u0000\", "
+	           "\"normal_hex\": \"%s\"}\n", name, h, hex);
+	fclose(f);
+	put_file(out, p + strlen(out) + 1, line, strlen(line));
+	free(line);
+}
+
+/* Generic mode (no harness) on a crash folder whose tests are done: README.txt, libFuzzer's
+ * timeout-* and slow-unit-*, hidden files and folders are no tests; normal forms with a NUL or
+ * bytes that are not UTF-8 come back exactly from `normal_hex`, and buckets compare them byte
+ * for byte (x\0a and x\0b are two, though their readable text before the NUL is the same);
+ * each bucket's representative is written with its exact bytes. */
+static void test_triage__generic_folder(void **state)
+{
+	tnorm_triage_options o = TNORM_TRIAGE_OPTIONS_INIT;
+	tnorm_triage_result r;
+	static const char *const argv[] = {"/nonexistent/program", "@@", NULL};
+	char dir[] = "/tmp/tnorm-triage-XXXXXX", out[128], p[256], *rep = NULL;
+	size_t len = 0;
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(out, sizeof(out), "%s/triage", dir);
+	mkdir(out, 0755);
+	snprintf(p, sizeof(p), "%s/results", out);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/.tnorm", dir);
+	mkdir(p, 0755);
+	put_file(dir, "README.txt", "Command line used to find this crash:\n", 38);
+	put_file(dir, "timeout-0123", "t", 1);
+	put_file(dir, "slow-unit-0123", "s", 1);
+	put_file(dir, ".cur_input", "c", 1);
+	put_file(dir, "crash-01", "one", 3);
+	put_file(dir, "id:000000,sig:11,src:000000,time:1,execs:2,op:havoc,rep:2", "two", 3);
+	put_file(dir, "id:000001,sig:11,src:000000,time:3,execs:4,op:havoc,rep:8", "three", 5);
+	put_result(out, "crash-01", "one", "7800ff61");
+	put_result(out, "id:000000,sig:11,src:000000,time:1,execs:2,op:havoc,rep:2", "two", "7800ff61");
+	put_result(out, "id:000001,sig:11,src:000000,time:3,execs:4,op:havoc,rep:8", "three",
+	           "7800ff62");
+	o.dir = dir;
+	o.argv = argv;
+	o.jobs = 2;
+	assert_int_equal(tnorm_triage_run(&o, &r), 0);
+	assert_int_equal(r.ntests, 3);
+	assert_int_equal(r.fresh, 0);
+	assert_string_equal(r.tests[0].name, "crash-01");
+	assert_string_equal(r.unit, "bytes");
+	assert_int_equal(r.nbuckets, 2);
+	assert_int_equal(r.distinct_normalized, 2);
+	assert_int_equal(r.buckets[0].count, 2);
+	assert_int_equal(r.buckets[0].normal_len, 4);
+	assert_memory_equal(r.buckets[0].normal, "x\0\xff" "a", 4);
+	assert_memory_equal(r.buckets[1].normal, "x\0\xff" "b", 4);
+	assert_null(r.buckets[0].annotated); /* no generalization without a harness */
+	snprintf(p, sizeof(p), "%s/buckets/1-crash-01", out);
+	assert_string_equal(r.buckets[0].file, p);
+	assert_int_equal(tnorm_file_read(p, &rep, &len), 0);
+	assert_int_equal(len, 4);
+	assert_memory_equal(rep, "x\0\xff" "a", 4);
+	tnorm_free(rep);
+	tnorm_triage_result_dispose(&r);
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -354,6 +459,7 @@ int main(void)
 	        cmocka_unit_test(test_triage__refusals),
 	        cmocka_unit_test(test_triage__all_done),
 	        cmocka_unit_test(test_triage__shard_parse),
+	        cmocka_unit_test(test_triage__generic_folder),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

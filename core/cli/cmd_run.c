@@ -11,7 +11,7 @@ static void help(FILE *f)
 {
 	fprintf(f, "usage: tnorm run [--json] [--match P] [--timeout T] [--mem SIZE] [--stdin] [--no-fork-server] [--env NAME=VALUE]...\n"
 	           "                 [--invalid-exit N]... TEST -- CMD ARGS...\n\n"
-	           "Run CMD once on a private copy of TEST ({} in ARGS stands for its path; with\n"
+	           "Run CMD once on a private copy of TEST ({} or @@ in ARGS stands for its path; with\n"
 	           "--stdin it is also fed on standard input) and print the outcome (pass, fail,\n"
 	           "timeout, invalid, error) and, for a failure, its signature.\n\n"
 	           "  --json         print one JSON object instead\n"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd_triage.c - `tnorm triage DIR --harness H -- CMD ARGS {}`: one test per fault.
+ * cmd_triage.c - `tnorm triage DIR [--harness H] -- CMD ARGS {}`: one test per fault.  Without
+ * --harness DIR is a fuzzer's crash folder (any files; `@@` as AFL++ writes it works as `{}`).
  *
  * The options, a line per test as the workers finish them, and the summary; the work itself
  * (worker threads, claims, result files, buckets, generalization, the report) is the library's
@@ -25,16 +26,20 @@ static void on_triage_signal(int sig)
 
 static void help(FILE *f)
 {
-	fprintf(f, "usage: tnorm triage DIR --harness H [-j N] [-o OUT] [--match P] [--db PATH |\n"
+	fprintf(f, "usage: tnorm triage DIR [--harness H] [-j N] [-o OUT] [--match P] [--db PATH |\n"
 	           "                   --no-db] [--max-time-per-test T] [--no-generalize] [--timeout T]\n"
-	           "                   [--mem SIZE] [--no-fork-server] [--env N=V]... [--invalid-exit N]...\n"
-	           "                   [--fixed CMD] [--rules calls|paper] [--shard K/N] [--lease S]\n"
-	           "                   [--quiet] -- CMD ARGS...\n\n"
+	           "                   [--mem SIZE] [--stdin] [--no-fork-server] [--env N=V]...\n"
+	           "                   [--invalid-exit N]... [--fixed CMD] [--rules calls|paper]\n"
+	           "                   [--shard K/N] [--lease S] [--quiet] -- CMD ARGS...\n\n"
 	           "Confirm, reduce and normalize every test (*.t) in DIR on N worker threads\n"
 	           "(default: the number of cores) sharing one database (default DIR/.tnorm/cache.db),\n"
 	           "then group them into buckets of (signature, normal form): one test per fault.\n"
-	           "Prints the summary and writes OUT/report.json and OUT/report.html (OUT defaults\n"
-	           "to DIR/triage).  Resumable: rerun after Ctrl-C or a crash and only the tests not\n"
+	           "Without --harness, DIR is a fuzzer's crash folder (AFL++'s crashes/ or its output\n"
+	           "folder, libFuzzer's crash-* files): every file but README.txt, timeout-* and\n"
+	           "slow-unit-* is a test, minimized as bytes; {} or @@ in ARGS is its path (or\n"
+	           "--stdin).  Prints the summary, writes each bucket's representative to\n"
+	           "OUT/buckets/N-NAME, and OUT/report.json and OUT/report.html (OUT defaults to\n"
+	           "DIR/triage).  Resumable: rerun after Ctrl-C or a crash and only the tests not\n"
 	           "done yet are worked on.  --invalid-exit and --fixed as for tnorm reduce; --rules\n"
 	           "as for tnorm minimize.  --shard K/N does only the K-th (0-based) of N parts of DIR\n"
 	           "and writes no report: run it on N machines with a shared --db URL, then once\n"
@@ -47,6 +52,7 @@ static void help(FILE *f)
 typedef struct shown {
 	const char *dir;
 	int quiet;
+	const char *unit; /* "steps", or "bytes" without a harness */
 	unsigned shard, shards;
 } shown;
 
@@ -63,12 +69,28 @@ static int on_progress(void *ctx, const tnorm_triage_progress *p)
 	if (p->event != TNORM_TRIAGE_EVENT_TEST || s->quiet)
 		return 0;
 	if (t->status == TNORM_TRIAGE_OK)
-		printf("%s: %ld -> %ld steps (%llu runs): %s\n", t->name, t->original_steps,
-		       t->normal_steps, (unsigned long long)t->runs, t->signature);
+		printf("%s: %ld -> %ld %s (%llu runs): %s\n", t->name, t->original_steps,
+		       t->normal_steps, s->unit, (unsigned long long)t->runs, t->signature);
 	else
 		printf("%s: %s: %s\n", t->name, tnorm_triage_status_name(t->status), t->message);
 	fflush(stdout);
 	return 0;
+}
+
+/* A normal form without a harness: any bytes; those a terminal would not show as they are (NUL
+ * and other control characters but newline and tab) as \xNN, and a last newline. */
+static void print_bytes(const char *s, size_t len)
+{
+	size_t i;
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+			printf("\\x%02x", c);
+		else
+			putchar(c);
+	}
+	if (len == 0 || s[len - 1] != '\n')
+		putchar('\n');
 }
 
 static void print_summary(const tnorm_triage_result *r)
@@ -80,9 +102,12 @@ static void print_summary(const tnorm_triage_result *r)
 	       r->distinct_normalized, r->nbuckets, r->nbuckets == 1 ? "" : "s");
 	for (b = 0; b < r->nbuckets; b++) {
 		const tnorm_triage_bucket *bk = &r->buckets[b];
-		printf("\n== bucket %zu: %zu tests; %s\n   representative %s:\n", b + 1, bk->count,
-		       bk->signature, r->tests[bk->representative].name);
-		fputs(bk->annotated ? bk->annotated : bk->normal, stdout);
+		printf("\n== bucket %zu: %zu tests; %s\n   representative %s (%s):\n", b + 1, bk->count,
+		       bk->signature, r->tests[bk->representative].name, bk->file);
+		if (bk->annotated)
+			fputs(bk->annotated, stdout);
+		else
+			print_bytes(bk->normal, bk->normal_len);
 	}
 	for (i = 0; i < r->ntests; i++)
 		if (r->tests[i].status != TNORM_TRIAGE_OK)
@@ -110,7 +135,7 @@ int cmd_triage(int argc, char **argv)
 	const char *dbpath = NULL;
 	unsigned long long v;
 	int k, nrest = 0, no_db = 0, rc = EXIT_OK, err;
-	shown sh = {NULL, 0, 0, 0};
+	shown sh = {NULL, 0, "steps", 0, 0};
 	struct sigaction sa, old_int, old_term;
 
 	memset(&res, 0, sizeof(res));
@@ -220,17 +245,15 @@ int cmd_triage(int argc, char **argv)
 		rc = cli_usage_error("triage", "missing DIR (a folder of failing tests, e.g. from tnorm fuzz)");
 		goto done;
 	}
-	if (!o.harness) {
-		rc = cli_usage_error("triage", "triage needs --harness: normalization rewrites harness tests");
-		goto done;
-	}
+	if (!o.harness)
+		sh.unit = "bytes";
 	if (o.shards > 1 && no_db) {
 		rc = cli_usage_error("triage", "--shard needs a database where the shards' results meet "
 		                     "(--db URL), not --no-db");
 		goto done;
 	}
 	if (!rest || nrest == 0) {
-		rc = cli_usage_error("triage", "missing the command: tnorm triage DIR -- CMD ARGS {}");
+		rc = cli_usage_error("triage", "missing the command: tnorm triage DIR -- CMD ARGS {} (or @@)");
 		goto done;
 	}
 	o.argv = (const char *const *)rest;

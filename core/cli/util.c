@@ -265,7 +265,7 @@ static int has_braces(char *const *v)
 {
 	size_t i;
 	for (i = 0; v[i]; i++)
-		if (strstr(v[i], "{}"))
+		if (strstr(v[i], "{}") || strstr(v[i], "@@"))
 			return 1;
 	return 0;
 }

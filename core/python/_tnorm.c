@@ -766,6 +766,24 @@ static PyObject *py_db_path(PyObject *self, PyObject *args)
 
 /* ---- triage --------------------------------------------------------------------------------- */
 
+/* Bytes as they are (a generic normal form may hold any), or None for NULL. */
+static PyObject *bytes_or_none(const char *s, size_t n)
+{
+	if (!s)
+		Py_RETURN_NONE;
+	if (n > PY_SSIZE_T_MAX)
+		return PyErr_NoMemory();
+	return PyBytes_FromStringAndSize(s, (Py_ssize_t)n);
+}
+
+/* Text of `n` bytes (backslashreplace), or None for NULL. */
+static PyObject *text_n_or_none(const char *s, size_t n)
+{
+	if (!s)
+		Py_RETURN_NONE;
+	return text_n(s, n);
+}
+
 static PyObject *triage_test_dict(const tnorm_triage_test *t)
 {
 	PyObject *d = PyDict_New();
@@ -776,8 +794,9 @@ static PyObject *triage_test_dict(const tnorm_triage_test *t)
 	    set_item(d, "message", str_or_none(t->message)) < 0 ||
 	    set_item(d, "signature", str_or_none(t->signature)) < 0 ||
 	    set_item(d, "key", str_or_none(t->key)) < 0 ||
-	    set_item(d, "reduced", str_or_none(t->reduced)) < 0 ||
-	    set_item(d, "normal", str_or_none(t->normal)) < 0 ||
+	    set_item(d, "reduced", text_n_or_none(t->reduced, t->reduced_len)) < 0 ||
+	    set_item(d, "normal", text_n_or_none(t->normal, t->normal_len)) < 0 ||
+	    set_item(d, "normal_bytes", bytes_or_none(t->normal, t->normal_len)) < 0 ||
 	    set_item(d, "original_steps", PyLong_FromLong(t->original_steps)) < 0 ||
 	    set_item(d, "reduced_steps", PyLong_FromLong(t->reduced_steps)) < 0 ||
 	    set_item(d, "normal_steps", PyLong_FromLong(t->normal_steps)) < 0 ||
@@ -810,7 +829,9 @@ static PyObject *triage_bucket_dict(const tnorm_triage_result *r, size_t b)
 	    set_item(d, "signature", str_or_none(bk->signature)) < 0 ||
 	    set_item(d, "key", str_or_none(bk->key)) < 0 ||
 	    set_item(d, "representative", text(r->tests[bk->representative].name)) < 0 ||
-	    set_item(d, "normal_form", str_or_none(bk->normal)) < 0 ||
+	    set_item(d, "normal_form", text_n_or_none(bk->normal, bk->normal_len)) < 0 ||
+	    set_item(d, "normal_form_bytes", bytes_or_none(bk->normal, bk->normal_len)) < 0 ||
+	    set_item(d, "file", str_or_none(bk->file)) < 0 ||
 	    set_item(d, "annotated", str_or_none(bk->annotated)) < 0 ||
 	    PyDict_SetItemString(d, "tests", names) < 0) {
 		Py_XDECREF(names);
@@ -848,6 +869,8 @@ static PyObject *triage_result_dict(const tnorm_triage_result *r, int err)
 	    set_item(d, "distinct_signatures", PyLong_FromSize_t(r->signatures)) < 0 ||
 	    set_item(d, "distinct_reduced", PyLong_FromSize_t(r->distinct_reduced)) < 0 ||
 	    set_item(d, "distinct_normalized", PyLong_FromSize_t(r->distinct_normalized)) < 0 ||
+	    set_item(d, "folder", str_or_none(r->folder)) < 0 ||
+	    set_item(d, "unit", str_or_none(r->unit)) < 0 ||
 	    PyDict_SetItemString(d, "buckets", buckets) < 0 || PyDict_SetItemString(d, "tests", tests) < 0) {
 		Py_XDECREF(d);
 		d = NULL;
@@ -899,14 +922,14 @@ static PyObject *py_triage(PyObject *self, PyObject *args, PyObject *kw)
 	static char *kwlist[] = {"dir",      "argv",    "harness", "out",          "db",
 	                         "jobs",     "match",   "generalize", "progress",  "timeout",
 	                         "max_time_per_test",   "confirm", "invalid_exit", "fixed",
-	                         "rules",    NULL};
+	                         "rules",    "stdin",   NULL};
 	tnorm_triage_options o = TNORM_TRIAGE_OPTIONS_INIT;
 	tnorm_triage_result r;
 	PyObject *argv_obj, *progress = Py_None, *result = NULL;
 	PyObject *invalid_obj = Py_None, *fixed_obj = Py_None;
 	cmd_args a;
-	const char *dir, *harness, *out = NULL, *db = NULL, *match = "line", *rules = "calls";
-	int generalize = 1, err;
+	const char *dir, *harness = NULL, *out = NULL, *db = NULL, *match = "line", *rules = "calls";
+	int generalize = 1, use_stdin = 0, err;
 	unsigned int jobs = 1, confirm = 3;
 	double timeout = 0, max_time = 0;
 	PyThreadState *saved;
@@ -916,10 +939,10 @@ static PyObject *py_triage(PyObject *self, PyObject *args, PyObject *kw)
 	memset(&r, 0, sizeof(r));
 	memset(&c, 0, sizeof(c));
 	memset(&a, 0, sizeof(a));
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "sOs|zzIzpOddIOOs:triage", kwlist, &dir,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "sO|zzzIzpOddIOOsp:triage", kwlist, &dir,
 	                                 &argv_obj, &harness, &out, &db, &jobs, &match, &generalize,
 	                                 &progress, &timeout, &max_time, &confirm, &invalid_obj,
-	                                 &fixed_obj, &rules))
+	                                 &fixed_obj, &rules, &use_stdin))
 		return NULL;
 	if (cmd_args_get(&a, argv_obj, fixed_obj, invalid_obj, rules, progress) < 0)
 		goto out;
@@ -931,6 +954,7 @@ static PyObject *py_triage(PyObject *self, PyObject *args, PyObject *kw)
 	o.jobs = jobs ? jobs : 1;
 	o.generalize = generalize;
 	o.job.run.timeout = timeout;
+	o.job.run.use_stdin = use_stdin;
 	o.job.run.invalid_exits = a.invalid;
 	o.job.run.ninvalid_exits = a.ninvalid;
 	o.job.session.match = match;
@@ -998,12 +1022,14 @@ static PyMethodDef methods[] = {
 	{"generalize", (PyCFunction)(void (*)(void))py_generalize, METH_VARARGS | METH_KEYWORDS,
 	 JOB_DOC("generalize", "Confirm, then annotate the test with what in it is accidental.")},
 	{"triage", (PyCFunction)(void (*)(void))py_triage, METH_VARARGS | METH_KEYWORDS,
-	 "triage(dir, argv, harness, out=None, db=None, jobs=1, match='line', generalize=True,\n"
+	 "triage(dir, argv, harness=None, out=None, db=None, jobs=1, match='line', generalize=True,\n"
 	 "       progress=None, timeout=0.0, max_time_per_test=0.0, confirm=3, invalid_exit=(),\n"
-	 "       fixed=None, rules='calls') -> dict\n\n"
+	 "       fixed=None, rules='calls', stdin=False) -> dict\n\n"
 	 "Minimize every test (*.t) in dir on `jobs` worker threads and group them into buckets of\n"
 	 "(signature, normal form), as `tnorm triage` does: out (default dir/triage) receives the\n"
 	 "results, report.json and report.html; db is the database file (None: none; see db_path).\n"
+	 "Without a harness dir is a fuzzer's crash folder: any files, minimized as bytes (each\n"
+	 "bucket's 'normal_form_bytes' exact, its representative written to its 'file').\n"
 	 "progress(dict) is called on this thread: event 'start', 'test' (a test done: its dict in\n"
 	 "'test'), 'tick' (about ten a second) or 'generalize'; a true return stops.  Ctrl-C (or a\n"
 	 "stop) returns what is done with 'complete': False and 'interrupted': True; calling again\n"

@@ -60,11 +60,13 @@ HELP = {
              "  List the steps of the test being run; '=>' marks the current one.",
     "triage": "tnorm triage DIR [--harness H] [-j N] [-o OUT] [--match P] [--db PATH | --no-db]\n"
               "             [--max-time-per-test T] [--no-generalize] [--timeout T]\n"
-              "             [--rules calls|paper] [--quiet]\n"
+              "             [--rules calls|paper] [--stdin] [--quiet]\n"
               "  Minimize every failing test (*.t) in DIR with the current program and group\n"
               "  them into buckets, one per fault; print the bucket table and write the report\n"
               "  (OUT/report.html, default DIR/triage).  Ctrl-C stops; run it again to resume.\n"
-              "  Afterwards tnorm run starts the first bucket's test.",
+              "  A program that is not a tnorm driver, without --harness: DIR is a fuzzer's crash\n"
+              "  folder (any files, minimized as bytes).  Afterwards tnorm run starts the first\n"
+              "  bucket's test (with a harness).",
 }
 
 
@@ -116,6 +118,7 @@ def _triage_arguments(p):
     p.add_argument("--no-generalize", action="store_true")
     p.add_argument("--timeout", type=float, default=0.0)
     p.add_argument("--rules", choices=("calls", "paper"), default="calls")
+    p.add_argument("--stdin", action="store_true")
     p.add_argument("--quiet", action="store_true")
 
 
@@ -700,11 +703,12 @@ class _Navigation:
         return self.breakpoints(sub, arg)
 
 
-def triage_test_line(t):
-    """A test as a triage finished it, as `tnorm triage` prints it."""
+def triage_test_line(t, unit="steps"):
+    """A test as a triage finished it, as `tnorm triage` prints it (unit: "bytes" without a
+    harness)."""
     if t["status"] == "ok":
-        return "%s: %d -> %d steps (%d runs): %s" % (t["test"], t["original_steps"],
-                                                     t["normal_steps"], t["runs"], t["signature"])
+        return "%s: %d -> %d %s (%d runs): %s" % (t["test"], t["original_steps"],
+                                                  t["normal_steps"], unit, t["runs"], t["signature"])
     return "%s: %s: %s" % (t["test"], t["status"], t["message"])
 
 
@@ -721,7 +725,7 @@ def triage_table(res):
                                           res["distinct_signatures"], res["distinct_reduced"],
                                           res["distinct_normalized"], nb, "" if nb == 1 else "s")]
     if nb:
-        lines.append("bucket  tests  steps  representative  signature")
+        lines.append("bucket  tests  %5s  representative  signature" % (res.get("unit") or "steps"))
     for b in res["buckets"]:
         rep = [t for t in res["tests"] if t["test"] == b["representative"]][0]
         lines.append("%6d  %5d  %5d  %-14s  %s" % (b["id"], b["count"], rep["normal_steps"],
@@ -837,13 +841,11 @@ class Session(_Navigation):
         files = [i for i, x in enumerate(tmpl) if os.path.isfile(x)]
         if files:
             tmpl[files[0]] = "{}"
-        elif "{}" not in tmpl:
+        elif "{}" not in tmpl and "@@" not in tmpl and not a.stdin:
             tmpl.append("{}")
+        # Without a harness (the program is not a tnorm driver): a fuzzer's crash folder.
         harness = a.harness or program_harness(program, self.workdir)
-        if harness is None:
-            raise UsageError("triage needs a harness: the program is not a tnorm driver "
-                             "(--print-harness); give --harness H")
-        if not os.path.isfile(harness):
+        if harness is not None and not os.path.isfile(harness):
             raise UsageError("%s: no such harness file" % harness)
         db = None if a.no_db else _tnorm.db_path(os.path.join(a.dir, "x"), a.db)
         argv = [program] + tmpl
@@ -857,7 +859,7 @@ class Session(_Navigation):
                 h.write("tnorm triage: %d tests in %s, %d jobs, results in %s\n"
                         % (p["total"], a.dir, p["jobs"], p["out"]))
             elif p["event"] == "test":
-                h.write(triage_test_line(p["test"]) + "\n")
+                h.write(triage_test_line(p["test"], "steps" if harness else "bytes") + "\n")
             else:
                 return False
             h.flush()
@@ -866,10 +868,10 @@ class Session(_Navigation):
         res = _tnorm.triage(a.dir, argv, harness, out=a.out, db=db, jobs=a.jobs, match=a.match,
                             generalize=not a.no_generalize, progress=progress,
                             timeout=a.timeout, max_time_per_test=a.max_time_per_test,
-                            rules=a.rules)
+                            rules=a.rules, stdin=a.stdin)
         h.write(triage_table(res))
         h.flush()
-        if res["buckets"]:
+        if res["buckets"] and harness is not None:
             rep = os.path.join(res["out"], "norm", res["buckets"][0]["representative"])
             self.last_result = os.path.abspath(rep + (".gen" if os.path.isfile(rep + ".gen")
                                                       else ".norm"))

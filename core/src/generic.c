@@ -15,7 +15,9 @@
  * run of tokens is the run of bytes that matters in structured text, at a fraction of the
  * candidates; sizes 2..8 are all tried because members of small structured inputs are mostly 3
  * to 8 tokens long, and a run of one size does not delete a member of another.  Without the
- * filters the pass cost more runs than it saved on line-oriented text (bench/generic.c).
+ * filters the pass cost more runs than it saved on line-oriented text (bench/generic.c).  The
+ * hoisting pass then replaces a bracketed value by one of its pieces: deleting runs can never take
+ * an opening bracket and its closing one away together.
  *
  * Normalization (after Hypothesis's shrinker and shrinkray, and the design's "generic mode
  * normalizes too") rewrites the current string into lower strings of the same or a smaller
@@ -344,6 +346,83 @@ done:
 	return err;
 }
 
+/* Where the opening bracket at d[a] closes (the index of its closing bracket), brackets of any
+ * kind nesting and those inside double-quoted strings skipped; len when it does not close. */
+static size_t closing(const char *d, size_t len, size_t a)
+{
+	size_t i, depth = 0;
+	int quoted = 0;
+	for (i = a; i < len; i++) {
+		if (quoted) {
+			if (d[i] == '\\')
+				i++;
+			else if (d[i] == '"')
+				quoted = 0;
+		} else if (d[i] == '"') {
+			quoted = 1;
+		} else if (bracket(d[i]) == 1) {
+			depth++;
+		} else if (bracket(d[i]) == -1 && --depth == 0) {
+			return i;
+		}
+	}
+	return len;
+}
+
+/* The next piece of the inside of a bracketed value, from p to the closing bracket at c: the run
+ * up to a separator (`,` `:` `;`) at its own level, without its surrounding blanks, in [*ps,
+ * *pe); returns where the piece after it starts (c when it was the last). */
+static size_t next_piece(const char *d, size_t p, size_t c, size_t *ps, size_t *pe)
+{
+	size_t i = p;
+	while (i < c && (is_blank((unsigned char)d[i]) || d[i] == '\n'))
+		i++;
+	*ps = i;
+	while (i < c && !strchr(",:;", d[i])) {
+		if (bracket(d[i]) == 1 || d[i] == '"') {
+			size_t e = d[i] == '"' ? i + 1 : closing(d, c, i);
+			while (d[i] == '"' && e < c && d[e] != '"')
+				e += d[e] == '\\' ? 2 : 1;
+			i = e < c ? e + 1 : c;
+		} else {
+			i++;
+		}
+	}
+	*pe = i;
+	while (*pe > *ps && (is_blank((unsigned char)d[*pe - 1]) || d[*pe - 1] == '\n'))
+		(*pe)--;
+	return i < c ? i + 1 : c;
+}
+
+/* The hoisting pass, over bracketed text: a bracketed value replaced by one of its pieces (an
+ * element, a member's key or value), outermost first.  A fault reached through an enclosing
+ * structure the program does not need (`{"a":{"":[{}]}}`, `[long-number]`) is thus found through
+ * the least structure, which deletion of runs cannot do (it would have to delete the opening and
+ * the closing bracket at once).  Each candidate is shorter than the current string.  *found is
+ * set when one was taken. */
+static int hoist_pass(gen *g, int *found)
+{
+	size_t a, c, p, ps, pe;
+	int err = 0, yes;
+	*found = 0;
+	for (a = 0; a < g->len; a++) {
+		if (bracket(g->cur[a]) != 1 || (c = closing(g->cur, g->len, a)) == g->len)
+			continue;
+		for (p = a + 1, yes = 0; p < c && !yes;) {
+			p = next_piece(g->cur, p, c, &ps, &pe);
+			if (pe > ps && (err = try_replace(g, TNORM_GENERIC_RULE_DELETE, a, c + 1,
+			                                  g->cur + ps, pe - ps, &yes)) < 0)
+				return err;
+		}
+		if (yes) {
+			*found = 1;
+			g->st->chunks++;
+			a--; /* the hoisted piece may be a bracketed value in turn */
+		}
+	}
+	return 0;
+}
+
 /* Deletion over the selected views, each to a fixpoint, with the chunk pass in the tokens view
  * when asked.  `lazy` (normalization, after a rewrite): the chunk pass only when single tokens
  * went, and the bytes view only when the lines or tokens views deleted something, since a
@@ -365,7 +444,8 @@ static int delete_all(gen *g, int lazy)
 			if (!g->o->chunks || view != 1 ||
 			    (lazy && g->st->per_rule[TNORM_GENERIC_RULE_DELETE] == view_before))
 				break;
-			if ((err = chunk_pass(g, view, &found)) < 0 || !found)
+			if ((err = chunk_pass(g, view, &found)) < 0 ||
+			    (!found && (err = hoist_pass(g, &found)) < 0) || !found)
 				break;
 		}
 	}

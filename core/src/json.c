@@ -69,6 +69,30 @@ json_t *tnorm__json_str(const char *s)
 	return tnorm__json_text(s, s ? strlen(s) : 0);
 }
 
+int tnorm__json_is_text(const char *s, size_t len)
+{
+	size_t i = 0, n;
+	while (i < len && s[i] && (n = tnorm__utf8_len(s + i, len - i)) != 0)
+		i += n;
+	return i == len;
+}
+
+int tnorm__json_set_bytes(json_t *o, const char *key, const char *hexkey, const char *p, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	tnorm__buf h = TNORM__BUF_INIT;
+	size_t i;
+	int bad = json_object_set_new(o, key, tnorm__json_text(p, len));
+	if (bad || !p || tnorm__json_is_text(p, len))
+		return bad;
+	for (i = 0; i < len && !bad; i++)
+		bad = tnorm__buf_putc(&h, digits[(unsigned char)p[i] >> 4]) < 0 ||
+		      tnorm__buf_putc(&h, digits[(unsigned char)p[i] & 15]) < 0;
+	bad = bad || json_object_set_new(o, hexkey, json_stringn(h.ptr, h.len)) < 0;
+	tnorm__buf_dispose(&h);
+	return bad;
+}
+
 json_t *tnorm__json_done(json_t *v, int bad)
 {
 	if (!bad)

@@ -21,6 +21,16 @@
 json_t *tnorm__json_text(const char *s, size_t len);
 json_t *tnorm__json_str(const char *s); /* the same for a NUL-terminated string */
 
+/* 1 when the `len` bytes at `s` are text that a JSON string carries exactly: well-formed UTF-8
+ * without a NUL byte.  Bytes that are not (a fuzzer's crash file) also need their exact copy
+ * (triage.c writes it as hex; triage_report.c shows them escaped). */
+int tnorm__json_is_text(const char *s, size_t len);
+
+/* Set o[key] to the `len` bytes at `p` as readable text (tnorm__json_text) and, when that is not
+ * all of them (tnorm__json_is_text is 0), o[hexkey] to their exact copy in lowercase hex.
+ * Nonzero when out of memory (as jansson's set functions). */
+int tnorm__json_set_bytes(json_t *o, const char *key, const char *hexkey, const char *p, size_t len);
+
 /* `v` when it was built whole (`bad` is 0), else NULL with `v` released: what a function that
  * builds a value returns, so that its caller's set or append fails in turn. */
 json_t *tnorm__json_done(json_t *v, int bad);

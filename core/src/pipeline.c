@@ -248,7 +248,7 @@ static int harness_job(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 		                        &r->reduce);
 		tnorm_test_free(start);
 		if (*rt) {
-			int e2 = tnorm_test_format(*rt, &r->reduced, NULL);
+			int e2 = tnorm_test_format(*rt, &r->reduced, &r->reduced_len);
 			if (e2 < 0 && err == 0)
 				err = e2;
 		}
@@ -326,6 +326,7 @@ static int generic_job(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 			return err;
 		}
 		r->reduced = reduced;
+		r->reduced_len = rlen;
 		data = reduced;
 		len = rlen;
 	}

@@ -58,6 +58,7 @@
 typedef struct tracer tracer;
 static void tracer_free(tracer *t);
 static void folder_drop(tnorm_runner *r);
+static const char *placeholder(const char *s);
 static int rm_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write,
                          void *arg);
 static int rm_find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *pi,
@@ -136,7 +137,7 @@ static char *absolutize(const char *arg, int is_cmd)
 {
 	struct stat st;
 	char *abs;
-	if (strstr(arg, "{}") || arg[0] == '/' || arg[0] == '-' || stat(arg, &st) != 0)
+	if (placeholder(arg) || arg[0] == '/' || arg[0] == '-' || stat(arg, &st) != 0)
 		return tnorm__strdup(arg);
 	if (is_cmd && !strchr(arg, '/'))
 		return tnorm__strdup(arg); /* a bare name found through PATH */
@@ -813,11 +814,19 @@ static int poll_streams(stream *so, stream *se, int extra, int timeout, size_t c
 	return extra >= 0 && pfd[np - 1].revents != 0;
 }
 
+/* The first placeholder in `s`: `{}`, or `@@` (AFL's spelling, for fuzzers' command lines);
+ * NULL when none. */
+static const char *placeholder(const char *s)
+{
+	const char *a = strstr(s, "{}"), *b = strstr(s, "@@");
+	return !a ? b : !b ? a : a < b ? a : b;
+}
+
 static char *substitute(const char *arg, const char *path)
 {
 	tnorm__buf b = TNORM__BUF_INIT;
 	const char *p = arg, *q;
-	while ((q = strstr(p, "{}")) != NULL) {
+	while ((q = placeholder(p)) != NULL) {
 		if (tnorm__buf_put(&b, p, (size_t)(q - p)) < 0 || tnorm__buf_puts(&b, path) < 0)
 			goto oom;
 		p = q + 2;

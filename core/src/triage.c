@@ -14,6 +14,11 @@
  * the tests are put in buckets of (signature key, normal form).  Report: each bucket's
  * representative is generalized on the calling thread (the database makes a resumed job's runs
  * free), and triage_report.c renders report.json and report.html.
+ *
+ * Without a harness (generic mode) the tests are any files of the folder (fuzzers' crash files:
+ * list_tests says which), minimized as bytes; their normal forms may hold any byte, so the result
+ * files carry them exactly (hex beside the readable text), buckets compare lengths and bytes, and
+ * each bucket's representative is written byte for byte to OUT/buckets/N-NAME.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -73,13 +78,16 @@ void tnorm_triage_result_dispose(tnorm_triage_result *res)
 		return;
 	for (i = 0; res->tests && i < res->ntests; i++)
 		test_dispose(&res->tests[i]);
-	for (i = 0; res->buckets && i < res->nbuckets; i++)
+	for (i = 0; res->buckets && i < res->nbuckets; i++) {
 		tnorm_free(res->buckets[i].annotated);
+		tnorm_free(res->buckets[i].file);
+	}
 	tnorm_free(res->tests);
 	tnorm_free(res->buckets);
 	tnorm_free(res->corpus);
 	tnorm_free(res->out);
 	tnorm_free(res->warning);
+	tnorm_free(res->folder);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -141,8 +149,56 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(((const tnorm_triage_test *)a)->name, ((const tnorm_triage_test *)b)->name);
 }
 
-/* The tests of the folder (*.t, not hidden), sorted by name, into res->tests. */
-static int list_tests(const char *dir, tnorm_triage_result *res)
+/*
+ * Whether a file of the folder is a test.  With a harness: *.t.  Without: any file a fuzzer
+ * leaves in its crash folder, except what is not a crash: AFL++'s README.txt (and the files of
+ * its output folder, should one be given with its crashes), and libFuzzer's timeout-* and
+ * slow-unit-* artifacts (leak-* and oom-* are kept: they are reported with their status).
+ * Hidden files never are (AFL++'s .cur_input, tnorm's .tnorm/).
+ */
+static int is_test_name(const char *name, int generic)
+{
+	static const char *const not_crashes[] = {"README.txt", "fuzzer_stats", "plot_data",
+	                                          "fuzz_bitmap", "cmdline", "fuzzer_setup",
+	                                          "target_hash"};
+	size_t l = strlen(name), k;
+	if (name[0] == '.')
+		return 0;
+	if (!generic)
+		return l >= 3 && !strcmp(name + l - 2, ".t");
+	for (k = 0; k < sizeof(not_crashes) / sizeof(*not_crashes); k++)
+		if (!strcmp(name, not_crashes[k]))
+			return 0;
+	return strncmp(name, "timeout-", 8) && strncmp(name, "slow-unit-", 10);
+}
+
+/* 1 when NAME in the open folder `d` is a regular file (a symbolic link to one too). */
+static int is_regular(DIR *d, const char *name)
+{
+	struct stat st;
+	return fstatat(dirfd(d), name, &st, 0) == 0 && S_ISREG(st.st_mode);
+}
+
+static int add_test(tnorm_triage_result *res, size_t *cap, const char *name)
+{
+	if (res->ntests == *cap) {
+		tnorm_triage_test *nt;
+		size_t n = *cap ? 2 * *cap : 64;
+		if (!(nt = tnorm__reallocarray(res->tests, n, sizeof(*nt))))
+			return TNORM_ENOMEM;
+		res->tests = nt;
+		*cap = n;
+	}
+	memset(&res->tests[res->ntests], 0, sizeof(*res->tests));
+	if (!(res->tests[res->ntests].name = tnorm__strdup(name)))
+		return TNORM_ENOMEM;
+	res->ntests++;
+	return 0;
+}
+
+/* The tests of the folder (is_test_name, regular files only: never OUT, which is a folder),
+ * sorted by name, into res->tests.  0 even when there are none. */
+static int list_tests(const char *dir, int generic, tnorm_triage_result *res)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -150,36 +206,55 @@ static int list_tests(const char *dir, tnorm_triage_result *res)
 	int err = 0;
 	if (!d)
 		return tnorm__error_errno(TNORM_EIO, "%s: cannot read the folder", dir);
-	while ((e = readdir(d)) && err == 0) {
-		size_t l = strlen(e->d_name);
-		if (l < 3 || strcmp(e->d_name + l - 2, ".t") || e->d_name[0] == '.')
-			continue;
-		if (res->ntests == cap) {
-			tnorm_triage_test *nt;
-			cap = cap ? 2 * cap : 64;
-			if (!(nt = tnorm__reallocarray(res->tests, cap, sizeof(*nt)))) {
-				err = TNORM_ENOMEM;
-				break;
-			}
-			res->tests = nt;
-		}
-		memset(&res->tests[res->ntests], 0, sizeof(*res->tests));
-		if (!(res->tests[res->ntests].name = tnorm__strdup(e->d_name)))
-			err = TNORM_ENOMEM;
-		else
-			res->ntests++;
-	}
+	while ((e = readdir(d)) && err == 0)
+		if (is_test_name(e->d_name, generic) && is_regular(d, e->d_name))
+			err = add_test(res, &cap, e->d_name);
 	closedir(d);
-	if (err == 0 && res->ntests == 0)
-		err = tnorm__error_set(TNORM_ENOTFOUND, "%s: no tests (*.t) to triage", dir);
-	if (err == 0)
+	if (err == 0 && res->ntests > 1)
 		qsort(res->tests, res->ntests, sizeof(*res->tests), cmp_name);
 	return err;
 }
 
+/*
+ * The folder the tests are read from, into res->folder.  Without a harness an AFL++ output folder
+ * is read as it is: when DIR has crashes/ (AFL++ before 4, or one instance) or default/crashes/
+ * (AFL++ 4), that is the folder.
+ */
+static int find_folder(const tnorm_triage_options *o, tnorm_triage_result *res)
+{
+	static const char *const afl[] = {"crashes", "default/crashes"};
+	size_t k;
+	for (k = 0; k < 2 && !o->harness; k++) {
+		char *sub = path_of(o->dir, afl[k], NULL);
+		struct stat st;
+		if (!sub)
+			return TNORM_ENOMEM;
+		if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode)) {
+			res->folder = sub;
+			return 0;
+		}
+		tnorm_free(sub);
+	}
+	return (res->folder = tnorm__strdup(o->dir)) ? 0 : TNORM_ENOMEM;
+}
+
+/* The folder and its tests; TNORM_ENOTFOUND when it has none. */
+static int find_tests(const tnorm_triage_options *o, tnorm_triage_result *res)
+{
+	int err;
+	if ((err = find_folder(o, res)) < 0 || (err = list_tests(res->folder, !o->harness, res)) < 0)
+		return err;
+	if (res->ntests == 0)
+		return o->harness ? tnorm__error_set(TNORM_ENOTFOUND, "%s: no tests (*.t) to triage",
+		                                     res->folder)
+		                  : tnorm__error_set(TNORM_ENOTFOUND, "%s: no files to triage",
+		                                     res->folder);
+	return 0;
+}
+
 static int make_dirs(const char *out)
 {
-	static const char *const subs[] = {"", "/results", "/norm", "/claims"};
+	static const char *const subs[] = {"", "/results", "/norm", "/claims", "/buckets"};
 	size_t k;
 	for (k = 0; k < sizeof(subs) / sizeof(*subs); k++) {
 		tnorm__buf p = TNORM__BUF_INIT;
@@ -227,6 +302,52 @@ static char *member_str(json_t *o, const char *key)
 	return v ? tnorm__strdup(v) : NULL;
 }
 
+/* The bytes tnorm__json_set_bytes() wrote in hex, as a tnorm_free'd copy (NUL-terminated, *len its length);
+ * NULL when missing, not hex, or out of memory. */
+static char *hex_bytes(const char *hex, size_t *len)
+{
+	size_t n = strlen(hex), i;
+	char *b;
+	if (n % 2 || !(b = tnorm__malloc(n / 2 + 1)))
+		return NULL;
+	for (i = 0; i < n / 2; i++) {
+		unsigned v = 0;
+		int k;
+		for (k = 0; k < 2; k++) {
+			char c = hex[2 * i + (size_t)k];
+			v = v * 16 + (unsigned)(c >= '0' && c <= '9'   ? c - '0'
+			                        : c >= 'a' && c <= 'f' ? c - 'a' + 10
+			                                               : 16 * 16);
+		}
+		if (v > 255) {
+			tnorm_free(b);
+			return NULL;
+		}
+		b[i] = (char)v;
+	}
+	b[n / 2] = '\0';
+	*len = n / 2;
+	return b;
+}
+
+/* Any bytes, as tnorm__json_set_bytes() wrote them: `hexkey` when there, else the string `key`. */
+static char *member_bytes(json_t *o, const char *key, const char *hexkey, size_t *len)
+{
+	json_t *v = json_object_get(o, key);
+	const char *hex = json_string_value(json_object_get(o, hexkey));
+	char *b;
+	if (hex)
+		return hex_bytes(hex, len);
+	if (!json_is_string(v))
+		return NULL;
+	*len = json_string_length(v);
+	if (!(b = tnorm__malloc(*len + 1)))
+		return NULL;
+	memcpy(b, json_string_value(v), *len);
+	b[*len] = '\0';
+	return b;
+}
+
 static long member_long(json_t *o, const char *key)
 {
 	json_t *v = json_object_get(o, key);
@@ -248,7 +369,7 @@ static int load_result(const char *out, tnorm_triage_test *t, const char *hex)
 	int loaded = 0;
 	if (tnorm__buf_printf(&p, "%s/results/%s.json", out, t->name) == 0)
 		file = p.ptr;
-	if (file && (j = json_load_file(file, 0, NULL)))
+	if (file && (j = json_load_file(file, JSON_ALLOW_NUL, NULL)))
 		loaded = result_from_json(j, t, hex);
 	json_decref(j);
 	tnorm__buf_dispose(&p);
@@ -259,7 +380,7 @@ static int load_result(const char *out, tnorm_triage_test *t, const char *hex)
 /* The same from a result's text (as the database holds it). */
 static int parse_result(const char *text, tnorm_triage_test *t, const char *hex)
 {
-	json_t *j = json_loads(text, 0, NULL);
+	json_t *j = json_loads(text, JSON_ALLOW_NUL, NULL);
 	int loaded = j ? result_from_json(j, t, hex) : 0;
 	json_decref(j);
 	tnorm_error_clear();
@@ -280,8 +401,8 @@ static int result_from_json(json_t *j, tnorm_triage_test *t, const char *hex)
 	t->message = member_str(j, "message");
 	t->signature = member_str(j, "signature");
 	t->key = member_str(j, "key");
-	t->reduced = member_str(j, "reduced");
-	t->normal = member_str(j, "normal");
+	t->reduced = member_bytes(j, "reduced", "reduced_hex", &t->reduced_len);
+	t->normal = member_bytes(j, "normal", "normal_hex", &t->normal_len);
 	t->original_steps = member_long(j, "original_steps");
 	t->reduced_steps = member_long(j, "reduced_steps");
 	t->normal_steps = member_long(j, "normal_steps");
@@ -343,8 +464,8 @@ static int result_text(const tnorm_triage_test *t, const char *hex, char **text)
 	bad |= json_object_set_new(r, "normal_steps", json_integer(t->normal_steps));
 	bad |= json_object_set_new(r, "runs", json_integer((json_int_t)t->runs));
 	bad |= json_object_set_new(r, "seconds", json_seconds(t->seconds));
-	bad |= json_object_set_new(r, "reduced", tnorm__json_str(t->reduced));
-	bad |= json_object_set_new(r, "normal", tnorm__json_str(t->normal));
+	bad |= tnorm__json_set_bytes(r, "reduced", "reduced_hex", t->reduced, t->reduced_len);
+	bad |= tnorm__json_set_bytes(r, "normal", "normal_hex", t->normal, t->normal_len);
 	return tnorm__json_dump(text, r, bad);
 }
 
@@ -416,13 +537,40 @@ static void job_fail(job *j, const char *name, int err)
 	pthread_mutex_unlock(&j->lock);
 }
 
+/* A copy of `len` bytes (NULL: none), NUL-terminated, freed with tnorm_free; NULL when out of
+ * memory. */
+static char *dup_bytes(const char *p, size_t len)
+{
+	char *b = tnorm__malloc(len + 1);
+	if (b) {
+		if (len)
+			memcpy(b, p, len);
+		b[len] = '\0';
+	}
+	return b;
+}
+
+/* Fill t's texts and lengths from the pipeline's result (generic mode: any bytes). */
+static int take_texts(tnorm_triage_test *t, const tnorm_pipeline_result *pr, int generic)
+{
+	int ok = t->status == TNORM_TRIAGE_OK && pr->text;
+	t->reduced_len = pr->reduced ? pr->reduced_len : 0;
+	t->normal_len = ok ? pr->text_len : 0;
+	t->reduced = dup_bytes(pr->reduced, t->reduced_len);
+	t->normal = dup_bytes(pr->text, t->normal_len);
+	t->original_steps = (long)pr->original;
+	t->reduced_steps = generic ? (pr->reduced ? (long)pr->reduced_len : -1) : count_steps(pr->reduced);
+	t->normal_steps = (long)pr->final;
+	return t->reduced && t->normal ? 0 : TNORM_ENOMEM;
+}
+
 /* Minimize one test (its content `text`): fills t from the pipeline's result. */
 static int minimize(job *j, tnorm_triage_test *t)
 {
 	const tnorm_triage_options *o = j->o;
 	tnorm_pipeline_options po = o->job;
 	tnorm_pipeline_result pr;
-	char *test = path_of(o->dir, t->name, NULL), *norm = NULL;
+	char *test = path_of(j->res->folder, t->name, NULL), *norm = NULL;
 	tnorm__buf n = TNORM__BUF_INIT;
 	int err;
 	memset(&pr, 0, sizeof(pr));
@@ -452,16 +600,13 @@ static int minimize(job *j, tnorm_triage_test *t)
 	t->message = tnorm__strdup(err < 0 ? tnorm_error_last()->message : "");
 	t->signature = tnorm__strdup(pr.signature ? pr.signature : "");
 	t->key = tnorm__strdup(pr.match_key ? pr.match_key : "");
-	t->reduced = tnorm__strdup(pr.reduced ? pr.reduced : "");
-	t->normal = tnorm__strdup(pr.text && t->status == TNORM_TRIAGE_OK ? pr.text : "");
-	t->original_steps = (long)pr.original;
-	t->reduced_steps = count_steps(pr.reduced);
-	t->normal_steps = (long)pr.final;
 	t->runs = pr.stats.runs;
 	t->complete = pr.complete;
 	t->seconds = pr.stats.elapsed;
 	t->fresh = 1;
-	err = t->message && t->signature && t->key && t->reduced && t->normal ? 0 : TNORM_ENOMEM;
+	err = take_texts(t, &pr, !o->harness);
+	if (err == 0 && !(t->message && t->signature && t->key))
+		err = TNORM_ENOMEM;
 done:
 	tnorm_pipeline_result_dispose(&pr);
 	tnorm_free(test);
@@ -532,7 +677,7 @@ static int do_claimed(job *j, worker_state *w, done_item *d, const char *hex)
 static int work_on(job *j, worker_state *w, size_t i)
 {
 	const char *name = j->res->tests[i].name, *out = j->res->out;
-	char *file = path_of(j->o->dir, name, NULL), *text = NULL, *claim = NULL, *rec = NULL, hex[17];
+	char *file = path_of(j->res->folder, name, NULL), *text = NULL, *claim = NULL, *rec = NULL, hex[17];
 	tnorm__buf item = TNORM__BUF_INIT;
 	done_item *d = NULL;
 	size_t len = 0;
@@ -808,16 +953,26 @@ done:
 
 /* ---- buckets ------------------------------------------------------------------------------- */
 
+/* 1 when two byte strings are the same (length and bytes). */
+static int same_bytes(const char *a, size_t alen, const char *b, size_t blen)
+{
+	return alen == blen && (alen == 0 || !memcmp(a, b, alen));
+}
+
+static int same_text(const tnorm_triage_test *a, const tnorm_triage_test *b, int normal)
+{
+	return normal ? same_bytes(a->normal, a->normal_len, b->normal, b->normal_len)
+	              : same_bytes(a->reduced, a->reduced_len, b->reduced, b->reduced_len);
+}
+
 static size_t count_distinct(const tnorm_triage_result *r, int normal)
 {
 	size_t i, k, d = 0;
 	for (i = 0; i < r->ntests; i++) {
-		const char *a = normal ? r->tests[i].normal : r->tests[i].reduced;
 		if (r->tests[i].status != TNORM_TRIAGE_OK)
 			continue;
 		for (k = 0; k < i; k++)
-			if (r->tests[k].status == TNORM_TRIAGE_OK &&
-			    !strcmp(a, normal ? r->tests[k].normal : r->tests[k].reduced))
+			if (r->tests[k].status == TNORM_TRIAGE_OK && same_text(&r->tests[k], &r->tests[i], normal))
 				break;
 		d += k == i;
 	}
@@ -840,12 +995,14 @@ static int make_buckets(tnorm_triage_result *r)
 				break;
 		r->signatures += k == i;
 		for (b = 0; b < r->nbuckets; b++)
-			if (!strcmp(r->buckets[b].key, t->key) && !strcmp(r->buckets[b].normal, t->normal))
+			if (!strcmp(r->buckets[b].key, t->key) &&
+			    same_bytes(r->buckets[b].normal, r->buckets[b].normal_len, t->normal, t->normal_len))
 				break;
 		if (b == r->nbuckets) {
 			r->buckets[b].signature = t->signature;
 			r->buckets[b].key = t->key;
 			r->buckets[b].normal = t->normal;
+			r->buckets[b].normal_len = t->normal_len;
 			r->buckets[b].representative = i;
 			r->nbuckets++;
 		}
@@ -857,20 +1014,15 @@ static int make_buckets(tnorm_triage_result *r)
 	return 0;
 }
 
-/* 1 when the file at `path` holds `text` as JSON carries it (valid UTF-8).  The worker wrote
- * the normal form there with all its bytes; the result file's copy has U+FFFD for those that
- * are not UTF-8, which would not parse back as the same test. */
-static int same_as_json(const char *path, const char *text)
+/* Write `len` bytes to `path` (atomically) unless the file holds them already. */
+static int write_unless_same(const char *path, const char *p, size_t len)
 {
-	char *file = NULL, *clean = NULL;
-	size_t len = 0;
-	int same = 0;
-	if (tnorm_file_read(path, &file, &len) == 0 && tnorm_text_utf8(&clean, NULL, file, len) == 0)
-		same = !strcmp(clean, text);
+	char *file = NULL;
+	size_t flen = 0;
+	int same = tnorm_file_read(path, &file, &flen) == 0 && same_bytes(file, flen, p, len);
 	tnorm_error_clear();
 	tnorm_free(file);
-	tnorm_free(clean);
-	return same;
+	return same ? 0 : tnorm_file_write_atomic(path, p, len);
 }
 
 typedef struct gen_ctx {
@@ -907,8 +1059,7 @@ static int generalize_bucket(const tnorm_triage_options *o, tnorm_triage_result 
 		err = TNORM_ENOMEM;
 		goto done;
 	}
-	if (!same_as_json(in.ptr, rep->normal) &&
-	    tnorm_file_write_atomic(in.ptr, rep->normal, strlen(rep->normal)) < 0)
+	if (write_unless_same(in.ptr, rep->normal, rep->normal_len) < 0)
 		goto done;
 	po.mode = TNORM_MODE_GENERALIZE;
 	po.harness = o->harness;
@@ -934,6 +1085,42 @@ done:
 	tnorm__buf_dispose(&in);
 	tnorm__buf_dispose(&out);
 	tnorm_error_clear();
+	return err;
+}
+
+/* Empty OUT/buckets (an earlier job's buckets may have been others). */
+static void clear_buckets_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			unlinkat(dirfd(d), e->d_name, 0);
+	if (d)
+		closedir(d);
+}
+
+/* Each bucket's representative, byte for byte, as OUT/buckets/N-NAME (bucket->file). */
+static int write_representatives(tnorm_triage_result *r)
+{
+	char *dir = path_of(r->out, "buckets", NULL);
+	size_t b;
+	int err = 0;
+	if (!dir)
+		return TNORM_ENOMEM;
+	clear_buckets_dir(dir);
+	for (b = 0; b < r->nbuckets && err == 0; b++) {
+		tnorm_triage_bucket *bk = &r->buckets[b];
+		tnorm__buf p = TNORM__BUF_INIT;
+		if ((err = tnorm__buf_printf(&p, "%s/%zu-%s", dir, b + 1,
+		                             r->tests[bk->representative].name)) == 0 &&
+		    (err = tnorm_file_write_atomic(p.ptr, bk->normal, bk->normal_len)) == 0)
+			bk->file = tnorm__buf_detach(&p);
+		tnorm__buf_dispose(&p);
+		if (err == 0 && !bk->file)
+			err = TNORM_ENOMEM;
+	}
+	tnorm_free(dir);
 	return err;
 }
 
@@ -1064,9 +1251,6 @@ static int check_options(const tnorm_triage_options *o)
 		return tnorm__error_set(TNORM_EINVALID, "a lease of %u s is more than a day", o->lease);
 	if (!o->dir)
 		return tnorm__error_set(TNORM_EINVALID, "triage needs a folder of failing tests");
-	if (!o->harness)
-		return tnorm__error_set(TNORM_EINVALID,
-		                        "triage needs a harness: normalization rewrites harness tests");
 	if (!o->argv || !o->argv[0])
 		return tnorm__error_set(TNORM_EINVALID, "triage needs the command that runs a test");
 	if (o->job.log || o->job.on_target || o->job.expect)
@@ -1120,13 +1304,14 @@ int tnorm_triage_run(const tnorm_triage_options *given, tnorm_triage_result *res
 	if ((err = take_options(given, &opts)) < 0 || (err = check_options(o)) < 0)
 		return err;
 	/* A bad harness is one error now, rather than the same error for every test. */
-	if ((err = tnorm_harness_load(&h, o->harness)) < 0)
+	if (o->harness && (err = tnorm_harness_load(&h, o->harness)) < 0)
 		return err;
 	tnorm_harness_free(h);
+	res->unit = o->harness ? "steps" : "bytes";
 	if (!(res->corpus = tnorm__strdup(o->dir)) ||
 	    !(res->out = o->out ? tnorm__strdup(o->out) : path_of(o->dir, "triage", NULL)))
 		return TNORM_ENOMEM;
-	if ((err = list_tests(o->dir, res)) < 0 || (err = make_dirs(res->out)) < 0 ||
+	if ((err = find_tests(o, res)) < 0 || (err = make_dirs(res->out)) < 0 ||
 	    (err = probe_db(o, res, &j.dbpath)) < 0 || (err = job_key(o, j.jobkey)) < 0)
 		return err;
 	keep_shard(o, res);
@@ -1148,7 +1333,7 @@ int tnorm_triage_run(const tnorm_triage_options *given, tnorm_triage_result *res
 	pthread_mutex_destroy(&j.lock);
 	pthread_cond_destroy(&j.cv);
 	clear_claims(res->out);
-	if (err == 0 && (err = gather(res, o->dir)) == 0) {
+	if (err == 0 && (err = gather(res, res->folder)) == 0) {
 		res->fresh = p.fresh;
 		if (j.err)
 			err = tnorm__error_set(j.err, "%s", j.errmsg ? j.errmsg : tnorm_error_name(j.err));
@@ -1170,12 +1355,12 @@ int tnorm_triage_run(const tnorm_triage_options *given, tnorm_triage_result *res
 	g.p = &p;
 	g.t0 = t0;
 	p.nbuckets = res->nbuckets;
-	for (b = 0; b < res->nbuckets && o->generalize; b++)
+	for (b = 0; b < res->nbuckets && o->generalize && o->harness; b++)
 		if ((err = generalize_bucket(o, res, b, &g)) < 0)
 			return err == TNORM_EINTERRUPTED
 			           ? tnorm__error_set(err, "interrupted while generalizing; run again to finish")
 			           : err;
-	if ((err = tnorm_triage_report_write(res)) < 0)
+	if ((err = write_representatives(res)) < 0 || (err = tnorm_triage_report_write(res)) < 0)
 		return err;
 	res->complete = 1;
 	return 0;

@@ -32,8 +32,9 @@ static json_t *bucket_json(const tnorm_triage_result *r, size_t b)
 	bad |= json_object_set_new(o, "signature", tnorm__json_str(bk->signature));
 	bad |= json_object_set_new(o, "representative",
 	                           tnorm__json_str(r->tests[bk->representative].name));
-	bad |= json_object_set_new(o, "normal_form", tnorm__json_str(bk->normal));
+	bad |= tnorm__json_set_bytes(o, "normal_form", "normal_form_hex", bk->normal, bk->normal_len);
 	bad |= json_object_set_new(o, "annotated", tnorm__json_str(bk->annotated));
+	bad |= json_object_set_new(o, "file", tnorm__json_str(bk->file));
 	bad |= json_object_set_new(o, "tests", tests);
 	return tnorm__json_done(o, bad);
 }
@@ -70,6 +71,7 @@ int tnorm_triage_report_json(const tnorm_triage_result *r, char **out)
 	for (i = 0; i < r->ntests && results && !bad; i++)
 		bad |= json_array_append_new(results, test_json(&r->tests[i]));
 	bad |= json_object_set_new(o, "corpus", tnorm__json_str(r->corpus));
+	bad |= json_object_set_new(o, "unit", json_string(r->unit ? r->unit : "steps"));
 	bad |= json_object_set_new(o, "tests", json_integer((json_int_t)r->ntests));
 	bad |= json_object_set_new(o, "failing", json_integer((json_int_t)r->failing));
 	bad |= json_object_set_new(o, "distinct_signatures", json_integer((json_int_t)r->signatures));
@@ -112,6 +114,30 @@ static int put_html(tnorm__buf *b, const char *s)
 	return err;
 }
 
+/* Any bytes, escaped as put_html does; a byte that is not text (not UTF-8, a NUL or another
+ * control character than newline and tab) as \xNN. */
+static int put_html_bytes(tnorm__buf *b, const char *s, size_t len)
+{
+	size_t i = 0;
+	int err = 0;
+	while (i < len && err == 0) {
+		size_t n = tnorm__utf8_len(s + i, len - i);
+		unsigned char c = (unsigned char)s[i];
+		if (n == 0 || (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
+			err = tnorm__buf_printf(b, "\\x%02x", c);
+			i++;
+		} else if (n == 1) {
+			char one[2] = {s[i], '\0'};
+			err = put_html(b, one);
+			i++;
+		} else {
+			err = tnorm__buf_put(b, s + i, n);
+			i += n;
+		}
+	}
+	return err;
+}
+
 /* The chart: per failing test, bars of its original, reduced and normalized length. */
 static int put_chart(tnorm__buf *h, const tnorm_triage_result *r)
 {
@@ -131,7 +157,8 @@ static int put_chart(tnorm__buf *h, const tnorm_triage_result *r)
 	                            "normalized\">\n", W, H);
 	err |= tnorm__buf_printf(h, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n",
 	                         L, H - B, W, H - B);
-	err |= tnorm__buf_printf(h, "<text x=\"4\" y=\"14\" font-size=\"11\">%ld steps</text>\n", maxlen);
+	err |= tnorm__buf_printf(h, "<text x=\"4\" y=\"14\" font-size=\"11\">%ld %s</text>\n", maxlen,
+	                         r->unit ? r->unit : "steps");
 	err |= tnorm__buf_printf(h, "<text x=\"4\" y=\"%d\" font-size=\"11\">0</text>\n", H - B);
 	for (i = 0; i < r->ntests && m && err == 0; i++) {
 		const tnorm_triage_test *t = &r->tests[i];
@@ -165,9 +192,9 @@ static int put_bucket_table(tnorm__buf *h, const tnorm_triage_result *r)
 {
 	size_t b;
 	int err = 0;
-	err |= tnorm__buf_puts(h, "<h2>Buckets</h2>\n<table id=\"buckets\">\n<thead><tr><th>bucket</th>"
-	                          "<th>tests</th><th>signature</th><th>representative</th><th>steps</th>"
-	                          "</tr></thead>\n<tbody>\n");
+	err |= tnorm__buf_printf(h, "<h2>Buckets</h2>\n<table id=\"buckets\">\n<thead><tr><th>bucket</th>"
+	                            "<th>tests</th><th>signature</th><th>representative</th><th>%s</th>"
+	                            "</tr></thead>\n<tbody>\n", r->unit ? r->unit : "steps");
 	for (b = 0; b < r->nbuckets && err == 0; b++) {
 		const tnorm_triage_test *rep = &r->tests[r->buckets[b].representative];
 		err |= tnorm__buf_printf(h, "<tr><td><a href=\"#bucket-%zu\">%zu</a></td><td>%zu</td>"
@@ -192,7 +219,7 @@ static int put_buckets(tnorm__buf *h, const tnorm_triage_result *r)
 		                         b + 1, b + 1, bk->count);
 		err |= put_html(h, bk->signature);
 		err |= tnorm__buf_puts(h, "</code></p>\n<pre>");
-		err |= put_html(h, bk->annotated ? bk->annotated : bk->normal);
+		err |= bk->annotated ? put_html(h, bk->annotated) : put_html_bytes(h, bk->normal, bk->normal_len);
 		err |= tnorm__buf_puts(h, "</pre>\n<p>Tests: ");
 		for (i = 0, shown = 0; i < r->ntests; i++)
 			if (r->tests[i].bucket == b + 1) {

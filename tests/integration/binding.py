@@ -183,6 +183,30 @@ e = raises(_tnorm.Error, _tnorm.triage, TD, [D, "{}"], os.path.join(W, "bad.tnh"
 check("triage: a bad harness is EPARSE with file:line", e is not None and e.name == "EPARSE" and "bad.tnh:2:" in str(e))
 check("triage: rules must be calls or paper",
       isinstance(raises(ValueError, _tnorm.triage, TD, [D, "{}"], H, rules="x"), ValueError))
+
+# ---- triage without a harness (issue 17): a fuzzer's crash folder, normal forms as bytes --------
+J = os.path.join(BUILD, "tests/suts/sut_jsonish")
+if os.path.isfile(J):
+    CF = os.path.join(W, "crashes")
+    os.mkdir(CF)
+    for name, data in (("id:000000,sig:06,src:000000,time:1,execs:2,op:havoc,rep:2",
+                        b'{"a": 1, "": [{"n": 1}]}\n'),
+                       ("crash-" + "0" * 40, b'{"x": [], "": [{}, 3]}'),
+                       ("README.txt", b"Command line used to find this crash:\n")):
+        with open(os.path.join(CF, name), "wb") as f:
+            f.write(data)
+    r = _tnorm.triage(CF, [J, "@@"], jobs=2, invalid_exit=[1])
+    b = r["buckets"][0] if r["buckets"] else {}
+    check("triage without a harness: 2 crash files (README.txt is none), 1 bucket, in bytes",
+          r["complete"] and len(r["tests"]) == 2 and len(r["buckets"]) == 1 and r["unit"] == "bytes"
+          and b["count"] == 2 and b["annotated"] is None)
+    check("triage without a harness: the normal form as bytes, and its representative file",
+          b["normal_form_bytes"] == b'{"":[{}]}' and open(b["file"], "rb").read() == b'{"":[{}]}'
+          and r["tests"][0]["normal_bytes"] == b'{"":[{}]}')
+    r = _tnorm.triage(CF, [J], None, jobs=1, stdin=True, invalid_exit=[1],
+                      out=os.path.join(W, "crashes-stdin"))
+    check("triage without a harness, stdin=True: the same bucket",
+          r["complete"] and len(r["buckets"]) == 1 and r["buckets"][0]["normal_form_bytes"] == b'{"":[{}]}')
 check("tnorm_shared: triage_table prints the bucket table",
       "bucket  tests  steps  representative  signature" in tnorm_shared.triage_table(r2)
       and "not triaged: pass-1.t: notfail" in tnorm_shared.triage_table(r2))

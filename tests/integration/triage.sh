@@ -38,6 +38,7 @@ expect "triage: the passing test is reported, not bucketed" sh -c "grep -q '^not
 expect "triage: each bucket's representative is annotated (Figure 2 style)" sh -c "[ \$(grep -c '^   representative ' tri.out) = 1 ] && grep -q '# STEP 0\$' tri.out"
 expect "triage: the corpus is untouched" sh -c "for k in 1 2 3 5; do cmp -s c/fail-\$k.t '$AVL/tests/fail-'\$k.t || exit 1; done"
 expect "triage: report.json is valid JSON with the counts" python3 -c "import json; r=json.load(open('c/triage/report.json')); assert r['tests']==5 and r['failing']==4 and r['distinct_normalized']==1 and len(r['buckets'])==1"
+expect "triage: the bucket's representative is its normal form, in OUT/buckets" sh -c "grep -q '^   representative fail-1.t (c/triage/buckets/1-fail-1.t):' tri.out && cmp -s c/triage/buckets/1-fail-1.t c/triage/norm/fail-1.t.norm"
 
 # ---- report.html in headless Chromium -----------------------------------------------------------
 if command -v chromium >/dev/null; then
@@ -124,8 +125,7 @@ expect "shared database: it is consistent" sh -c "[ \"\$(sqlite3 shared.db 'PRAG
 mkdir empty
 "$T" triage empty --harness "$H" -- "$D" {} 2>err; rc=$?
 expect "triage: an empty folder is one clear error" sh -c "[ $rc = 1 ] && grep -q 'no tests' err"
-"$T" triage c -- "$D" {} 2>err; rc=$?
-expect "triage: --harness is required" sh -c "[ $rc = 2 ] && grep -q 'needs --harness' err"
+# (Without --harness the folder is a fuzzer's crash folder: triage-generic.sh.)
 "$T" triage nosuch --harness "$H" -- "$D" {} 2>err; rc=$?
 expect "triage: a missing folder is one clear error (exit 3: cannot read)" sh -c "[ $rc = 3 ] && grep -q 'nosuch: cannot read the folder' err"
 

@@ -8,8 +8,12 @@
  *      must be well-formed JSON for A to fire;
  *   B  stack-buffer-overflow WRITE in longest_number, also after the whole file parsed (and
  *      before the labels): the longest number is copied into a 24-byte buffer.
- * A syntax error prints a message and exits 1 (run it with --invalid-exit 1).
+ * A syntax error prints a message and exits 1 (run it with --invalid-exit 1).  It reads the file
+ * named by its argument, or standard input without one (tnorm's --stdin).  Built with
+ * -DJSONISH_FUZZ -fsanitize=fuzzer,address it is a libFuzzer target instead (a syntax error
+ * returns from it): the fuzzer workflow of docs/commands/triage.md.
  */
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,10 +28,20 @@ typedef struct {
 	size_t klen[256];
 } parser;
 
+#ifdef JSONISH_FUZZ
+static jmp_buf bad_input;
+#endif
+
 static void syntax(parser *p, const char *what)
 {
+#ifdef JSONISH_FUZZ
+	(void)p;
+	(void)what;
+	longjmp(bad_input, 1);
+#else
 	fprintf(stderr, "jsonish: syntax error at byte %zu: %s\n", p->i, what);
 	exit(1);
+#endif
 }
 
 static void ws(parser *p)
@@ -200,17 +214,12 @@ static void __attribute__((noinline)) print_labels(const parser *p)
 	}
 }
 
-int main(int argc, char **argv)
+static void parse_file(const char *buf, size_t n)
 {
-	static char buf[1 << 16];
 	parser p;
-	FILE *f;
-	if (argc < 2 || !(f = fopen(argv[1], "rb")))
-		return 125;
 	memset(&p, 0, sizeof(p));
 	p.s = buf;
-	p.n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
+	p.n = n;
 	parse_value(&p, NULL, 0, 0);
 	ws(&p);
 	if (p.i != p.n)
@@ -220,5 +229,34 @@ int main(int argc, char **argv)
 	if (p.longest)
 		longest_number(&p);
 	print_labels(&p);
+}
+
+#ifdef JSONISH_FUZZ
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	static char buf[1 << 16];
+	if (size >= sizeof(buf))
+		return 0;
+	memcpy(buf, data, size);
+	buf[size] = '\0';
+	if (setjmp(bad_input) == 0)
+		parse_file(buf, size);
 	return 0;
 }
+#else
+int main(int argc, char **argv)
+{
+	static char buf[1 << 16];
+	size_t n;
+	FILE *f;
+	if (!(f = argc < 2 ? stdin : fopen(argv[1], "rb")))
+		return 125;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	if (f != stdin)
+		fclose(f);
+	parse_file(buf, n);
+	return 0;
+}
+#endif

@@ -15,6 +15,9 @@
  * at a separator or before a closing bracket) are tried at every position, and each success sends the tokens view back to
  * single-token deletion.  This is what removes a chunk such
  * as `"a":[{}],` from structured text, where every single token is needed for the text to parse.
+ * Then (also with `chunks`) the hoisting pass replaces a bracketed value by one of its pieces (the
+ * runs between `,` `:` `;` at its level), outermost first: `{"m":{"":[{}]}}` becomes `{"":[{}]}`,
+ * which deleting runs cannot do; each success goes back to deletion.
  *
  * Normalization rewrites what reduction left, every rewrite going down in shortlex: decimal
  * integers lowered by binary search (`8` -> `0`, `-17` -> `0`), a word's characters lowered
@@ -81,7 +84,7 @@ typedef struct tnorm_generic_options {
 	tnorm_reduce_algo algo; /**< deletion in each view (default TNORM_ALGO_ADAPTIVE) */
 	uint64_t seed;          /**< adaptive deletion's order (default 1) */
 	unsigned views;         /**< TNORM_VIEW_* bits (default TNORM_VIEW_ALL; 0 = all) */
-	int chunks;             /**< 1 (default): the chunk pass in the tokens view */
+	int chunks;             /**< 1 (default): the chunk and hoisting passes in the tokens view */
 	unsigned rules;         /**< normalization: bits (1u << TNORM_GENERIC_RULE_*) (default all) */
 } tnorm_generic_options;
 
@@ -92,7 +95,7 @@ typedef struct tnorm_generic_options {
 typedef struct tnorm_generic_stats {
 	uint64_t calls;    /**< oracle calls (a caching oracle answers some without a run) */
 	uint64_t rewrites; /**< accepted rewrites other than deletions (normalization) */
-	uint64_t chunks;   /**< runs of units the chunk pass deleted */
+	uint64_t chunks;   /**< runs of units the chunk pass deleted, and values hoisted */
 	uint64_t per_rule[TNORM_GENERIC_RULE_COUNT]; /**< accepted candidates per rule */
 } tnorm_generic_stats;
 

@@ -47,7 +47,7 @@ typedef struct tnorm_pipeline_options {
 	const char *db;           /**< cross-test database file (NULL = none; see tnorm_db_path) */
 	int generalize;           /**< annotate the result (modes other than reduce) */
 	unsigned jobs;            /**< parallel runs for generalization (0 or 1 = one at a time) */
-	const char *const *argv;  /**< CMD ARGS..., NULL-terminated ({} = the candidate's path) */
+	const char *const *argv;  /**< CMD ARGS..., NULL-terminated ({} or @@ = the candidate's path) */
 	tnorm_run_options run;    /**< a zero timeout = derived from the confirm runs */
 	tnorm_session_options session; /**< match, confirm, budgets, cancel, progress, fixed;
 	                                     out_path and slipped_dir are set from the fields above */
@@ -111,6 +111,8 @@ typedef struct tnorm_pipeline_result {
 	                             equal keys, same fault; NULL when the confirm runs did not finish */
 	char *warning;          /**< something the user should hear once (the database could not be
 	                             used, so the job went on without it), or NULL */
+	size_t reduced_len;     /**< the length of `reduced` (without a harness it is any bytes, NUL
+	                             included) */
 } tnorm_pipeline_result;
 
 /**

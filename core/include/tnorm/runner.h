@@ -4,7 +4,7 @@
  *
  * Each run writes the candidate to a file in the runner's private temporary folder, which is also
  * the child's working directory, and starts `CMD ARGS` there with `{}` replaced by that file's path
- * (or the candidate on standard input).  The child gets its own process group, ASLR off, no core
+ * (`@@` too, as AFL++ spells it; or the candidate on standard input).  The child gets its own process group, ASLR off, no core
  * files, an optional address-space limit and a fixed environment; it is traced with ptrace so
  * that a fatal signal, or a nonzero exit, is unwound (libunwind) and symbolized (libdwarf) into a
  * failure signature (signature.h) without any cooperation from the program.  A timeout kills the
@@ -109,8 +109,8 @@ typedef struct tnorm_run_result {
 } tnorm_run_result;
 
 /**
- * Create a runner for `argv` (NULL-terminated: CMD ARGS...; `{}` anywhere in an argument is
- * replaced by the candidate's path).  The strings and the invalid exit codes are copied.  Free
+ * Create a runner for `argv` (NULL-terminated: CMD ARGS...; `{}` or `@@` anywhere in an argument
+ * is replaced by the candidate's path).  The strings and the invalid exit codes are copied.  Free
  * with tnorm_runner_free().  0, TNORM_EINVALID (empty argv, bad options: another options
  * version, a negative timeout, an invalid exit code outside 1..255, an `env` entry that is not
  * NAME=VALUE), TNORM_ENOMEM.

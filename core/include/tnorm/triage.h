@@ -19,12 +19,24 @@
  * calling process, even after a kill -9.  The worker threads block every signal: a Ctrl-C goes
  * to the caller's threads, which stop the job through `cancel` or the progress callback.
  *
+ * Without a harness (generic mode, issue 17) the tests are any files, as a fuzzer leaves them:
+ * every regular, non-hidden file of the folder is a test except README.txt (AFL++ writes one
+ * into crashes/) and libFuzzer's artifacts that are not crashes (timeout-*, slow-unit-*);
+ * crash-*, leak-*, oom-* and AFL++'s id:... files are all tests.  An AFL++ output folder may be
+ * given as it is: when DIR holds no such file but has crashes/ (or default/crashes/), that is
+ * the folder read.  Each file is reduced and normalized as bytes (generic.h); the buckets are
+ * not generalized (generalization annotates harness steps).
+ *
  * On disk (OUT, default DIR/triage): results/NAME.json, each test's result, written atomically
  * when the test is done; norm/NAME.norm its normal form, norm/NAME.gen a representative's
- * annotated test; report.json and report.html at the end.  A job stopped at any point (cancel, a
- * crash, kill -9) is resumed by running it again with the same options: a test whose result file
- * parses and was made from the same content is not done again.  The input files are never
- * modified.
+ * annotated test; buckets/N-NAME, bucket N's representative (its test NAME's normal form, byte
+ * for byte: the file to run the program on, or to debug); report.json and report.html at the
+ * end.  A result file keeps a normal form (and a reduced test) that is not UTF-8 text, or holds
+ * a NUL byte, exactly: as hex in `normal_hex` (`reduced_hex`) beside the readable `normal` (with
+ * U+FFFD for the bytes that are not UTF-8); buckets compare the exact bytes, of a fresh or a
+ * resumed job alike.  A job stopped at any point (cancel, a crash, kill -9) is resumed by running
+ * it again with the same options: a test whose result file parses and was made from the same
+ * content is not done again.  The input files are never modified.
  *
  * Claims.  Without a database, a worker claims a test with OUT/claims/NAME (O_EXCL), and the
  * claims of a dead job are cleared at the start: only one job may use an OUT folder.  With a
@@ -87,6 +99,9 @@ typedef struct tnorm_triage_test {
 	double seconds;             /**< and the time */
 	size_t bucket;              /**< 1-based index of its bucket; 0: none */
 	int fresh;                  /**< 1 when this job did it, 0 when an earlier job had */
+	size_t reduced_len;         /**< the length of `reduced` (generic mode: any bytes, NUL
+	                                 included; the string is NUL-terminated all the same) */
+	size_t normal_len;          /**< the length of `normal` (likewise) */
 } tnorm_triage_test;
 
 /** One fault: the tests whose (signature key, normal form) are the same. */
@@ -97,6 +112,8 @@ typedef struct tnorm_triage_bucket {
 	char *annotated;       /**< the generalized representative (owned), NULL when not done */
 	size_t count;          /**< tests in the bucket */
 	size_t representative; /**< index in tnorm_triage_result.tests of its first test by name */
+	size_t normal_len;     /**< the length of `normal`, which may hold any bytes */
+	char *file;            /**< OUT/buckets/N-NAME: the normal form, byte for byte (owned) */
 } tnorm_triage_bucket;
 
 /** What the job found.  Dispose of it with tnorm_triage_result_dispose(). */
@@ -118,6 +135,9 @@ typedef struct tnorm_triage_result {
 	char *warning;                /**< owned; NULL, or why the job went on without its database
 	                                   (it could not be opened: claims are files then) */
 	size_t total;                 /**< tests in the folder (ntests: those of this shard) */
+	char *folder;                 /**< the folder the tests are read from: the corpus, or its
+	                                   crashes/ (default/crashes/) for an AFL++ output folder */
+	const char *unit;             /**< the tests' length: "steps" (a harness) or "bytes" (static) */
 } tnorm_triage_result;
 
 /** What a progress report is about. */
@@ -155,18 +175,20 @@ typedef int (*tnorm_triage_progress_fn)(void *ctx, const tnorm_triage_progress *
 
 typedef struct tnorm_triage_options {
 	unsigned version;        /**< TNORM_TRIAGE_OPTIONS_VERSION */
-	const char *dir;         /**< the folder of failing tests: its files named *.t (not .*) */
-	const char *harness;     /**< the harness file (required in this version) */
+	const char *dir;         /**< the folder of failing tests: with a harness its files named
+	                              *.t (not .*); without, any file (see above) */
+	const char *harness;     /**< the harness file; NULL: generic mode (any files, no
+	                              generalization) */
 	const char *out;         /**< the output folder (NULL: DIR/triage; created) */
 	const char *db;          /**< the cross-test database file (NULL: none; tnorm_db_path gives
 	                              the default one) */
-	const char *const *argv; /**< CMD ARGS..., NULL-terminated ({} = the candidate's path) */
+	const char *const *argv; /**< CMD ARGS..., NULL-terminated ({} or @@ = the candidate's path) */
 	unsigned jobs;           /**< worker threads (0 = 1); also the parallel runs of each
 	                              representative's generalization */
 	int generalize;          /**< 1 (default): annotate each bucket's representative */
 	/** Each test's job: run options (a zero timeout: derived from each test's confirm runs),
 	 *  session.match (NULL = "line"), session.fixed, session.confirm, session.max_time (the time
-	 *  per test), normalize.rules, reduce.  The triage sets mode, harness, test, out, db, jobs,
+	 *  per test), normalize.rules, reduce, generic (without a harness).  The triage sets mode, harness, test, out, db, jobs,
 	 *  argv, generalize, slipped_dir and the session's cancel and progress; log, on_target and
 	 *  expect must be NULL.  Strings it points to must stay valid during the call. */
 	tnorm_pipeline_options job;
@@ -199,7 +221,8 @@ TNORM_EXTERN unsigned tnorm_triage_shard_of(const char *name, unsigned shards);
  * the progress callback): the tests done so far are on disk and in res (the others PENDING),
  * and running the job again resumes it.  Other errors: TNORM_EINVALID (bad options, another
  * options version, a shard without a database), TNORM_EPARSE (the harness; FILE:LINE in the
- * message), TNORM_ENOTFOUND (no tests in the folder), TNORM_EIO (the folder cannot be read, OUT
+ * message), TNORM_ENOTFOUND (no tests in the folder: no *.t, or without a
+ * harness no file), TNORM_EIO (the folder cannot be read, OUT
  * cannot be made or written), TNORM_EDB (a shard's database cannot be opened, or the database
  * fails during the job), TNORM_ENOMEM.  A test whose minimization fails
  * is not an error of the job: it is reported with its status.  The message is in

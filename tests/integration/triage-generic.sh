@@ -1,0 +1,168 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# tnorm triage without a harness (issue 17): fuzzers' crash folders as they are.  A JSON parser
+# and a binary command reader, each with two planted bugs (tests/suts/jsonish.c, opcodes.c), and
+# folders of crash files with several inputs per bug and noise around the crashing content,
+# named as AFL++ (id:000000,sig:06,...) and libFuzzer (crash-<sha1>) name them, beside AFL++'s
+# README.txt, a libFuzzer timeout-* and a hidden file.  One bucket per bug; each bucket's
+# representative still crashes with the bucket's signature; normal forms with NUL bytes and bytes
+# that are not UTF-8 kept exactly; resume after kill -9; --stdin; an AFL++ output folder; @@.
+# Needs TNORM_EXE, TNORM_SOURCE_ROOT, TNORM_BUILD_ROOT, TNORM_SUT_DIR (set by meson test).
+. "$(dirname "$0")/lib.sh"
+S=$TNORM_SUT_DIR
+if [ ! -x "$S/sut_jsonish" ] || [ ! -x "$S/sut_opcodes" ]; then
+	echo "ok - skipped: no AddressSanitizer builds of the test programs"
+	echo "$pass passed, $fail failed"
+	exit 0
+fi
+cd "$W" || exit 1
+
+afl() { # DIR N CONTENT (printf format): an AFL++ crash file
+	printf "$3" >"$1/id:00000$2,sig:06,src:000000,time:$((100 + $2)),execs:$((4000 + $2)),op:havoc,rep:$2"
+}
+libfuzzer() { # DIR CONTENT (printf format): a libFuzzer crash file, named by its SHA-1
+	printf "$2" >"$1/tmp"
+	mv "$1/tmp" "$1/crash-$(sha1sum <"$1/tmp" | cut -c1-40)"
+}
+noise() { # DIR: what else a fuzzer leaves beside its crashes
+	printf 'Command line used to find this crash:\n\n./prog @@\n' >"$1/README.txt"
+	printf '[[[[[[[[' >"$1/timeout-ffffffffffffffffffffffffffffffffffffffff"
+	printf '{"":[{}]}' >"$1/.cur_input"
+}
+# The buckets of a report: per bucket its tests (sorted) and its normal form, one line each.
+buckets() {
+	python3 -c "import json,sys; r=json.load(open(sys.argv[1])); [print(sorted(b['tests']), b.get('normal_form_hex', b['normal_form'])) for b in sorted(r['buckets'], key=lambda b: sorted(b['tests']))]" "$1"
+}
+# Each bucket's representative file holds its normal form (normal_form_hex when there is one).
+reps_exact() { # REPORT
+	python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(any(open(b['file'],'rb').read() != (bytes.fromhex(b['normal_form_hex']) if 'normal_form_hex' in b else b['normal_form'].encode()) for b in r['buckets']))" "$1"
+}
+# Each bucket's representative file exists and, run again, fails with the bucket's signature.
+reps_crash() { # REPORT CMD...
+	local report=$1
+	shift
+	python3 - "$report" "$T" "$@" <<'EOF'
+import json, subprocess, sys
+r = json.load(open(sys.argv[1]))
+for b in r["buckets"]:
+    run = subprocess.run([sys.argv[2], "run", "--json", b["file"], "--"] + sys.argv[3:],
+                         capture_output=True, text=True)
+    got = json.loads(run.stdout)
+    if got["outcome"] != "fail" or got["signature"]["text"] != b["signature"]:
+        sys.exit("%s: %s %s" % (b["file"], got["outcome"], got["signature"]))
+EOF
+}
+
+# ---- a JSON parser's crashes: three per bug, AFL++ and libFuzzer names -------------------------
+mkdir cj
+afl cj 0 '{"id": 7, "tags": ["x", "y"], "": [{"n": 1}], "ok": true}\n'
+libfuzzer cj '{\n  "meta": {"": [{}, 3]},\n  "list": [{"a": null}]\n}\n'
+afl cj 2 '{"z": false, "": [ {"k": "v"}, {"k2": [1,2,3]} ], "w": "noise noise"}'
+afl cj 1 '{"n": 123456789012345678901234567890, "x": [1,2]}\n'
+libfuzzer cj '{"price": -3.14159265358979323846264338327950288, "tags": ["a"]}'
+libfuzzer cj '{\t"big" :  99999999999999999999999999999999 ,\n "s": "str"\n}\n'
+noise cj
+(cd cj && sha1sum -- * .cur_input) >cj.sums
+"$T" triage cj -j 2 --invalid-exit 1 -- "$S/sut_jsonish" @@ >cj.out 2>cj.err; rc=$?
+expect "json: triage without --harness exits 0" [ $rc = 0 ]
+expect "json: six crash files (README.txt, timeout-*, hidden files are none), two buckets" \
+	grep -q '^cj: 6 tests, 6 failing, 2 distinct signatures, [0-9]* distinct reduced, 2 distinct normalized: 2 buckets$' cj.out
+expect "json: lengths in bytes" grep -q '^id:000001,.*: 50 -> 25 bytes ([0-9]* runs): asan:stack-buffer-overflow:WRITE at longest_number' cj.out
+buckets cj/triage/report.json >cj.buckets
+expect "json: bug A's three files in one bucket, {\"\":[{}]}" \
+	grep -q "^\['crash-[0-9a-f]*', 'id:000000,[^']*', 'id:000002,[^']*'\] {\"\":\[{}\]}$" cj.buckets
+expect "json: bug B's three files in the other: 25 zeros" \
+	grep -q "^\['crash-[0-9a-f]*', 'crash-[0-9a-f]*', 'id:000001,[^']*'\] 0000000000000000000000000$" cj.buckets
+expect "json: one representative file per bucket, in OUT/buckets" \
+	sh -c "[ \$(ls cj/triage/buckets | wc -l) = 2 ] && grep -q '^   representative crash-[0-9a-f]* (cj/triage/buckets/[12]-crash-' cj.out"
+expect "json: each representative still fails with its bucket's signature" \
+	reps_crash cj/triage/report.json "$S/sut_jsonish" @@
+expect "json: report.json and report.html" \
+	sh -c "python3 -c \"import json; r=json.load(open('cj/triage/report.json')); assert r['unit']=='bytes' and r['tests']==6 and len(r['buckets'])==2\" && grep -q '<table id=\"buckets\">' cj/triage/report.html"
+expect "json: the crash files are untouched" sh -c "cd cj && sha1sum --quiet -c ../cj.sums"
+expect "json: no result for README.txt, timeout-*, .cur_input" \
+	sh -c "[ \$(ls cj/triage/results | wc -l) = 6 ] && ! ls cj/triage/results | grep -q -e README -e timeout -e cur_input"
+"$T" triage cj -j 2 --invalid-exit 1 -- "$S/sut_jsonish" @@ >cj2.out 2>&1; rc=$?
+buckets cj/triage/report.json >cj2.buckets
+expect "json: a finished triage run again redoes nothing and gives the same buckets" \
+	sh -c "[ $rc = 0 ] && ! grep -q ' bytes (' cj2.out && cmp -s cj.buckets cj2.buckets"
+
+# ---- resume after kill -9: the same buckets ------------------------------------------------------
+mkdir rj
+find cj -maxdepth 1 -type f -exec cp {} rj/ \;
+setsid "$T" triage rj -j 1 --no-db --invalid-exit 1 -- "$S/sut_jsonish" @@ >rj1.out 2>&1 &
+tpid=$!
+for _ in $(seq 1 1200); do [ -n "$(ls rj/triage/results 2>/dev/null)" ] && break; sleep 0.05; done
+kill -9 -- -"$tpid" 2>/dev/null
+wait "$tpid" 2>/dev/null
+first=$(ls rj/triage/results | head -1)
+before=$(ls rj/triage/results | wc -l)
+expect "resume: a result was written before the kill ($before of 6)" [ -n "$first" ]
+"$T" triage rj -j 2 --no-db --invalid-exit 1 -- "$S/sut_jsonish" @@ >rj2.out 2>&1; rc=$?
+expect "resume: the second run finishes" sh -c "[ $rc = 0 ] && grep -q '^rj: 6 tests, 6 failing' rj2.out"
+expect "resume: finished tests are not redone" sh -c "! grep -q '^${first%.json}: ' rj2.out && [ \$(grep -c ' bytes (' rj2.out) = \$((6 - $before)) ]"
+buckets rj/triage/report.json >rj.buckets
+expect "resume: the same buckets as the triage in one go" cmp -s rj.buckets cj.buckets
+
+# ---- a binary format: normal forms with NUL bytes and bytes that are not UTF-8 ------------------
+mkdir cb
+afl cb 0 '\x01\x02\x80\x90\x07\x81\x82\x83\x84\x85\x86\x87\x88\x89\x8a\x8b\x8c\x8d\x8e\x8f\x90\x91\x92\x00\x03'
+libfuzzer cb '\x07\xf0\xf1\xf2\xf3\xf4\xf5\xf6\xf7\xf8\xf9\xfa\xfb\xfc\xfd\xfe\xc0\xc1\xc2\xc3'
+afl cb 1 '\x05\x05\xa0\xff\x06\x00\x02'
+libfuzzer cb '\xee\xff\x05\x00\xff'
+noise cb
+(cd cb && sha1sum -- * .cur_input) >cb.sums
+"$T" triage cb -j 2 -- "$S/sut_opcodes" @@ >cb.out 2>cb.err; rc=$?
+expect "binary: exit 0, two buckets" sh -c "[ $rc = 0 ] && grep -q '^cb: 4 tests, 4 failing, 2 distinct signatures, [0-9]* distinct reduced, 2 distinct normalized: 2 buckets$' cb.out"
+buckets cb/triage/report.json >cb.buckets
+expect "binary: bug A's files in one bucket: 0x07 and 17 bytes 0x01" \
+	grep -q "^\['crash-[0-9a-f]*', 'id:000000,[^']*'\] $(printf '\a'; printf '\001%.0s' $(seq 17))$" cb.buckets
+expect "binary: bug B's in the other: ff 04 00, kept exactly (normal_form_hex)" \
+	grep -q "^\['crash-[0-9a-f]*', 'id:000001,[^']*'\] ff0400$" cb.buckets
+expect "binary: each representative has its normal form's exact bytes" reps_exact cb/triage/report.json
+expect "binary: each representative still fails with its bucket's signature" \
+	reps_crash cb/triage/report.json "$S/sut_opcodes" @@
+expect "binary: the result files carry the bytes in hex" \
+	sh -c "grep -l '\"normal_hex\": \"ff0400\"' cb/triage/results/*.json | wc -l | grep -qx 2"
+expect "binary: the summary and report.html show them escaped" \
+	sh -c "grep -aq '\\\\x04\\\\x00\$' cb.out && grep -q '\\\\x04\\\\x00' cb/triage/report.html && python3 -c \"open('cb/triage/report.html', encoding='utf-8').read()\""
+expect "binary: the crash files are untouched" sh -c "cd cb && sha1sum --quiet -c ../cb.sums"
+cp cb/triage/buckets/* . 2>/dev/null
+"$T" triage cb -j 2 -- "$S/sut_opcodes" @@ >cb2.out 2>&1; rc=$?
+buckets cb/triage/report.json >cb2.buckets
+expect "binary: resumed from the result files, the same buckets, the same bytes" \
+	sh -c "[ $rc = 0 ] && ! grep -q ' bytes (' cb2.out && cmp -s cb.buckets cb2.buckets && for f in cb/triage/buckets/*; do cmp -s \"\$f\" \"\$(basename \"\$f\")\" || exit 1; done"
+
+# ---- --stdin: a program that reads standard input -----------------------------------------------
+mkdir si
+cp cj/id:000000,* cj/id:000001,* si/
+"$T" triage si --stdin -j 2 --invalid-exit 1 -- "$S/sut_jsonish" >si.out 2>&1; rc=$?
+expect "--stdin: two files, two buckets" sh -c "[ $rc = 0 ] && grep -q '^si: 2 tests, 2 failing, 2 distinct signatures, 2 distinct reduced, 2 distinct normalized: 2 buckets$' si.out"
+expect "--stdin: the normal forms are the file mode's" \
+	sh -c "[ \"\$(cat si/triage/buckets/*-id:000000,*)\" = '{\"\":[{}]}' ]"
+
+# ---- an AFL++ output folder, as it is -----------------------------------------------------------
+mkdir -p out/default/crashes out/default/queue
+cp cj/id:000000,* cj/id:000001,* cj/README.txt out/default/crashes/
+printf 'start_time : 1\n' >out/default/fuzzer_stats
+printf 'x' >out/default/queue/id:000000,time:0,execs:0,orig:seed
+"$T" triage out -j 2 --invalid-exit 1 -- "$S/sut_jsonish" @@ >afl.out 2>&1; rc=$?
+expect "AFL++ output folder: its default/crashes are triaged" \
+	sh -c "[ $rc = 0 ] && grep -q '^out: 2 tests, 2 failing, 2 distinct signatures, 2 distinct reduced, 2 distinct normalized: 2 buckets$' afl.out && [ -f out/triage/report.json ]"
+
+# ---- @@ is {} for every command ------------------------------------------------------------------
+"$T" run cj/triage/buckets/1-* -- "$S/sut_jsonish" @@ >run.out; rc=$?
+expect "@@: tnorm run" sh -c "[ $rc = 0 ] && grep -q '^outcome: fail$' run.out"
+"$T" minimize --no-db --quiet --invalid-exit 1 -o j.min "$(ls cj/id:000000,*)" -- "$S/sut_jsonish" @@ >/dev/null; rc=$?
+expect "@@: tnorm minimize" sh -c "[ $rc = 0 ] && [ \"\$(cat j.min)\" = '{\"\":[{}]}' ]"
+
+# ---- bad input ----------------------------------------------------------------------------------
+mkdir empty readme-only
+"$T" triage empty -- "$S/sut_jsonish" @@ 2>err; rc=$?
+expect "an empty folder is one clear error, exit 1" sh -c "[ $rc = 1 ] && [ \$(wc -l <err) = 1 ] && grep -q 'empty: no files to triage' err"
+noise readme-only
+"$T" triage readme-only -- "$S/sut_jsonish" @@ 2>err; rc=$?
+expect "a folder of README.txt and timeout-* alone: the same" sh -c "[ $rc = 1 ] && grep -q 'readme-only: no files to triage' err"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
