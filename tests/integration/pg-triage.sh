@@ -15,7 +15,7 @@ CL=$SRC/examples/cluster
 cd "$W" || exit 1
 
 pg_start || { echo "could not start a PostgreSQL server"; exit 1; }
-for db in shards kill twice par slurm k8s; do pg_createdb $db; done
+for db in shards kill twice par slurm k8s crashes; do pg_createdb $db; done
 
 # The corpus: the failing tests of 1,500 random AVL tests, a passing test, and one that does
 # not parse (each kind of result goes through the database).
@@ -131,6 +131,30 @@ expect "k8s-job.yaml: two indexed pods, then the report with the reference's buc
 bash "$CL/shard.sh" -- "$D" {} >noidx.out 2>&1
 rc=$?
 expect "shard.sh without an index: one clear error, exit 2" sh -c "[ $rc = 2 ] && grep -q 'K is not set' noidx.out && [ \$(wc -l <noidx.out) = 1 ]"
+
+# ---- a fuzzer's crash folder without a harness: two bugs, two shards -----------------------------
+S=$TNORM_SUT_DIR
+if [ -x "$S/sut_jsonish" ]; then
+	mkdir cj
+	printf '{"id": 7, "tags": ["x", "y"], "": [{"n": 1}], "ok": true}\n' >'cj/id:000000,sig:06,src:000000,time:100,execs:4000,op:havoc,rep:2'
+	printf '{"n": 123456789012345678901234567890, "x": [1,2]}\n' >'cj/id:000001,sig:06,src:000000,time:101,execs:4001,op:havoc,rep:2'
+	printf '{"z": false, "": [ {"k": "v"}, {"k2": [1,2,3]} ], "w": "noise"}' >cj/crash-0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c
+	printf '{"price": -3.14159265358979323846264338327950288, "tags": ["a"]}' >cj/crash-a1b2c3d4e5f60718293a4b5c6d7e8f9012345678
+	printf 'Command line used to find this crash:\n\n./prog @@\n' >cj/README.txt
+	"$T" triage cj -j 2 --invalid-exit 1 --db cref.db -o cref --quiet -- "$S/sut_jsonish" @@ >cref.out 2>&1
+	CU=$(pg_url crashes)
+	"$T" triage cj --shard 0/2 -j 1 --invalid-exit 1 --db "$CU" -o cs0 --quiet -- "$S/sut_jsonish" @@ >cs0.out 2>&1 &
+	"$T" triage cj --shard 1/2 -j 1 --invalid-exit 1 --db "$CU" -o cs1 --quiet -- "$S/sut_jsonish" @@ >cs1.out 2>&1 &
+	wait
+	"$T" triage cj -j 2 --invalid-exit 1 --db "$CU" -o cfin -- "$S/sut_jsonish" @@ >cfin.out 2>&1
+	expect "crash folder: one process with SQLite finds the two bugs" grep -q '^cj: 4 tests, 4 failing, 2 distinct signatures, .*: 2 buckets$' cref.out
+	expect "crash folder: two shards and the report run give the same buckets, byte for byte" \
+		sh -c "[ \"\$(python3 -c \"import json,sys; r=json.load(open('cfin/report.json')); print(sorted((sorted(b['tests']), b.get('normal_form_hex', b['normal_form'])) for b in r['buckets']))\")\" = \"\$(python3 -c \"import json,sys; r=json.load(open('cref/report.json')); print(sorted((sorted(b['tests']), b.get('normal_form_hex', b['normal_form'])) for b in r['buckets']))\")\" ]"
+	expect "crash folder: the report run redid nothing, and wrote the representatives" \
+		sh -c "! grep -q ' bytes (' cfin.out && [ \$(ls cfin/buckets | wc -l) = 2 ]"
+else
+	ok "crash folder: skipped (no AddressSanitizer builds of the test programs)"
+fi
 
 # ---- bad shards: one clear error each ------------------------------------------------------------
 "$T" triage c --harness "$H" --shard 2/2 --db "$URL" -- "$D" {} 2>e1; rc1=$?
