@@ -217,6 +217,66 @@ static void test_test__generator(void **state)
 	}
 }
 
+/* Issue 16: guards.  A step of a guarded template needs an earlier step that the guard
+ * matches, with the same values where the guard names a pool: a literal is one value in any
+ * instance; a call's result is one object, in the instance it was stored in until that is
+ * assigned again.  Generation draws only steps that keep their guards. */
+static void test_test__guards(void **state)
+{
+	static const char htext[] = "pool k 2 const\npool t 2\n<k> := 1..9\n<t> := mk()\n"
+	                            "put(<t>, <k>)\n<t> := copy(<t>)\n"
+	                            "del(<t>, <k>) requires put(<t>, <k>)\n";
+	static const struct {
+		const char *text;
+		size_t bad; /* SIZE_MAX: well-formed */
+	} cases[] = {
+		{"t0 = mk()\nk0 = 3\ndel(t0, k0)\n", 2},
+		{"t0 = mk()\nk0 = 3\nput(t0, k0)\ndel(t0, k0)\n", SIZE_MAX},
+		{"t0 = mk()\nk0 = 3\nput(t0, k0)\nk1 = 3\ndel(t0, k1)\n", SIZE_MAX}, /* one literal */
+		{"t0 = mk()\nk0 = 3\nput(t0, k0)\nk0 = 4\ndel(t0, k0)\n", 4},        /* another value */
+		{"t0 = mk()\nt1 = mk()\nk0 = 3\nput(t0, k0)\ndel(t1, k0)\n", 4},     /* another object */
+		{"t0 = mk()\nk0 = 3\nput(t0, k0)\nt0 = mk()\ndel(t0, k0)\n", 4},     /* t0 made again */
+		{"t0 = mk()\nk0 = 3\nput(t0, k0)\nt1 = copy(t0)\ndel(t1, k0)\n", 4}, /* a copy is new */
+		/* A guard asks for an earlier step; it does not count them (the driver does). */
+		{"t0 = mk()\nk0 = 3\nput(t0, k0)\ndel(t0, k0)\ndel(t0, k0)\n", SIZE_MAX},
+		/* Used before assigned, at step 1, comes before the broken guard at step 2. */
+		{"k0 = 3\nput(t0, k0)\ndel(t0, k0)\n", 1},
+	};
+	tnorm_harness *h = NULL;
+	size_t i, dels = 0;
+	uint64_t seed;
+	(void)state;
+	assert_int_equal(tnorm_harness_parse(&h, "g.tnh", htext, strlen(htext)), 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tnorm_test *t = NULL;
+		size_t bad = SIZE_MAX;
+		int err;
+		assert_int_equal(tnorm_test_parse(&t, h, "g.t", cases[i].text, strlen(cases[i].text)), 0);
+		err = tnorm_test_check(t, &bad);
+		if (bad != cases[i].bad)
+			fail_msg("case %zu: bad step %zu, expected %zu", i, bad, cases[i].bad);
+		assert_int_equal(err, cases[i].bad == SIZE_MAX ? 0 : TNORM_EINVALID);
+		if (i == 0)
+			assert_string_equal(tnorm_error_last()->message,
+			                    "step 2 (line 3): del(t0, k0) breaks its guard 'requires "
+			                    "put(<t>, <k>)' (g.tnh:7): no earlier step put(t0, k0) with the "
+			                    "values these instances hold now");
+		assert_int_equal(tnorm_test_is_wellformed(t), cases[i].bad == SIZE_MAX);
+		tnorm_test_free(t);
+	}
+	for (seed = 0; seed < 300; seed++) {
+		tnorm_test *t = NULL;
+		assert_int_equal(tnorm_test_generate(&t, h, 40, seed), 0);
+		assert_int_equal(tnorm_test_len(t), 40);
+		assert_int_equal(tnorm_test_check(t, NULL), 0);
+		for (i = 0; i < tnorm_test_len(t); i++)
+			dels += tnorm_test_step(t, i)->tmpl == 4;
+		tnorm_test_free(t);
+	}
+	assert_true(dels > 300); /* del is drawn, and kept whenever its guard holds */
+	tnorm_harness_free(h);
+}
+
 /* Parse `text` against the harness `htext`; the message (or "") goes to msg. */
 static int parse_with(const char *htext, const char *text, tnorm_test **out)
 {
@@ -389,6 +449,7 @@ int main(void)
 		cmocka_unit_test(test_test__defuse),
 		cmocka_unit_test(test_test__edit_and_compare),
 		cmocka_unit_test(test_test__generator),
+		cmocka_unit_test(test_test__guards),
 		cmocka_unit_test(test_test__limits_agree),
 		cmocka_unit_test(test_test__messages_are_utf8),
 		cmocka_unit_test(test_test__oom_every_allocation),

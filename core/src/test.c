@@ -7,6 +7,7 @@
  * only at the edges: parsing a file (one step a line, comments and blank lines ignored) and
  * printing the canonical form.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -339,17 +340,42 @@ int tnorm_harness_defuse(const tnorm_harness *h, const tnorm_action *a, tnorm_de
 	return 0;
 }
 
+/* The message for step i, which breaks its template's guard. */
+static int guard_broken(const tnorm_test *t, size_t i)
+{
+	const tnorm__tmpl *tm = &t->h->tmpls[t->steps[i].tmpl];
+	tnorm__buf step = TNORM__BUF_INIT, want = TNORM__BUF_INIT, guard = TNORM__BUF_INIT;
+	char line[32] = "";
+	int err;
+	if (t->lines[i])
+		snprintf(line, sizeof(line), " (line %u)", t->lines[i]);
+	if ((err = tnorm__format_action(&step, t->h, &t->steps[i])) < 0 ||
+	    (err = tnorm__guard_text(&want, t->h, tm, &t->steps[i])) < 0 ||
+	    (err = tnorm__guard_text(&guard, t->h, tm, NULL)) < 0)
+		goto done;
+	err = tnorm__error_set(TNORM_EINVALID, "step %zu%s: %s breaks its guard '%s' (%s:%u): no "
+	                       "earlier step %s with the values these instances hold now",
+	                       i, line, step.ptr, guard.ptr, t->h->name, tm->info.line, want.ptr);
+done:
+	tnorm__buf_dispose(&step);
+	tnorm__buf_dispose(&want);
+	tnorm__buf_dispose(&guard);
+	return err;
+}
+
 int tnorm_test_check(const tnorm_test *t, size_t *bad_step)
 {
 	const tnorm_harness *h;
 	unsigned char *assigned = NULL;
-	size_t i;
+	size_t i, broken = SIZE_MAX;
 	int err = 0;
 	if (!t)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_test_check: NULL test");
 	h = t->h;
 	if (!(assigned = tnorm__calloc(h->nvars ? h->nvars : 1, 1)))
 		return TNORM_ENOMEM;
+	if ((err = tnorm__guards_first_broken(t, &broken)) < 0)
+		goto done;
 	for (i = 0; i < t->len; i++) {
 		const tnorm__tmpl *tm = &h->tmpls[t->steps[i].tmpl];
 		uint32_t s;
@@ -370,6 +396,12 @@ int tnorm_test_check(const tnorm_test *t, size_t *bad_step)
 					                       "assigned", i, p->name, t->steps[i].choice[s]);
 				goto done;
 			}
+		}
+		if (i == broken) {
+			err = guard_broken(t, i);
+			if (bad_step)
+				*bad_step = i;
+			goto done;
 		}
 		if (tm->info.has_lhs)
 			assigned[h->pools[tm->info.slot[0].pool].info.first_var + t->steps[i].choice[0]] = 1;
@@ -406,5 +438,9 @@ int tnorm_test_is_wellformed(const tnorm_test *t)
 	}
 	if (assigned != stackbuf)
 		free(assigned);
+	if (ok && h->nguards) {
+		size_t broken;
+		ok = tnorm__guards_first_broken(t, &broken) == 0 && broken == SIZE_MAX;
+	}
 	return ok;
 }

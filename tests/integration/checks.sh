@@ -36,10 +36,10 @@ expect "run: two checks that call one fail() helper differ by the call site" \
 	sh -c "grep -q '^signature: SIGABRT at fail (checks.c:[0-9]*) <- not_three (checks.c:' out3 && grep -q '^signature: SIGABRT at fail (checks.c:[0-9]*) <- not_five (checks.c:' out5"
 expect "run: no warning for a check that aborts itself" [ ! -s err3 ]
 
-printf 'kv0 = kv_new()\nkey0 = "x"\nkv_del(kv0, key0)\n' >bad.t
+printf 'kv0 = kv_new()\nkey0 = "x"\nval0 = 1\nkv_put(kv0, key0, val0)\nkv_del(kv0, key0)\nkv_del(kv0, key0)\n' >bad.t
 "$T" run bad.t -- "$D/kv_driver" {} >out
 expect "run: an invalid test's reason, from the handler (tnorm_drv_invalid), with the user's file" \
-	grep -qx 'reason: bad.t:3: step 2: kv_del(kv0, key0) is invalid for this system: no key "x" to delete' out
+	grep -qx 'reason: bad.t:6: step 5: kv_del(kv0, key0) is invalid for this system: no key "x" to delete' out
 printf 'kv0 = kv_new()\nkv_dl(kv0, key0)\n' >typo.t
 "$T" run --no-fork-server typo.t -- "$D/kv_driver" {} >out
 expect "run: a test that does not parse: the driver's message, with the user's file" \
