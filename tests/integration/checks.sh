@@ -5,7 +5,8 @@
 # fail() helper by the helper's call site.  Checks that run one function cannot be: `tnorm check
 # --driver` names them, and `tnorm run` warns when a check failed by returning nonzero (all of
 # its failures are then one signature).  `tnorm run` on an invalid test prints the driver's
-# reason, naming the user's file rather than tnorm's private copy.
+# reason, naming the user's file rather than tnorm's private copy.  Item 7: tnorm-embed's usage
+# names it and says what NAME must match.
 # Needs TNORM_EXE, TNORM_SOURCE_ROOT, TNORM_BUILD_ROOT (set by meson test).
 . "$(dirname "$0")/lib.sh"
 
@@ -47,6 +48,23 @@ expect "run: a test that does not parse: the driver's message, with the user's f
 "$T" run --json typo.t -- "$D/kv_driver" {} >out
 expect "run --json: the reason is the message" \
 	grep -q "\"message\": \"typo.t:2:1: unknown action 'kv_dl', expected one of the harness's templates\"" out
+
+E=$B/core/driver/tnorm-embed
+"$E" >/dev/null 2>"$W/err"; rc=$?
+cat >"$W/want" <<'EOF'
+usage: tnorm-embed INPUT OUTPUT.c NAME
+
+Write OUTPUT.c, a C source defining 'const char NAME[]' with the bytes of INPUT
+(a harness file) and a final NUL.  NAME must match the driver's declaration
+'extern const char NAME[];', the harness it passes to tnorm_drv_main.
+EOF
+expect "tnorm-embed: its usage names it and says NAME must match the driver's extern (exit 2)" \
+	sh -c "[ $rc = 2 ] && cmp '$W/want' '$W/err'"
+"$E" "$H" "$W/h.c" 'my-harness' 2>"$W/err"; rc=$?
+expect "tnorm-embed: a NAME that is not a C identifier is refused" \
+	sh -c "[ $rc = 2 ] && grep -qxF \"tnorm-embed: NAME 'my-harness' is not a C identifier, expected the name in the driver's 'extern const char NAME[];'\" '$W/err'"
+"$E" "$H" "$W/h.c" checks_harness && grep -q '^const char checks_harness\[\] = {$' "$W/h.c"
+expect "tnorm-embed: writes const char NAME[]" [ $? = 0 ]
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
