@@ -254,6 +254,15 @@ static int tnorm__drv_call(tnorm_drv *d, uint32_t ti, const tnorm_template_info 
 	}
 	rc = d->fn[ti](d, args, &res);
 	d->old = NULL;
+	/* An argument written `move <pool>`: the call took its value (the SUT owns it now), so the
+	 * instance holds none and its destructor is not called on it. */
+	for (s = t->has_lhs ? 1 : 0; rc == 0 && s < t->nslots; s++)
+		if (t->slot[s].moves) {
+			uint32_t v = var_of(d->h, t, s, choice[s]);
+			d->live[v] = 0;
+			d->made[v] = 0;
+			memset(&d->vars[v], 0, sizeof(d->vars[v]));
+		}
 	if (rc == 0 && t->has_lhs)
 		destroy_assign(d, t->slot[0].pool, var_of(d->h, t, 0, choice[0]), &res, 1);
 	return rc;

@@ -186,8 +186,12 @@ int tnorm_test_generate(tnorm_test **out, const tnorm_harness *h, size_t steps, 
 			}
 		}
 		for (s = tm->info.has_lhs ? 1 : 0; s < tm->info.nslots; s++)
-			if (tm->info.slot[s].kind == TNORM_SLOT_POOL)
-				fresh[h->pools[tm->info.slot[s].pool].info.first_var + a.choice[s]] = 0;
+			if (tm->info.slot[s].kind == TNORM_SLOT_POOL) {
+				uint32_t v = h->pools[tm->info.slot[s].pool].info.first_var + a.choice[s];
+				fresh[v] = 0;
+				if (tm->info.slot[s].moves)
+					assigned[v] = 0; /* the call took its value (move) */
+			}
 		if (tm->info.has_lhs) {
 			uint32_t v = h->pools[tm->info.slot[0].pool].info.first_var + a.choice[0];
 			assigned[v] = 1;

@@ -91,6 +91,9 @@ int tnorm__guards_push(tnorm__guards *g, const tnorm_action *a)
 		if (t->info.slot[s].kind == TNORM_SLOT_POOL)
 			row[s] = g->id[var_of(h, t, s, a->choice[s])];
 	g->tmpl[g->len] = a->tmpl;
+	for (s = t->info.has_lhs ? 1 : 0; s < t->info.nslots; s++)
+		if (t->info.slot[s].moves)
+			g->id[var_of(h, t, s, a->choice[s])] = 0; /* the call took it (move) */
 	if (t->info.has_lhs)
 		g->id[var_of(h, t, 0, a->choice[0])] =
 			t->info.kind == TNORM_TMPL_VALUE

@@ -815,8 +815,44 @@ static int after_arg(parser *ps, const char *list, int *done)
 	return 0;
 }
 
+/*
+ * `move <POOL>`, an argument whose value the call takes (issue 16), with the cursor on 'move':
+ * after the step the instance holds no value until a step assigns it again.  Not in a check or
+ * a pure call (they change nothing), nor of a const pool (calls never change those).
+ */
+static int parse_move(parser *ps, tnorm__tmpl *t, int is_check)
+{
+	token *tk, kw, where;
+	char b[64];
+	uint32_t pool;
+	int err;
+	if ((err = peek(ps, &tk)) < 0)
+		return err;
+	kw = *tk;
+	kw.sval = NULL;
+	if (is_check)
+		return perr(ps, &kw, "a check cannot take a value with 'move', expected <pool>");
+	if (t->info.is_pure)
+		return perr(ps, &kw, "a pure call changes none of its arguments, so it cannot take one "
+		            "with 'move'; expected <pool>, or no 'pure'");
+	consume(ps);
+	if ((err = peek(ps, &tk)) < 0)
+		return err;
+	if (tk->kind != T_LT)
+		return perr(ps, tk, "found %s after 'move', expected <pool>", tok_desc(tk, b, sizeof(b)));
+	if ((err = parse_pool_ref(ps, &pool, &where)) < 0)
+		return err;
+	if (ps->h->pools[pool].info.is_const)
+		return perr(ps, &where, "pool '%s' is const, so no call can take its value; expected "
+		            "'move' on a pool that is not const", ps->h->pools[pool].name);
+	if ((err = add_slot(ps, t, &where, TNORM_SLOT_POOL, pool, NULL)) < 0)
+		return err;
+	t->info.slot[t->info.nslots - 1].moves = 1;
+	return 0;
+}
+
 /* NAME(ARGS) with the cursor on NAME. */
-static int parse_call(parser *ps, tnorm__tmpl *t)
+static int parse_call(parser *ps, tnorm__tmpl *t, int is_check)
 {
 	token *tk, name;
 	char b[64];
@@ -840,7 +876,10 @@ static int parse_call(parser *ps, tnorm__tmpl *t)
 			return err;
 		where = *tk;
 		where.sval = NULL;
-		if (tk->kind == T_LT) {
+		if (is_kw(tk, "move")) {
+			if ((err = parse_move(ps, t, is_check)) < 0)
+				return err;
+		} else if (tk->kind == T_LT) {
 			uint32_t pool;
 			if ((err = parse_pool_ref(ps, &pool, &where)) < 0)
 				return err;
@@ -1078,7 +1117,7 @@ static int parse_line(parser *ps)
 				return perr(ps, t, "found %s after 'pure', expected a call", tok_desc(t, b, sizeof(b)));
 		}
 		if (t->kind == T_IDENT && !is_value_kw(t)) {
-			if ((err = parse_call(ps, tm)) < 0)
+			if ((err = parse_call(ps, tm, is_check)) < 0)
 				return err;
 		} else {
 			tnorm__vset vs;
@@ -1106,7 +1145,7 @@ static int parse_line(parser *ps)
 			}
 		}
 	} else if (t->kind == T_IDENT) {
-		if ((err = parse_call(ps, tm)) < 0)
+		if ((err = parse_call(ps, tm, is_check)) < 0)
 			return err;
 		if (is_check && tm->info.nslots == 0)
 			return perr(ps, &first, "check '%s' has no arguments, expected at least one <pool> to check",

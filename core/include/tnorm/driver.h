@@ -91,8 +91,9 @@ typedef struct tnorm_drv_pool {
 	 * tnorm_drv_old(), or an argument naming the same instance), and when the test ends (it
 	 * passed, or is invalid) for every instance still holding one, the latest assigned first.
 	 * Not called on a value whose members are all zero (a handler that frees an argument's
-	 * object clears it: `a[0]->p = NULL`), nor on an old value that the step stored again.
-	 * A driver with a destroy hook is run with LeakSanitizer on (see --print-hooks).
+	 * object clears it: `a[0]->p = NULL`), nor on an old value that the step stored again,
+	 * nor on an argument the harness writes `move <pool>` (the call took it: after the step
+	 * the instance holds no value).  A driver with a destroy hook is run with LeakSanitizer on (see --print-hooks).
 	 */
 	void (*destroy)(tnorm_drv *d, tnorm_value *v);
 	/**
