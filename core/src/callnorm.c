@@ -870,7 +870,7 @@ static uint32_t nth_value_template(const cz *z, uint32_t p, uint32_t r)
  * A call replaced by one of a lower template of compatible shape: the same left-hand-side pool
  * (or none); each pool argument taken from the call's own arguments of that pool, in order, or
  * else the pool's first object, or for a value pool the lowest value of its first value template,
- * then of its second, ... (so `f(t, k, "null")` can become `f(t, k, <v>)` with v = "null");
+ * then of its second, ... (so `f(t, k, null)` can become `f(t, k, <v>)` with v = null);
  * inline values their lowest.
  */
 static int replace_call(cz *z)
