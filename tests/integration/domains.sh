@@ -32,6 +32,9 @@ expect "guard: deleting a key never put breaks kv_del's guard (tnorm check, with
 "$D/kv_driver" "$W/bad.t" >/dev/null 2>"$W/err"; rc=$?
 expect "guard: the driver refuses the test too (exit 125)" \
 	sh -c "[ $rc = 125 ] && grep -q 'kv_del(kv0, key0) breaks its guard' '$W/err'"
+(cd "$W" && "$T" minimize --harness "$H" -o bad.norm bad.t -- "$D/kv_driver" {}) >/dev/null 2>"$W/err"
+expect "guard: minimize refuses the test with the same message (file:line)" \
+	grep -qxF "tnorm minimize: bad.t:3: not well-formed: step 2 (line 3): kv_del(kv0, key0) breaks its guard 'requires kv_put(<kv>, <key>, _)' ($H:14): no earlier step kv_put(kv0, key0, _) with the values these instances hold now" "$W/err"
 printf 'kv0 = kv_new()\nkey0 = "x"\nval0 = 1\nkv_put(kv0, key0, val0)\nkv_del(kv0, key0)\nkv_del(kv0, key0)\n' >"$W/twice.t"
 "$D/kv_driver" "$W/twice.t" >/dev/null 2>"$W/err"; rc=$?
 expect "invalid: deleting a key deleted since keeps the guard, and the handler says invalid (125)" \
