@@ -285,8 +285,13 @@ static void test_test__guards(void **state)
 		{"k0 = 3\nput(t0, k0)\ndel(t0, k0)\n", 1},
 	};
 	tnorm_harness *h = NULL;
+	tnorm_template_info ti;
 	(void)state;
 	assert_int_equal(tnorm_harness_parse(&h, "g.tnh", htext, strlen(htext)), 0);
+	assert_int_equal(tnorm_harness_template(h, 4, &ti), 0);
+	assert_string_equal(ti.guard, "put(<t>, <k>)");
+	assert_int_equal(tnorm_harness_template(h, 2, &ti), 0);
+	assert_null(ti.guard);
 	check_wf_cases(h, cases, sizeof(cases) / sizeof(cases[0]),
 	               "step 2 (line 3): del(t0, k0) breaks its guard 'requires put(<t>, <k>)' "
 	               "(g.tnh:7): no earlier step put(t0, k0) with the values these instances hold now");

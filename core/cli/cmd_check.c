@@ -34,12 +34,20 @@ static void describe(const tnorm_harness *h)
 	for (i = 0; i < tnorm_harness_template_count(h); i++) {
 		tnorm_template_info t;
 		tnorm_action a;
+		uint32_t s;
 		char text[256];
 		tnorm_harness_template(h, i, &t);
 		tnorm_harness_unrank(h, t.first, &a);
 		tnorm_harness_format_action(h, &a, text, sizeof(text));
-		printf("  template %u (line %u): %" PRIu64 " actions from #%" PRIu64 ", first: %s\n", i,
+		printf("  template %u (line %u): %" PRIu64 " actions from #%" PRIu64 ", first: %s", i,
 		       t.line, t.count, t.first, text);
+		for (s = 0; s < t.nslots; s++)
+			if (t.slot[s].moves) {
+				tnorm_pool_info p;
+				tnorm_harness_pool(h, t.slot[s].pool, &p);
+				printf(", moves <%s>", p.name);
+			}
+		printf("%s%s\n", t.guard ? ", requires " : "", t.guard ? t.guard : "");
 	}
 }
 

@@ -1393,10 +1393,17 @@ static int resolve_guards(parser *ps)
 		for (m = 0; m < h->ntmpls; m++)
 			if (guard_matches(h, t, &h->tmpls[m]))
 				t->guard_tmpls[t->guard_ntmpls++] = m;
-		if (t->guard_ntmpls > 0 && !(t->guard_ntmpls == 1 && t->guard_tmpls[0] == i))
-			continue;
 		if ((err = tnorm__guard_text(&text, h, t, NULL)) < 0)
 			return err;
+		if (t->guard_ntmpls > 0 && !(t->guard_ntmpls == 1 && t->guard_tmpls[0] == i)) {
+			/* "requires NAME(...)": info.guard is what follows the keyword. */
+			t->guard_text = tnorm__strdup(text.ptr + 9);
+			tnorm__buf_dispose(&text);
+			if (!t->guard_text)
+				return TNORM_ENOMEM;
+			t->info.guard = t->guard_text;
+			continue;
+		}
 		memset(&at, 0, sizeof(at));
 		at.line = t->guard_line;
 		at.col = t->guard_col;
@@ -1496,6 +1503,7 @@ void tnorm_harness_free(tnorm_harness *h)
 		uint32_t s;
 		free(h->tmpls[i].name);
 		free(h->tmpls[i].guard_name);
+		free(h->tmpls[i].guard_text);
 		free(h->tmpls[i].guard_tmpls);
 		for (s = 0; s < TNORM_MAX_SLOTS; s++) {
 			free(h->tmpls[i].vset[s].lits);

@@ -48,6 +48,7 @@ typedef struct tnorm__tmpl {
 	 * (call templates of NAME with guard_nargs arguments and the same pools where it names
 	 * them). */
 	char *guard_name;
+	char *guard_text; /* info.guard: `NAME(<POOL>, _)` as written, once the file is read */
 	uint32_t guard_nargs, guard_line, guard_col;
 	int32_t guard_slot[TNORM_MAX_SLOTS];
 	uint32_t *guard_tmpls, guard_ntmpls;

@@ -15,6 +15,11 @@ H=$SRC/tests/driver/kv.tnh
 "$T" check "$H" >"$W/out"
 expect "check: the generated key domain has 321272407 values" \
 	grep -q '^  template 0 (line 7): 642544814 actions from #0, first: key0 = ""$' "$W/out"
+expect "check: the description names kv_del's guard" \
+	grep -q '^  template 5 (line 14): 2 actions from #642544918, first: kv_del(kv0, key0), requires kv_put(<kv>, <key>, _)$' "$W/out"
+"$T" check "$SRC/tests/driver/bag.tnh" >"$W/out"
+expect "check: the description names the argument bag_add takes (move)" \
+	grep -q '^  template 3 (line 11): 4 actions from #13, first: bag_add(bag0, item0), moves <item>$' "$W/out"
 awk -f "$SRC/tests/driver/import/kv-import.awk" "$SRC/tests/driver/import/kv-commands.txt" >"$W/in.t"
 expect "import: the command file becomes a well-formed test" \
 	sh -c "'$T' check '$H' '$W/in.t' | grep -q 'well-formed'"

@@ -99,6 +99,8 @@ typedef struct tnorm_template_info {
 	uint64_t first;     /**< index of this template's first action (actions only) */
 	uint64_t count;     /**< number of actions it defines */
 	uint32_t line;      /**< line in the harness file */
+	const char *guard;  /**< its guard as written after `requires` (issue 16), e.g.
+	                     *   "kv_put(<kv>, <key>, _)"; NULL when it has none */
 } tnorm_template_info;
 
 /**
