@@ -204,7 +204,8 @@ static void test_driver__examples_fail_on_faulty_pass_on_fixed(void **state)
 /* Issue 16: a constructor sees the value it overwrites (tnorm_drv_old), the destructor frees
  * it after the handler, values of value templates are never destroyed, everything a call made
  * is destroyed at exit (the latest first), also when the test turns out invalid; literals from
- * a list that mixes kinds carry their kind; --print-hooks names the pools with destructors. */
+ * a list that mixes kinds carry their kind; --print-hooks names the pools with destructors
+ * and each handler with the first row of the same function. */
 static void test_driver__teardown_and_kinds(void **state)
 {
 	const char *hooks[] = {probe(), "--print-hooks", NULL};
@@ -232,7 +233,9 @@ static void test_driver__teardown_and_kinds(void **state)
 	run(hooks, NULL, &p);
 	assert_true(WIFEXITED(p.status));
 	assert_int_equal(WEXITSTATUS(p.status), 0);
-	assert_string_equal(p.out, "destroy obj\n");
+	assert_string_equal(p.out, "destroy obj\nhandler make 0\nhandler size 1\nhandler put 2\n"
+	                           "handler show 3\nhandler fail_if 4\nhandler positive 5\n"
+	                           "handler renew 6\nhandler kinds 7\n");
 }
 
 int main(void)

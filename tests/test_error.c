@@ -32,6 +32,18 @@ static void test_error__set_and_read(void **state)
 	assert_string_equal(tnorm_error_name(12345), "EUNKNOWN");
 }
 
+/* A message may quote the last one to say where it happened (pipeline.c: "TEST:LINE: not
+ * well-formed: %s"); it used to be formatted into its own argument and came out garbled. */
+static void test_error__quotes_the_last(void **state)
+{
+	(void)state;
+	tnorm__error_set(TNORM_EINVALID, "step 0 (line 1): kv0 is used before it is assigned");
+	tnorm__error_set(TNORM_EINVALID, "%s:%u: not well-formed: %s", "u.t", 1u,
+	                 tnorm_error_last()->message);
+	assert_string_equal(tnorm_error_last()->message,
+	                    "u.t:1: not well-formed: step 0 (line 1): kv0 is used before it is assigned");
+}
+
 static void test_error__oom_injection(void **state)
 {
 	void *p;
@@ -92,6 +104,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_error__set_and_read),
+		cmocka_unit_test(test_error__quotes_the_last),
 		cmocka_unit_test(test_error__oom_injection),
 		cmocka_unit_test(test_error__buf),
 		cmocka_unit_test(test_error__atomic_write),

@@ -131,24 +131,37 @@ static void test_harness__oom_every_allocation(void **state)
 	long n;
 	int ok = 0;
 	(void)state;
+	/* Issue 16: guards and moves, with a test checked against them. */
+	static const char guarded[] = "pool n 1 const\npool i 2\npool b 2\n<n> := 1..9\n"
+	                              "<i> := mk(<n>)\n<b> := bag()\nadd(<b>, move <i>)\n"
+	                              "<i> := take(<b>) requires add(<b>, _)\n";
+	static const char test[] = "b0 = bag()\nn0 = 1\ni0 = mk(n0)\nadd(b0, i0)\ni1 = take(b0)\n";
+	const char *texts[] = {avl_tnh, guarded};
+	size_t k;
 	/* Fail the first, second, ... allocation until parsing succeeds; every failure must come
 	 * back as TNORM_ENOMEM with nothing leaked (ASan checks the leaks). */
-	for (n = 0; n < 100000 && !ok; n++) {
-		tnorm_harness *h = NULL;
-		int err;
-		tnorm__alloc_fail_after(n);
-		err = tnorm_harness_parse(&h, "avl.tnh", avl_tnh, strlen(avl_tnh));
-		tnorm__alloc_fail_after(-1);
-		if (err == 0) {
-			ok = 1;
+	for (k = 0; k < 2; k++) {
+		for (n = 0, ok = 0; n < 100000 && !ok; n++) {
+			tnorm_harness *h = NULL;
+			tnorm_test *t = NULL;
+			int err;
+			tnorm__alloc_fail_after(n);
+			err = tnorm_harness_parse(&h, "h.tnh", texts[k], strlen(texts[k]));
+			if (err == 0 && k == 1 && (err = tnorm_test_parse(&t, h, "t.t", test, strlen(test))) == 0)
+				err = tnorm_test_check(t, NULL);
+			tnorm__alloc_fail_after(-1);
+			if (err == 0) {
+				ok = 1;
+			} else {
+				assert_int_equal(err, TNORM_ENOMEM);
+				assert_true(h == NULL || k == 1);
+			}
+			tnorm_test_free(t);
 			tnorm_harness_free(h);
-		} else {
-			assert_int_equal(err, TNORM_ENOMEM);
-			assert_null(h);
 		}
+		assert_true(ok);
+		assert_true(n > 10);
 	}
-	assert_true(ok);
-	assert_true(n > 10);
 }
 
 /* Both places the grammar gives 'pure' parse, to the same template (issue 14: the second was

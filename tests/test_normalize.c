@@ -298,6 +298,14 @@ static void test_normalize__terminates_on_adversarial_predicates(void **state)
  * value of instance 1 reaches the smallest that still fails, in few oracle calls. */
 static unsigned big_calls;
 
+/* The integer that value step `a` (of template 0) stores. */
+static int64_t value_of(const tnorm_harness *h, const tnorm_action *a)
+{
+	tnorm_literal lit;
+	tnorm_harness_value(h, 0, 1, a->choice[1], &lit);
+	return lit.i;
+}
+
 static int big_oracle(void *ctx, const tnorm_test *t, int *yes)
 {
 	const tnorm_harness *h = tnorm_test_harness(t);
@@ -308,10 +316,8 @@ static int big_oracle(void *ctx, const tnorm_test *t, int *yes)
 	*yes = 0;
 	for (i = 0; i < tnorm_test_len(t); i++) {
 		const tnorm_action *act = tnorm_test_step(t, i);
-		tnorm_literal lit;
 		if (act->tmpl == 0) {
-			tnorm_harness_value(h, 0, 1, act->choice[1], &lit);
-			val[act->choice[0]] = lit.i;
+			val[act->choice[0]] = value_of(h, act);
 		} else if (act->tmpl == 2 && val[act->choice[1]] >= 7 && val[act->choice[1]] < 100 &&
 		           val[act->choice[2]] >= 300) {
 			*yes = 1; /* put(t, small, big): the second value must be at least 300 */
@@ -415,6 +421,79 @@ static void test_normalize__calls_replace_object(void **state)
 }
 
 /* Normalize `text` over harness `htext` with `fn` under the default rules; assert the result. */
+/* Issue 16: a candidate that breaks a guard is not well-formed, so normalization drops it
+ * without asking the oracle (without running it).  The oracle is a map: del of a key that is not
+ * there is invalid (as kv_driver's TNORM_DRV_INVALID); the test fails when a key of 5 or more
+ * is deleted. */
+static unsigned guard_calls, guard_invalid;
+
+static int map_oracle(void *ctx, const tnorm_test *t, int *yes)
+{
+	const tnorm_harness *h = tnorm_test_harness(t);
+	int64_t val[2] = {0, 0};
+	unsigned char in[10] = {0};
+	size_t i;
+	(void)ctx;
+	guard_calls++;
+	*yes = 0;
+	for (i = 0; i < tnorm_test_len(t); i++) {
+		const tnorm_action *a = tnorm_test_step(t, i);
+		if (a->tmpl == 0) {
+			val[a->choice[0]] = value_of(h, a);
+		} else if (a->tmpl == 2) {
+			in[val[a->choice[1]]] = 1;
+		} else if (a->tmpl == 3) {
+			if (!in[val[a->choice[1]]]) {
+				guard_invalid++;
+				return 0;
+			}
+			in[val[a->choice[1]]] = 0;
+			*yes |= val[a->choice[1]] >= 5;
+		}
+	}
+	return 0;
+}
+
+static void normalize_map(const char *guard, char **out)
+{
+	char htext[256];
+	static const char text[] = "t0 = mk()\nk0 = 7\nput(t0, k0)\nk1 = 8\nput(t0, k1)\n"
+	                           "del(t0, k0)\ndel(t0, k1)\n";
+	tnorm_harness *h = NULL;
+	tnorm_test *t = NULL, *n = NULL;
+	snprintf(htext, sizeof(htext), "pool k 2 const\npool t 1\n<k> := 1..9\n<t> := mk()\n"
+	         "put(<t>, <k>)\ndel(<t>, <k>)%s\n", guard);
+	guard_calls = guard_invalid = 0;
+	assert_int_equal(tnorm_harness_parse(&h, "m.tnh", htext, strlen(htext)), 0);
+	assert_int_equal(tnorm_test_parse(&t, h, "m.t", text, strlen(text)), 0);
+	assert_int_equal(tnorm_normalize(&n, t, NULL, map_oracle, NULL, NULL, NULL, NULL), 0);
+	assert_int_equal(tnorm_test_format(n, out, NULL), 0);
+	tnorm_test_free(n);
+	tnorm_test_free(t);
+	tnorm_harness_free(h);
+}
+
+static void test_normalize__guards_save_runs(void **state)
+{
+	char *plain = NULL, *guarded = NULL;
+	unsigned plain_calls, plain_invalid;
+	(void)state;
+	normalize_map("", &plain);
+	plain_calls = guard_calls;
+	plain_invalid = guard_invalid;
+	normalize_map(" requires put(<t>, <k>)", &guarded);
+	/* The same normal form, and every candidate the guard refuses is a run saved. */
+	assert_string_equal(guarded, plain);
+	assert_string_equal(guarded, "t0 = mk()\nk0 = 5\nput(t0, k0)\ndel(t0, k0)\n");
+	print_message("map: %u oracle calls (%u invalid) without the guard, %u (%u) with it\n",
+	              plain_calls, plain_invalid, guard_calls, guard_invalid);
+	assert_true(plain_invalid > 0);
+	assert_true(guard_invalid < plain_invalid);
+	assert_true(guard_calls + (plain_invalid - guard_invalid) <= plain_calls);
+	tnorm_free(plain);
+	tnorm_free(guarded);
+}
+
 static void check_calls(const char *htext, const char *text, tnorm_test_oracle fn, const char *want,
                         pred *p)
 {
@@ -599,6 +678,7 @@ int main(void)
 		cmocka_unit_test(test_normalize__rewire),
 		cmocka_unit_test(test_normalize__deterministic),
 		cmocka_unit_test(test_normalize__large_domains),
+		cmocka_unit_test(test_normalize__guards_save_runs),
 		cmocka_unit_test(test_normalize__terminates_on_adversarial_predicates),
 		cmocka_unit_test(test_normalize__calls_values_inlined),
 		cmocka_unit_test(test_normalize__calls_order),

@@ -217,6 +217,122 @@ static void test_test__generator(void **state)
 	}
 }
 
+/* A test, and the step tnorm_test_check finds bad (SIZE_MAX: well-formed). */
+typedef struct {
+	const char *text;
+	size_t bad;
+} wf_case;
+
+/* Check each case against `h`: the bad step, tnorm_test_is_wellformed agreeing, and the message
+ * of the first case. */
+static void check_wf_cases(const tnorm_harness *h, const wf_case *cases, size_t n,
+                           const char *first_message)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		tnorm_test *t = NULL;
+		size_t bad = SIZE_MAX;
+		int err;
+		assert_int_equal(tnorm_test_parse(&t, h, "c.t", cases[i].text, strlen(cases[i].text)), 0);
+		err = tnorm_test_check(t, &bad);
+		if (bad != cases[i].bad)
+			fail_msg("case %zu: bad step %zu, expected %zu", i, bad, cases[i].bad);
+		assert_int_equal(err, cases[i].bad == SIZE_MAX ? 0 : TNORM_EINVALID);
+		if (i == 0)
+			assert_string_equal(tnorm_error_last()->message, first_message);
+		assert_int_equal(tnorm_test_is_wellformed(t), cases[i].bad == SIZE_MAX);
+		tnorm_test_free(t);
+	}
+}
+
+/* Steps of template `tmpl` in 300 tests of 40 steps generated over h, each well-formed. */
+static size_t generated_steps_of(const tnorm_harness *h, uint32_t tmpl)
+{
+	size_t i, n = 0;
+	uint64_t seed;
+	for (seed = 0; seed < 300; seed++) {
+		tnorm_test *t = NULL;
+		assert_int_equal(tnorm_test_generate(&t, h, 40, seed), 0);
+		assert_int_equal(tnorm_test_len(t), 40);
+		assert_int_equal(tnorm_test_check(t, NULL), 0);
+		for (i = 0; i < tnorm_test_len(t); i++)
+			n += tnorm_test_step(t, i)->tmpl == tmpl;
+		tnorm_test_free(t);
+	}
+	return n;
+}
+
+/* Issue 16: guards.  A step of a guarded template needs an earlier step that the guard
+ * matches, with the same values where the guard names a pool: a literal is one value in any
+ * instance; a call's result is one object, in the instance it was stored in until that is
+ * assigned again.  Generation draws only steps that keep their guards. */
+static void test_test__guards(void **state)
+{
+	static const char htext[] = "pool k 2 const\npool t 2\n<k> := 1..9\n<t> := mk()\n"
+	                            "put(<t>, <k>)\n<t> := copy(<t>)\n"
+	                            "del(<t>, <k>) requires put(<t>, <k>)\n";
+	static const wf_case cases[] = {
+		{"t0 = mk()\nk0 = 3\ndel(t0, k0)\n", 2},
+		{"t0 = mk()\nk0 = 3\nput(t0, k0)\ndel(t0, k0)\n", SIZE_MAX},
+		{"t0 = mk()\nk0 = 3\nput(t0, k0)\nk1 = 3\ndel(t0, k1)\n", SIZE_MAX}, /* one literal */
+		{"t0 = mk()\nk0 = 3\nput(t0, k0)\nk0 = 4\ndel(t0, k0)\n", 4},        /* another value */
+		{"t0 = mk()\nt1 = mk()\nk0 = 3\nput(t0, k0)\ndel(t1, k0)\n", 4},     /* another object */
+		{"t0 = mk()\nk0 = 3\nput(t0, k0)\nt0 = mk()\ndel(t0, k0)\n", 4},     /* t0 made again */
+		{"t0 = mk()\nk0 = 3\nput(t0, k0)\nt1 = copy(t0)\ndel(t1, k0)\n", 4}, /* a copy is new */
+		/* A guard asks for an earlier step; it does not count them (the driver does). */
+		{"t0 = mk()\nk0 = 3\nput(t0, k0)\ndel(t0, k0)\ndel(t0, k0)\n", SIZE_MAX},
+		/* Used before assigned, at step 1, comes before the broken guard at step 2. */
+		{"k0 = 3\nput(t0, k0)\ndel(t0, k0)\n", 1},
+	};
+	tnorm_harness *h = NULL;
+	tnorm_template_info ti;
+	(void)state;
+	assert_int_equal(tnorm_harness_parse(&h, "g.tnh", htext, strlen(htext)), 0);
+	assert_int_equal(tnorm_harness_template(h, 4, &ti), 0);
+	assert_string_equal(ti.guard, "put(<t>, <k>)");
+	assert_int_equal(tnorm_harness_template(h, 2, &ti), 0);
+	assert_null(ti.guard);
+	check_wf_cases(h, cases, sizeof(cases) / sizeof(cases[0]),
+	               "step 2 (line 3): del(t0, k0) breaks its guard 'requires put(<t>, <k>)' "
+	               "(g.tnh:7): no earlier step put(t0, k0) with the values these instances hold now");
+	/* del is drawn, and kept whenever its guard holds */
+	assert_true(generated_steps_of(h, 4) > 300);
+	tnorm_harness_free(h);
+}
+
+/* Issue 16: `move <pool>`.  The call takes the instance's value: until a step assigns it
+ * again, a use of it makes the test not well-formed (so a step that would free it twice is never
+ * generated or proposed); a moved argument is defined at every def/use level. */
+static void test_test__moves(void **state)
+{
+	static const char htext[] = "pool t 1\npool i 2\n<t> := mk()\n<i> := it()\n"
+	                            "add(<t>, move <i>)\npure size(<t>)\n<i> := take(<t>)\n";
+	static const wf_case cases[] = {
+		{"t0 = mk()\ni0 = it()\nadd(t0, i0)\nadd(t0, i0)\n", 3},
+		{"t0 = mk()\ni0 = it()\nadd(t0, i0)\ni0 = it()\nadd(t0, i0)\n", SIZE_MAX},
+		{"t0 = mk()\ni0 = it()\nadd(t0, i0)\ni0 = take(t0)\nadd(t0, i0)\n", SIZE_MAX},
+		{"t0 = mk()\ni0 = it()\ni1 = it()\nadd(t0, i0)\nadd(t0, i1)\n", SIZE_MAX},
+	};
+	tnorm_harness *h = NULL;
+	tnorm_action a;
+	uint32_t def[TNORM_MAX_SLOTS], use[TNORM_MAX_SLOTS];
+	size_t nd, nu, col;
+	(void)state;
+	assert_int_equal(tnorm_harness_parse(&h, "m.tnh", htext, strlen(htext)), 0);
+	check_wf_cases(h, cases, sizeof(cases) / sizeof(cases[0]),
+	               "step 3 (line 4): i0 is used after step 2 (line 3) took its value (move), "
+	               "expected an assignment to i0 first");
+	/* add(t0, move i1) defines i1 (and t0) even at l0. */
+	assert_int_equal(tnorm_harness_parse_action(h, "add(t0, move i1)", 16, &a, &col),
+	                 TNORM_EPARSE); /* a step is written without 'move' */
+	assert_int_equal(tnorm_harness_parse_action(h, "add(t0, i1)", 11, &a, &col), 0);
+	assert_int_equal(tnorm_harness_defuse(h, &a, TNORM_DEFUSE_L0, def, &nd, use, &nu), 0);
+	assert_int_equal(nd, 2);
+	assert_int_equal(def[1], 2);
+	assert_true(generated_steps_of(h, 2) > 300);
+	tnorm_harness_free(h);
+}
+
 /* Parse `text` against the harness `htext`; the message (or "") goes to msg. */
 static int parse_with(const char *htext, const char *text, tnorm_test **out)
 {
@@ -389,6 +505,8 @@ int main(void)
 		cmocka_unit_test(test_test__defuse),
 		cmocka_unit_test(test_test__edit_and_compare),
 		cmocka_unit_test(test_test__generator),
+		cmocka_unit_test(test_test__guards),
+		cmocka_unit_test(test_test__moves),
 		cmocka_unit_test(test_test__limits_agree),
 		cmocka_unit_test(test_test__messages_are_utf8),
 		cmocka_unit_test(test_test__oom_every_allocation),

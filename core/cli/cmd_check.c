@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd_check.c - `tnorm check HARNESS [TEST...]`: parse a harness and tests, report the first
- * problem of each with file:line:col.
+ * cmd_check.c - `tnorm check [--driver PROG] HARNESS [TEST...]`: parse a harness and tests,
+ * report the first problem of each with file:line:col; warn about checks that cannot be told
+ * apart.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -10,10 +11,12 @@
 
 static void help(FILE *f)
 {
-	fprintf(f, "usage: tnorm check HARNESS [TEST...]\n\n"
+	fprintf(f, "usage: tnorm check [--driver PROG] HARNESS [TEST...]\n\n"
 	           "Parse HARNESS and each TEST against it; report the first problem of each\n"
 	           "(file:line:col) and whether each test is well-formed.  With no TEST, describe\n"
-	           "the harness: its pools, templates and the size of its action universe.\n\n"
+	           "the harness: its pools, templates and the size of its action universe.  Warn\n"
+	           "about checks that run one function, whose failures cannot be told apart.\n\n"
+	           "  --driver PROG  also ask the driver PROG which function each check runs\n\n"
 	           "exit status: 0 all good, 1 a harness or test is bad, 2 usage, 3 I/O error\n");
 }
 
@@ -31,35 +34,61 @@ static void describe(const tnorm_harness *h)
 	for (i = 0; i < tnorm_harness_template_count(h); i++) {
 		tnorm_template_info t;
 		tnorm_action a;
+		uint32_t s;
 		char text[256];
 		tnorm_harness_template(h, i, &t);
 		tnorm_harness_unrank(h, t.first, &a);
 		tnorm_harness_format_action(h, &a, text, sizeof(text));
-		printf("  template %u (line %u): %" PRIu64 " actions from #%" PRIu64 ", first: %s\n", i,
+		printf("  template %u (line %u): %" PRIu64 " actions from #%" PRIu64 ", first: %s", i,
 		       t.line, t.count, t.first, text);
+		for (s = 0; s < t.nslots; s++)
+			if (t.slot[s].moves) {
+				tnorm_pool_info p;
+				tnorm_harness_pool(h, t.slot[s].pool, &p);
+				printf(", moves <%s>", p.name);
+			}
+		printf("%s%s\n", t.guard ? ", requires " : "", t.guard ? t.guard : "");
 	}
 }
 
 int cmd_check(int argc, char **argv)
 {
 	tnorm_harness *h = NULL;
-	int i, err, rc = EXIT_OK;
+	const char *driver = NULL;
+	char *warnings = NULL, *line, *nl;
+	int i, n = 0, err, rc = EXIT_OK;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			help(stdout);
 			return EXIT_OK;
 		}
+		if (!strcmp(argv[i], "--driver")) {
+			if (i + 1 >= argc)
+				return cli_usage_error("check", "--driver needs a program");
+			driver = argv[++i];
+			continue;
+		}
 		if (argv[i][0] == '-' && argv[i][1])
 			return cli_usage_error("check", "unknown option '%s'", argv[i]);
+		argv[++n] = argv[i]; /* the operands, in order, from argv[1] on */
 	}
-	if (argc < 2)
+	if (n == 0)
 		return cli_usage_error("check", "missing HARNESS");
 	if ((err = tnorm_harness_load(&h, argv[1])) < 0)
 		return cli_fail("check", err);
-	if (argc == 2)
+	if ((err = tnorm_lint_checks(h, driver, &warnings)) < 0) {
+		tnorm_harness_free(h);
+		return cli_fail("check", err);
+	}
+	for (line = warnings; line && *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		fprintf(stderr, "tnorm check: %.*s\n", (int)(nl - line), line);
+	}
+	tnorm_free(warnings);
+	if (n == 1)
 		describe(h);
-	for (i = 2; i < argc; i++) {
+	for (i = 2; i <= n; i++) {
 		tnorm_test *t = NULL;
 		size_t bad = 0;
 		if ((err = tnorm_test_load(&t, h, argv[i])) < 0) {

@@ -44,6 +44,29 @@ static int print_json(const tnorm_run_result *res, const char *sigjson, const ch
 	return cli_json_print("run", o, bad);
 }
 
+/*
+ * A check (or handler) that failed by returning nonzero: the runtime aborts on the check's
+ * behalf, so every failure of that check has this one signature, whichever property broke.
+ */
+static void warn_check_failed(const tnorm_signature *sig)
+{
+	const char *kind = sig ? tnorm_signature_kind(sig) : NULL;
+	const char *what = NULL, *name = NULL;
+	if (kind && !strncmp(kind, "check-failed:", 13)) {
+		what = "check";
+		name = kind + 13;
+	} else if (kind && !strncmp(kind, "handler-failed:", 15)) {
+		what = "handler";
+		name = kind + 15;
+	}
+	if (name)
+		fprintf(stderr,
+		        "tnorm run: warning: the %s %s failed by returning nonzero, so all its failures "
+		        "have this one signature and cannot be told apart; assert each property in the "
+		        "handler instead (docs/driver.md, \"Checks\")\n",
+		        what, name);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	tnorm_run_options opts = TNORM_RUN_OPTIONS_INIT;
@@ -119,6 +142,7 @@ int cmd_run(int argc, char **argv)
 	cli_run_args_apply(&ra, &opts);
 	if ((err = tnorm_file_read(test, &data, &len)) < 0 ||
 	    (err = tnorm_runner_new(&r, (const char *const *)rest, &opts)) < 0 ||
+	    (err = tnorm_runner_set_test_name(r, test)) < 0 ||
 	    (err = tnorm_runner_run(r, data, len, &res)) < 0) {
 		rc = cli_fail("run", err);
 		goto done;
@@ -138,8 +162,10 @@ int cmd_run(int argc, char **argv)
 		if (key)
 			printf("key: %s\n", key);
 		if (res.message[0])
-			printf("message: %s\n", res.message);
+			printf("%s: %s\n", res.outcome == TNORM_OUTCOME_INVALID ? "reason" : "message",
+			       res.message);
 		printf("time: %.3f s\n", res.wall);
+		warn_check_failed(res.sig);
 	}
 	if (res.outcome == TNORM_OUTCOME_ERROR) {
 		fprintf(stderr, "tnorm run: %s\n", res.message);

@@ -48,6 +48,7 @@ struct tnorm_drv {
 	unsigned char *made;
 	unsigned long *made_seq, nmade;
 	const tnorm_value *old;
+	char why[201]; /* tnorm_drv_invalid's reason for the step being run, or "" */
 	char *gtext; /* per variable, TNORM_MAX_GEN_LEN + 1 bytes: its generated string's text */
 };
 
@@ -72,6 +73,17 @@ static void __attribute__((noreturn)) tnorm__drv_abort(const char *what, const c
 	         call);
 	fflush(stderr);
 	abort();
+}
+
+int tnorm_drv_invalid(tnorm_drv *d, const char *fmt, ...)
+{
+	va_list ap;
+	if (d && fmt) {
+		va_start(ap, fmt);
+		vsnprintf(d->why, sizeof(d->why), fmt, ap);
+		va_end(ap);
+	}
+	return TNORM_DRV_INVALID;
 }
 
 unsigned long tnorm_drv_step(const tnorm_drv *d)
@@ -242,6 +254,15 @@ static int tnorm__drv_call(tnorm_drv *d, uint32_t ti, const tnorm_template_info 
 	}
 	rc = d->fn[ti](d, args, &res);
 	d->old = NULL;
+	/* An argument written `move <pool>`: the call took its value (the SUT owns it now), so the
+	 * instance holds none and its destructor is not called on it. */
+	for (s = t->has_lhs ? 1 : 0; rc == 0 && s < t->nslots; s++)
+		if (t->slot[s].moves) {
+			uint32_t v = var_of(d->h, t, s, choice[s]);
+			d->live[v] = 0;
+			d->made[v] = 0;
+			memset(&d->vars[v], 0, sizeof(d->vars[v]));
+		}
 	if (rc == 0 && t->has_lhs)
 		destroy_assign(d, t->slot[0].pool, var_of(d->h, t, 0, choice[0]), &res, 1);
 	return rc;
@@ -483,13 +504,20 @@ static void usage(const char *prog)
 }
 
 /* --print-hooks: `destroy POOL` for each pool with a destructor.  The engine asks this to turn
- * leak detection on for programs that free what they make (issue 16). */
-static int print_hooks(const tnorm_drv_pool *pools)
+ * leak detection on for programs that free what they make (issue 16).  Then `handler NAME K`
+ * for each handler, K the first row of the table with the same function: `tnorm check
+ * --driver` warns about checks that share one function, whose failures look alike. */
+static int print_hooks(const tnorm_drv_handler *handlers, const tnorm_drv_pool *pools)
 {
-	size_t i;
+	size_t i, k;
 	for (i = 0; pools && pools[i].name; i++)
 		if (pools[i].destroy)
 			printf("destroy %s\n", pools[i].name);
+	for (i = 0; handlers && handlers[i].name; i++) {
+		for (k = 0; handlers[k].fn != handlers[i].fn; k++)
+			;
+		printf("handler %s %zu\n", handlers[i].name, k);
+	}
 	return fflush(stdout) == 0 ? 0 : 125;
 }
 
@@ -624,7 +652,7 @@ int tnorm_drv_main_pools(int argc, char **argv, const char *harness_text,
 			fputs(harness_text, stdout);
 			return fflush(stdout) == 0 ? 0 : 125;
 		} else if (!strcmp(argv[k], "--print-hooks")) {
-			return print_hooks(pools);
+			return print_hooks(handlers, pools);
 		} else if (!strcmp(argv[k], "--help")) {
 			usage(argv[0]);
 			return 0;
@@ -721,10 +749,13 @@ int tnorm_drv_main_pools(int argc, char **argv, const char *harness_text,
 			literal(h, a->tmpl, 1, a->choice[1], &lit, d.gtext + (size_t)v * (TNORM_MAX_GEN_LEN + 1));
 			destroy_assign(&d, info.slot[0].pool, var_of(h, &info, 0, a->choice[0]), &lit, 0);
 		} else {
-			int r = tnorm__drv_call(&d, a->tmpl, &info, a->choice);
+			int r;
+			d.why[0] = '\0';
+			r = tnorm__drv_call(&d, a->tmpl, &info, a->choice);
 			if (r == TNORM_DRV_INVALID) {
-				rc = invalid("step %zu: %s is invalid for this system (handler returned 125)", i,
-				             text);
+				rc = invalid("%s:%u: step %zu: %s is invalid for this system%s%s", tpath,
+				             tnorm_test_step_line(t, i), i, text, d.why[0] ? ": " : "",
+				             d.why[0] ? d.why : " (handler returned 125)");
 				goto done;
 			}
 			if (r != 0) {

@@ -107,7 +107,11 @@ void tnorm_error_clear(void)
 
 int tnorm__error_setv(int code, const char *fmt, va_list ap)
 {
-	vsnprintf(last.msg, sizeof(last.msg), fmt, ap);
+	/* Formatted aside first: a message may quote the last one ("%s", tnorm_error_last()->message)
+	 * to add where it happened, and vsnprintf into its own argument is undefined. */
+	char msg[sizeof(last.msg)];
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	memcpy(last.msg, msg, sizeof(msg));
 	make_utf8();
 	last.err.code = code;
 	last.set = 1;

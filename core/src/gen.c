@@ -87,8 +87,45 @@ static int fillable(const tnorm_harness *h, const tnorm__tmpl *t, const unsigned
 	return 1;
 }
 
+/* Draws of a guarded template's slots before it is left out of the step (gen's loop). */
+#define GUARD_TRIES 16
+
+/* Choose every slot of template tm for action a: values uniformly; a left-hand side among the
+ * instances that hold no unused value (all when none), a pool argument among the assigned ones.
+ * `inst` has room for a pool's instances. */
+static void draw_slots(const tnorm_harness *h, const tnorm__tmpl *tm, tnorm_action *a,
+                       const unsigned char *assigned, const unsigned char *fresh, uint32_t *inst,
+                       uint64_t *st)
+{
+	uint32_t s;
+	for (s = 0; s < tm->info.nslots; s++) {
+		const tnorm__pool *p;
+		uint32_t k, m = 0;
+		if (tm->info.slot[s].kind == TNORM_SLOT_VALUE) {
+			a->choice[s] = (uint32_t)below(st, tnorm__slot_count(tm, s));
+			continue;
+		}
+		p = &h->pools[tm->info.slot[s].pool];
+		if (tm->info.has_lhs && s == 0) {
+			/* Prefer instances that are not holding an unused value. */
+			for (k = 0; k < p->info.instances; k++)
+				if (!fresh[p->info.first_var + k])
+					inst[m++] = k;
+			if (m == 0)
+				for (k = 0; k < p->info.instances; k++)
+					inst[m++] = k;
+		} else {
+			for (k = 0; k < p->info.instances; k++)
+				if (assigned[p->info.first_var + k])
+					inst[m++] = k;
+		}
+		a->choice[s] = inst[below(st, m)];
+	}
+}
+
 int tnorm_test_generate(tnorm_test **out, const tnorm_harness *h, size_t steps, uint64_t seed)
 {
+	tnorm__guards guards;
 	tnorm_test *t = NULL;
 	unsigned char *assigned = NULL, *fresh = NULL;
 	uint32_t *cands = NULL, *inst = NULL, *lead = NULL;
@@ -99,8 +136,10 @@ int tnorm_test_generate(tnorm_test **out, const tnorm_harness *h, size_t steps, 
 	if (!out || !h)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_test_generate: NULL argument");
 	*out = NULL;
-	if ((err = tnorm_test_new(&t, h)) < 0)
+	if ((err = tnorm__guards_init(&guards, h)) < 0 || (err = tnorm_test_new(&t, h)) < 0) {
+		tnorm__guards_dispose(&guards);
 		return err;
+	}
 	assigned = tnorm__calloc(h->nvars + 1, 1);
 	fresh = tnorm__calloc(h->nvars + 1, 1);
 	cands = tnorm__calloc(h->ntmpls + 1, sizeof(*cands));
@@ -124,49 +163,47 @@ int tnorm_test_generate(tnorm_test **out, const tnorm_harness *h, size_t steps, 
 			                       "template needs a pool that nothing assigns)", h->name);
 			goto done;
 		}
-		memset(&a, 0, sizeof(a));
-		a.tmpl = cands[below(&st, n)];
-		if (h->tmpls[a.tmpl].info.kind == TNORM_TMPL_VALUE)
-			a.tmpl = draw_value_template(h, a.tmpl, &st);
-		tm = &h->tmpls[a.tmpl];
-		for (s = 0; s < tm->info.nslots; s++) {
-			const tnorm__pool *p;
-			uint32_t k, m = 0, m2 = 0;
-			if (tm->info.slot[s].kind == TNORM_SLOT_VALUE) {
-				a.choice[s] = (uint32_t)below(&st, tnorm__slot_count(tm, s));
-				continue;
+		for (;;) {
+			uint32_t c = (uint32_t)below(&st, n), tries;
+			memset(&a, 0, sizeof(a));
+			a.tmpl = cands[c];
+			if (h->tmpls[a.tmpl].info.kind == TNORM_TMPL_VALUE)
+				a.tmpl = draw_value_template(h, a.tmpl, &st);
+			tm = &h->tmpls[a.tmpl];
+			draw_slots(h, tm, &a, assigned, fresh, inst, &st);
+			/* A step that breaks its guard is drawn again (its slots, a few times), then its
+			 * template is left out of this step's draw; an unguarded template is drawn as
+			 * before, so harnesses without guards give the tests (and seeds) they gave. */
+			for (tries = 1; !tnorm__guards_allow(&guards, &a) && tries < GUARD_TRIES; tries++)
+				draw_slots(h, tm, &a, assigned, fresh, inst, &st);
+			if (tnorm__guards_allow(&guards, &a))
+				break;
+			cands[c] = cands[--n];
+			if (n == 0) {
+				err = tnorm__error_set(TNORM_EINVALID, "%s: no step can come next (every "
+				                       "template that could run breaks its guard)", h->name);
+				goto done;
 			}
-			p = &h->pools[tm->info.slot[s].pool];
-			if (tm->info.has_lhs && s == 0) {
-				/* Prefer instances that are not holding an unused value. */
-				for (k = 0; k < p->info.instances; k++)
-					if (!fresh[p->info.first_var + k])
-						inst[m++] = k;
-				if (m == 0)
-					for (k = 0; k < p->info.instances; k++)
-						inst[m++] = k;
-			} else {
-				for (k = 0; k < p->info.instances; k++)
-					if (assigned[p->info.first_var + k])
-						inst[m++] = k;
-				(void)m2;
-			}
-			a.choice[s] = inst[below(&st, m)];
 		}
 		for (s = tm->info.has_lhs ? 1 : 0; s < tm->info.nslots; s++)
-			if (tm->info.slot[s].kind == TNORM_SLOT_POOL)
-				fresh[h->pools[tm->info.slot[s].pool].info.first_var + a.choice[s]] = 0;
+			if (tm->info.slot[s].kind == TNORM_SLOT_POOL) {
+				uint32_t v = h->pools[tm->info.slot[s].pool].info.first_var + a.choice[s];
+				fresh[v] = 0;
+				if (tm->info.slot[s].moves)
+					assigned[v] = 0; /* the call took its value (move) */
+			}
 		if (tm->info.has_lhs) {
 			uint32_t v = h->pools[tm->info.slot[0].pool].info.first_var + a.choice[0];
 			assigned[v] = 1;
 			fresh[v] = 1;
 		}
-		if ((err = tnorm_test_append(t, &a)) < 0)
+		if ((err = tnorm__guards_push(&guards, &a)) < 0 || (err = tnorm_test_append(t, &a)) < 0)
 			goto done;
 	}
 	*out = t;
 	t = NULL;
 done:
+	tnorm__guards_dispose(&guards);
 	tnorm_test_free(t);
 	free(assigned);
 	free(fresh);

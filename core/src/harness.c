@@ -777,12 +777,86 @@ static int add_slot(parser *ps, tnorm__tmpl *t, const token *where, tnorm_slot_k
 	return 0;
 }
 
+/* After a call's NAME (`name`): its '(', and its ')' at once when the list is empty (*empty). */
+static int open_args(parser *ps, const token *name, int *empty)
+{
+	token *tk;
+	char b[64];
+	int err;
+	*empty = 0;
+	if ((err = peek(ps, &tk)) < 0)
+		return err;
+	if (tk->kind != T_LPAREN)
+		return perr(ps, tk, "found %s after '%.*s', expected '(' to start the argument list",
+		            tok_desc(tk, b, sizeof(b)), (int)name->len, name->start);
+	consume(ps);
+	if ((err = peek(ps, &tk)) < 0)
+		return err;
+	if (tk->kind == T_RPAREN) {
+		consume(ps);
+		*empty = 1;
+	}
+	return 0;
+}
+
+/* After an argument: ')' ends the list (*done), ',' goes on; `list` names the list. */
+static int after_arg(parser *ps, const char *list, int *done)
+{
+	token *tk;
+	char b[64];
+	int err;
+	if ((err = peek(ps, &tk)) < 0)
+		return err;
+	*done = tk->kind == T_RPAREN;
+	if (tk->kind != T_RPAREN && tk->kind != T_COMMA)
+		return perr(ps, tk, "found %s in %s, expected ',' or ')'", tok_desc(tk, b, sizeof(b)),
+		            list);
+	consume(ps);
+	return 0;
+}
+
+/*
+ * `move <POOL>`, an argument whose value the call takes (issue 16), with the cursor on 'move':
+ * after the step the instance holds no value until a step assigns it again.  Not in a check or
+ * a pure call (they change nothing), nor of a const pool (calls never change those).
+ */
+static int parse_move(parser *ps, tnorm__tmpl *t, int is_check)
+{
+	token *tk, kw, where;
+	char b[64];
+	uint32_t pool;
+	int err;
+	if ((err = peek(ps, &tk)) < 0)
+		return err;
+	kw = *tk;
+	kw.sval = NULL;
+	if (is_check)
+		return perr(ps, &kw, "a check cannot take a value with 'move', expected <pool>");
+	if (t->info.is_pure)
+		return perr(ps, &kw, "a pure call changes none of its arguments, so it cannot take one "
+		            "with 'move'; expected <pool>, or no 'pure'");
+	consume(ps);
+	if ((err = peek(ps, &tk)) < 0)
+		return err;
+	if (tk->kind != T_LT)
+		return perr(ps, tk, "found %s after 'move', expected <pool>", tok_desc(tk, b, sizeof(b)));
+	if ((err = parse_pool_ref(ps, &pool, &where)) < 0)
+		return err;
+	if (ps->h->pools[pool].info.is_const)
+		return perr(ps, &where, "pool '%s' is const, so no call can take its value; expected "
+		            "'move' on a pool that is not const", ps->h->pools[pool].name);
+	if ((err = add_slot(ps, t, &where, TNORM_SLOT_POOL, pool, NULL)) < 0)
+		return err;
+	t->info.slot[t->info.nslots - 1].moves = 1;
+	return 0;
+}
+
 /* NAME(ARGS) with the cursor on NAME. */
-static int parse_call(parser *ps, tnorm__tmpl *t)
+static int parse_call(parser *ps, tnorm__tmpl *t, int is_check)
 {
 	token *tk, name;
 	char b[64];
-	int err;
+	int err, empty;
 	if ((err = peek(ps, &tk)) < 0)
 		return err;
 	if (tk->kind != T_IDENT)
@@ -794,25 +868,18 @@ static int parse_call(parser *ps, tnorm__tmpl *t)
 	t->info.name = t->name;
 	t->info.kind = TNORM_TMPL_CALL;
 	consume(ps);
-	if ((err = peek(ps, &tk)) < 0)
+	if ((err = open_args(ps, &name, &empty)) < 0 || empty)
 		return err;
-	if (tk->kind != T_LPAREN)
-		return perr(ps, tk, "found %s after '%.*s', expected '(' to start the argument list",
-		            tok_desc(tk, b, sizeof(b)), (int)name.len, name.start);
-	consume(ps);
-	if ((err = peek(ps, &tk)) < 0)
-		return err;
-	if (tk->kind == T_RPAREN) {
-		consume(ps);
-		return 0;
-	}
 	for (;;) {
 		token where;
 		if ((err = peek(ps, &tk)) < 0)
 			return err;
 		where = *tk;
 		where.sval = NULL;
-		if (tk->kind == T_LT) {
+		if (is_kw(tk, "move")) {
+			if ((err = parse_move(ps, t, is_check)) < 0)
+				return err;
+		} else if (tk->kind == T_LT) {
 			uint32_t pool;
 			if ((err = parse_pool_ref(ps, &pool, &where)) < 0)
 				return err;
@@ -835,16 +902,8 @@ static int parse_call(parser *ps, tnorm__tmpl *t)
 				return err;
 			}
 		}
-		if ((err = peek(ps, &tk)) < 0)
+		if ((err = after_arg(ps, "the argument list", &empty)) < 0 || empty)
 			return err;
-		if (tk->kind == T_RPAREN) {
-			consume(ps);
-			return 0;
-		}
-		if (tk->kind != T_COMMA)
-			return perr(ps, tk, "found %s in the argument list, expected ',' or ')'",
-			            tok_desc(tk, b, sizeof(b)));
-		consume(ps);
 	}
 }
 
@@ -863,6 +922,69 @@ static int end_of_line(parser *ps, const char *what)
 		return 0;
 	return perr(ps, t, "found %s after %s, expected the end of the line", tok_desc(t, b, sizeof(b)),
 	            what);
+}
+
+/*
+ * `requires NAME(ARG, ...)` after a call template, the cursor on 'requires' (issue 16): each ARG
+ * is <POOL>, naming the one argument of the template that holds that pool, or `_` (any).  Which
+ * templates NAME stands for is settled once the whole file is read (resolve_guards).
+ */
+static int parse_guard(parser *ps, tnorm__tmpl *tm)
+{
+	token *tk, name;
+	char b[64];
+	int err, empty;
+	consume(ps); /* 'requires' */
+	if ((err = peek(ps, &tk)) < 0)
+		return err;
+	if (tk->kind != T_IDENT || is_value_kw(tk))
+		return perr(ps, tk, "found %s after 'requires', expected the call that must come "
+		            "before, such as 'put(<pool>, _)'", tok_desc(tk, b, sizeof(b)));
+	name = *tk;
+	name.sval = NULL;
+	if (!(tm->guard_name = tnorm__strndup(name.start, name.len)))
+		return TNORM_ENOMEM;
+	tm->guard_line = name.line;
+	tm->guard_col = name.col;
+	consume(ps);
+	if ((err = open_args(ps, &name, &empty)) < 0 || empty)
+		return err;
+	for (;;) {
+		token where;
+		if ((err = peek(ps, &tk)) < 0)
+			return err;
+		if (tm->guard_nargs == TNORM_MAX_SLOTS)
+			return perr(ps, tk, "too many arguments in the guard, expected at most %d",
+			            TNORM_MAX_SLOTS);
+		if (tk->kind == T_LT) {
+			uint32_t pool, s, found = UINT32_MAX;
+			const char *pname;
+			if ((err = parse_pool_ref(ps, &pool, &where)) < 0)
+				return err;
+			pname = ps->h->pools[pool].name;
+			for (s = tm->info.has_lhs ? 1 : 0; s < tm->info.nslots; s++) {
+				if (tm->info.slot[s].kind != TNORM_SLOT_POOL || tm->info.slot[s].pool != pool)
+					continue;
+				if (found != UINT32_MAX)
+					return perr(ps, &where, "pool '%s' is in two arguments of this template, so "
+					            "<%s> in the guard could mean either; expected a pool that is "
+					            "one argument, or _", pname, pname);
+				found = s;
+			}
+			if (found == UINT32_MAX)
+				return perr(ps, &where, "pool '%s' is not an argument of this template, expected "
+				            "one of its <pool> arguments, or _", pname);
+			tm->guard_slot[tm->guard_nargs++] = (int32_t)found;
+		} else if (is_kw(tk, "_")) {
+			consume(ps);
+			tm->guard_slot[tm->guard_nargs++] = -1;
+		} else {
+			return perr(ps, tk, "found %s in the guard's argument list, expected <pool> or _",
+			            tok_desc(tk, b, sizeof(b)));
+		}
+		if ((err = after_arg(ps, "the guard's argument list", &empty)) < 0 || empty)
+			return err;
+	}
 }
 
 static int parse_pool_decl(parser *ps, const token *kw)
@@ -995,7 +1117,7 @@ static int parse_line(parser *ps)
 				return perr(ps, t, "found %s after 'pure', expected a call", tok_desc(t, b, sizeof(b)));
 		}
 		if (t->kind == T_IDENT && !is_value_kw(t)) {
-			if ((err = parse_call(ps, tm)) < 0)
+			if ((err = parse_call(ps, tm, is_check)) < 0)
 				return err;
 		} else {
 			tnorm__vset vs;
@@ -1023,7 +1145,7 @@ static int parse_line(parser *ps)
 			}
 		}
 	} else if (t->kind == T_IDENT) {
-		if ((err = parse_call(ps, tm)) < 0)
+		if ((err = parse_call(ps, tm, is_check)) < 0)
 			return err;
 		if (is_check && tm->info.nslots == 0)
 			return perr(ps, &first, "check '%s' has no arguments, expected at least one <pool> to check",
@@ -1039,6 +1161,20 @@ static int parse_line(parser *ps)
 		if (!npool)
 			return perr(ps, &first, "check '%s' has no <pool> argument, expected at least one",
 			            tm->name);
+	}
+	if ((err = peek(ps, &t)) < 0)
+		return err;
+	if (is_kw(t, "requires")) {
+		if (is_check)
+			return perr(ps, t, "a check cannot have a guard, expected 'requires' after a call "
+			            "template");
+		if (tm->info.kind == TNORM_TMPL_VALUE)
+			return perr(ps, t, "a value template cannot have a guard, expected 'requires' "
+			            "after a call template");
+		if ((err = parse_guard(ps, tm)) < 0)
+			return err;
+		h->nguards++;
+		return end_of_line(ps, "the guard");
 	}
 	return end_of_line(ps, is_check ? "the check" : "the template");
 }
@@ -1221,11 +1357,75 @@ done:
 	return err;
 }
 
+/* Does template m fit the guard of t: a call of the guard's NAME with as many arguments, and
+ * the guarded argument's pool wherever the guard writes <POOL>? */
+static int guard_matches(const tnorm_harness *h, const tnorm__tmpl *t, const tnorm__tmpl *m)
+{
+	uint32_t k, off = m->info.has_lhs ? 1 : 0;
+	if (m->info.kind != TNORM_TMPL_CALL || strcmp(m->name, t->guard_name) ||
+	    m->info.nslots - off != t->guard_nargs)
+		return 0;
+	for (k = 0; k < t->guard_nargs; k++) {
+		const tnorm_slot_info *ms = &m->info.slot[k + off];
+		if (t->guard_slot[k] >= 0 &&
+		    (ms->kind != TNORM_SLOT_POOL || ms->pool != t->info.slot[t->guard_slot[k]].pool))
+			return 0;
+	}
+	(void)h;
+	return 1;
+}
+
+/* The templates each guard matches.  A guard that matches none, or only its own template, is
+ * refused: no step of the template could ever run. */
+static int resolve_guards(parser *ps)
+{
+	tnorm_harness *h = ps->h;
+	uint32_t i, m;
+	for (i = 0; i < h->ntmpls; i++) {
+		tnorm__tmpl *t = &h->tmpls[i];
+		tnorm__buf text = TNORM__BUF_INIT;
+		token at;
+		int err;
+		if (!t->guard_name)
+			continue;
+		if (!(t->guard_tmpls = tnorm__calloc(h->ntmpls, sizeof(*t->guard_tmpls))))
+			return TNORM_ENOMEM;
+		for (m = 0; m < h->ntmpls; m++)
+			if (guard_matches(h, t, &h->tmpls[m]))
+				t->guard_tmpls[t->guard_ntmpls++] = m;
+		if ((err = tnorm__guard_text(&text, h, t, NULL)) < 0)
+			return err;
+		if (t->guard_ntmpls > 0 && !(t->guard_ntmpls == 1 && t->guard_tmpls[0] == i)) {
+			/* "requires NAME(...)": info.guard is what follows the keyword. */
+			t->guard_text = tnorm__strdup(text.ptr + 9);
+			tnorm__buf_dispose(&text);
+			if (!t->guard_text)
+				return TNORM_ENOMEM;
+			t->info.guard = t->guard_text;
+			continue;
+		}
+		memset(&at, 0, sizeof(at));
+		at.line = t->guard_line;
+		at.col = t->guard_col;
+		if (t->guard_ntmpls == 0)
+			err = perr(ps, &at, "'%s' matches no template, expected a call template of '%s' with "
+			           "%u argument%s, holding the guard's pools where it names them",
+			           text.ptr + 9, t->guard_name, t->guard_nargs, t->guard_nargs == 1 ? "" : "s");
+		else
+			err = perr(ps, &at, "'%s' matches only this template, so no step of it could ever "
+			           "run; expected a guard that another template meets", text.ptr + 9);
+		tnorm__buf_dispose(&text);
+		return err;
+	}
+	return 0;
+}
+
 static int finish(parser *ps)
 {
 	tnorm_harness *h = ps->h;
 	uint32_t i, s;
 	uint64_t total = 0;
+	int err;
 
 	if (h->ntmpls == 0) {
 		token t;
@@ -1285,7 +1485,9 @@ overflow:
 		                        ps->name, t->info.line);
 	}
 	h->total = total;
-	return check_ambiguity(ps);
+	if ((err = check_ambiguity(ps)) < 0)
+		return err;
+	return resolve_guards(ps);
 }
 
 void tnorm_harness_free(tnorm_harness *h)
@@ -1300,6 +1502,9 @@ void tnorm_harness_free(tnorm_harness *h)
 	for (i = 0; i < h->ntmpls + h->nchecks; i++) {
 		uint32_t s;
 		free(h->tmpls[i].name);
+		free(h->tmpls[i].guard_name);
+		free(h->tmpls[i].guard_text);
+		free(h->tmpls[i].guard_tmpls);
 		for (s = 0; s < TNORM_MAX_SLOTS; s++) {
 			free(h->tmpls[i].vset[s].lits);
 			free(h->tmpls[i].vset[s].gen);

@@ -42,6 +42,16 @@ typedef struct tnorm__tmpl {
 	tnorm__vset vset[TNORM_MAX_SLOTS]; /* for value slots */
 	uint64_t pool_combos;              /* product of the pool slots' counts */
 	uint64_t value_combos;             /* product of the value slots' counts */
+	/* The guard (issue 16), `requires NAME(ARG, ...)`: guard_name is NULL when there is none.
+	 * Per guard argument, the slot of this template whose value it names (<POOL>), or -1 for
+	 * `_`; where NAME is written; and, once the file is read, the templates the guard matches
+	 * (call templates of NAME with guard_nargs arguments and the same pools where it names
+	 * them). */
+	char *guard_name;
+	char *guard_text; /* info.guard: `NAME(<POOL>, _)` as written, once the file is read */
+	uint32_t guard_nargs, guard_line, guard_col;
+	int32_t guard_slot[TNORM_MAX_SLOTS];
+	uint32_t *guard_tmpls, guard_ntmpls;
 } tnorm__tmpl;
 
 typedef struct tnorm__pool {
@@ -59,6 +69,7 @@ struct tnorm_harness {
 	uint32_t nvars;
 	char **strings; /* decoded string literals, owned */
 	size_t nstrings;
+	uint32_t nguards; /* templates with a guard */
 };
 
 struct tnorm_test {
@@ -67,6 +78,42 @@ struct tnorm_test {
 	uint32_t *lines;
 	size_t len, cap;
 };
+
+/*
+ * Guards (issue 16, guard.c).  A step of a template with a guard `requires NAME(ARGS)` may run
+ * only after an earlier step of a template the guard matches whose slots held, where the guard
+ * writes <POOL>, the same values as the guarded step's slots of those pools hold now.  A value
+ * is what an instance holds: a value template's literal (equal literals are equal values, in
+ * any instance), or the result of one call (the same object only: the same instance, not
+ * assigned since).  The engine knows no more of the system's state than that.
+ */
+typedef struct tnorm__guards {
+	const tnorm_harness *h;
+	uint64_t *id;    /* per variable, what it holds: 0 nothing; a literal 1<<63 | tmpl<<32 |
+	                  * choice; a call's result its step + 1 */
+	uint64_t *args;  /* per step pushed, TNORM_MAX_SLOTS identities (0 for non-pool slots) */
+	uint32_t *tmpl;  /* per step pushed, its template */
+	size_t len, cap;
+} tnorm__guards;
+
+/* Start with no step.  0 or TNORM_ENOMEM (g is then disposable). */
+int tnorm__guards_init(tnorm__guards *g, const tnorm_harness *h);
+void tnorm__guards_dispose(tnorm__guards *g);
+
+/* 1 when `a` may be the next step (no guard, or an earlier step meets it), else 0. */
+int tnorm__guards_allow(const tnorm__guards *g, const tnorm_action *a);
+
+/* Record `a` as the next step.  0 or TNORM_ENOMEM. */
+int tnorm__guards_push(tnorm__guards *g, const tnorm_action *a);
+
+/* The first step of `t` that breaks its guard into *out, SIZE_MAX when none does (always so for
+ * a harness without guards).  0 or TNORM_ENOMEM. */
+int tnorm__guards_first_broken(const tnorm_test *t, size_t *out);
+
+/* The guard of template `tm` as written, `requires NAME(<POOL>, _)`, into b (appended); with
+ * `a` (a step of tm), the step's instances in place of <POOL>: `NAME(kv0, _)`.  0 or ENOMEM. */
+int tnorm__guard_text(tnorm__buf *b, const tnorm_harness *h, const tnorm__tmpl *tm,
+                      const tnorm_action *a);
 
 /* The bounds of a 64-bit integer, as messages about out-of-range integers print them. */
 #define TNORM__INT64_MIN_TEXT "-9223372036854775808"

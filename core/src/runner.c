@@ -88,6 +88,7 @@ struct tnorm_runner {
 	tracer *tr; /* the thread that starts and traces the runs (NULL until the first) */
 	char *last_maps; /* the memory map of the last unwound process: unwind caches stay valid
 	                  * while it is the same (ASLR is off, so runs of one binary match) */
+	char *test_name; /* what an invalid run's reason calls the candidate (set_test_name) */
 };
 
 const char *tnorm_outcome_name(tnorm_outcome o)
@@ -127,6 +128,7 @@ void tnorm_runner_free(tnorm_runner *r)
 	folder_drop(r);
 	tnorm__symcache_free(r->syms);
 	free(r->last_maps);
+	free(r->test_name);
 	if (r->as)
 		unw_destroy_addr_space(r->as);
 	free(r);
@@ -410,6 +412,18 @@ void tnorm_runner_set_timeout(tnorm_runner *r, double seconds)
 {
 	if (r && seconds >= 0)
 		r->opts.timeout = seconds;
+}
+
+int tnorm_runner_set_test_name(tnorm_runner *r, const char *name)
+{
+	char *copy = NULL;
+	if (!r)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_runner_set_test_name: NULL runner");
+	if (name && !(copy = tnorm__strdup(name)))
+		return TNORM_ENOMEM;
+	free(r->test_name);
+	r->test_name = copy;
+	return 0;
 }
 
 void tnorm_run_result_dispose(tnorm_run_result *res)
@@ -2032,6 +2046,38 @@ static int leak_check(tnorm_runner *r, tracer *t, tnorm_run_result *res)
 	return 0;
 }
 
+/*
+ * For an invalid run, why: the program's last line on standard error, without the driver
+ * runtime's "tnorm driver: " prefix, and with the candidate's private path (gone once the run is
+ * over) replaced by the test's name (tnorm_runner_set_test_name; "the test" without one).
+ */
+static void invalid_reason(const tnorm_runner *r, tnorm_run_result *res)
+{
+	static const char prefix[] = "tnorm driver: ";
+	const char *name = r->test_name ? r->test_name : "the test", *line, *end, *p;
+	size_t flen = strlen(r->file), n = 0;
+	if (!res->err || !res->err_len)
+		return;
+	end = res->err + res->err_len;
+	while (end > res->err && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	for (line = end; line > res->err && line[-1] != '\n'; line--)
+		;
+	if ((size_t)(end - line) >= sizeof(prefix) - 1 && !memcmp(line, prefix, sizeof(prefix) - 1))
+		line += sizeof(prefix) - 1;
+	for (p = line; p < end && n + 1 < sizeof(res->message);) {
+		if ((size_t)(end - p) >= flen && !memcmp(p, r->file, flen)) {
+			n += (size_t)snprintf(res->message + n, sizeof(res->message) - n, "%s", name);
+			p += flen;
+		} else {
+			res->message[n++] = *p++;
+		}
+	}
+	if (n >= sizeof(res->message))
+		n = sizeof(res->message) - 1;
+	res->message[n] = '\0';
+}
+
 int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_result *res)
 {
 	tracer *t = NULL;
@@ -2054,6 +2100,8 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 	}
 	if (err == 0 && res->outcome == TNORM_OUTCOME_PASS && r->leak_envp)
 		err = leak_check(r, t, res);
+	if (err == 0 && res->outcome == TNORM_OUTCOME_INVALID)
+		invalid_reason(r, res);
 done:
 	folder_clean(r);
 	return err;

@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #include "sanopts.h"
+#include "tnorm/harness.h"
+#include "tnorm/runner.h"
 
 static const char *const vars[] = {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS",
                                    "MSAN_OPTIONS", "TSAN_OPTIONS", "HWASAN_OPTIONS"};
@@ -161,18 +163,22 @@ static int names_pools_main(const char *path)
 	return found;
 }
 
-int tnorm__sanopts_program_frees(const char *path, char *const *envp)
+/* Run `path option` untraced (standard input and error on /dev/null, environment `envp`, at
+ * most 10 s) and keep what it prints, up to size - 1 bytes, NUL-ended.  1 when it exited 0. */
+static int ask_program(const char *path, const char *option, char *const *envp, char *out,
+                       size_t size)
 {
 	posix_spawn_file_actions_t fa;
-	char *argv[3], out[4096];
+	char *argv[3];
 	size_t n = 0;
-	int pfd[2], st, frees = 0;
+	int pfd[2], st;
 	pid_t pid;
 	struct timespec start, now;
-	if (!path || !names_pools_main(path) || pipe2(pfd, O_CLOEXEC) < 0)
+	out[0] = '\0';
+	if (pipe2(pfd, O_CLOEXEC) < 0)
 		return 0;
 	argv[0] = (char *)path;
-	argv[1] = (char *)"--print-hooks";
+	argv[1] = (char *)option;
 	argv[2] = NULL;
 	if (posix_spawn_file_actions_init(&fa) != 0) {
 		close(pfd[0]);
@@ -202,17 +208,117 @@ int tnorm__sanopts_program_frees(const char *path, char *const *envp)
 			n = 0;
 			break;
 		}
-		r = read(pfd[0], out + n, sizeof(out) - 1 - n);
+		r = read(pfd[0], out + n, size - 1 - n);
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r <= 0 || (n += (size_t)r) == sizeof(out) - 1)
+		if (r <= 0 || (n += (size_t)r) == size - 1)
 			break;
 	}
 	close(pfd[0]);
 	out[n] = '\0';
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-		frees = !strncmp(out, "destroy ", 8) || strstr(out, "\ndestroy ") != NULL;
-	return frees;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+int tnorm__sanopts_program_frees(const char *path, char *const *envp)
+{
+	char out[4096];
+	if (!path || !names_pools_main(path) || !ask_program(path, "--print-hooks", envp, out, sizeof(out)))
+		return 0;
+	return !strncmp(out, "destroy ", 8) || strstr(out, "\ndestroy ") != NULL;
+}
+
+/* ---- checks whose failures look alike (issue 16 item 6) --------------------------------------
+ *
+ * A check's failure is told apart from another's by its signature: the kind names the check
+ * when it returns nonzero (`check-failed:NAME`), and the stack runs through its own function
+ * when it asserts or calls a helper.  Two checks that run one function (declared twice under one
+ * name, or two names with one function in the driver's table) fail alike inside it, so a
+ * reduction cannot keep one apart from the other.  The driver says which function each name
+ * runs (`--print-hooks`: `handler NAME K`, K the table row of the first name with that
+ * function). */
+
+/* The row of `name` in the driver's `handler NAME K` lines, or -1. */
+static long handler_row(const char *hooks, const char *name)
+{
+	const char *p = hooks;
+	size_t n = strlen(name);
+	while ((p = strstr(p, "handler ")) != NULL) {
+		if ((p == hooks || p[-1] == '\n') && !strncmp(p + 8, name, n) && p[8 + n] == ' ')
+			return strtol(p + 9 + n, NULL, 10);
+		p += 8;
+	}
+	return -1;
+}
+
+int tnorm_lint_checks(const tnorm_harness *h, const char *program, char **out)
+{
+	enum { HOOKS_SIZE = 65536 };
+	char *hooks = NULL;
+	tnorm__buf b = TNORM__BUF_INIT;
+	uint32_t nc, i, j, *group = NULL;
+	int err = 0;
+	if (!h || !out)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_lint_checks: NULL argument");
+	*out = NULL;
+	nc = tnorm_harness_check_count(h);
+	if (!(group = tnorm__calloc((size_t)nc + 1, sizeof(*group))) ||
+	    (program && !(hooks = tnorm__malloc(HOOKS_SIZE)))) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	if (program && access(program, X_OK) < 0) {
+		err = tnorm__error_errno(TNORM_EINVALID, "cannot run '%s'", program);
+		goto done;
+	}
+	if (program && (!ask_program(program, "--print-hooks", NULL, hooks, HOOKS_SIZE) ||
+	                !strstr(hooks, "handler "))) {
+		err = tnorm__error_set(TNORM_EINVALID,
+		                       "'%s --print-hooks' listed no handlers, expected a driver built "
+		                       "with this version of the tnorm driver runtime", program);
+		goto done;
+	}
+	/* group[i]: the first check that runs the same function as check i. */
+	for (i = 0; i < nc; i++) {
+		tnorm_template_info ci;
+		long ri;
+		tnorm_harness_check(h, i, &ci);
+		ri = program ? handler_row(hooks, ci.name) : -1;
+		group[i] = i;
+		for (j = 0; j < i && group[i] == i; j++) {
+			tnorm_template_info cj;
+			tnorm_harness_check(h, j, &cj);
+			if (!strcmp(ci.name, cj.name) || (ri >= 0 && handler_row(hooks, cj.name) == ri))
+				group[i] = group[j];
+		}
+	}
+	for (i = 0; i < nc && err == 0; i++) {
+		uint32_t n = 0;
+		for (j = 0; j < nc; j++)
+			n += group[j] == i;
+		if (n < 2)
+			continue;
+		err = tnorm__buf_printf(&b, "warning: checks");
+		for (j = 0, n = 0; j < nc && err == 0; j++) {
+			tnorm_template_info cj;
+			if (group[j] != i)
+				continue;
+			tnorm_harness_check(h, j, &cj);
+			err = tnorm__buf_printf(&b, "%s %s (%s:%u)", n++ ? "," : "", cj.name,
+			                        tnorm_harness_name(h), cj.line);
+		}
+		if (err == 0)
+			err = tnorm__buf_printf(&b, " run one function in the driver: a failure inside it "
+			                            "(an assert, a fail() helper) has the same signature for "
+			                            "each, so they cannot be told apart; give each check a "
+			                            "name and a function of its own\n");
+	}
+	if (err == 0 && b.len && !(*out = tnorm__buf_detach(&b)))
+		err = TNORM_ENOMEM;
+done:
+	tnorm__buf_dispose(&b);
+	free(group);
+	free(hooks);
+	return err;
 }

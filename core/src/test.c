@@ -7,6 +7,7 @@
  * only at the edges: parsing a file (one step a line, comments and blank lines ignored) and
  * printing the canonical form.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -325,9 +326,9 @@ int tnorm_harness_defuse(const tnorm_harness *h, const tnorm_action *a, tnorm_de
 			;
 		if (k == nu)
 			use[nu++] = var;
-		if (p->info.is_const || t->info.is_pure)
-			continue;
-		if (level == TNORM_DEFUSE_L0 && t->info.has_lhs)
+		/* A call that takes the value (move) changes the variable at every level. */
+		if (!t->info.slot[s].moves && (p->info.is_const || t->info.is_pure ||
+		                               (level == TNORM_DEFUSE_L0 && t->info.has_lhs)))
 			continue;
 		for (k = 0; k < nd && def[k] != var; k++)
 			;
@@ -339,17 +340,59 @@ int tnorm_harness_defuse(const tnorm_harness *h, const tnorm_action *a, tnorm_de
 	return 0;
 }
 
+/* The message for step i, which uses POOLk after step m took its value (move). */
+static int used_after_move(const tnorm_test *t, size_t i, const char *pool, uint32_t k, size_t m)
+{
+	char li[32] = "", lm[32] = "";
+	if (t->lines[i])
+		snprintf(li, sizeof(li), " (line %u)", t->lines[i]);
+	if (t->lines[m])
+		snprintf(lm, sizeof(lm), " (line %u)", t->lines[m]);
+	return tnorm__error_set(TNORM_EINVALID, "step %zu%s: %s%u is used after step %zu%s took its "
+	                        "value (move), expected an assignment to %s%u first", i, li, pool, k,
+	                        m, lm, pool, k);
+}
+
+/* The message for step i, which breaks its template's guard. */
+static int guard_broken(const tnorm_test *t, size_t i)
+{
+	const tnorm__tmpl *tm = &t->h->tmpls[t->steps[i].tmpl];
+	tnorm__buf step = TNORM__BUF_INIT, want = TNORM__BUF_INIT, guard = TNORM__BUF_INIT;
+	char line[32] = "";
+	int err;
+	if (t->lines[i])
+		snprintf(line, sizeof(line), " (line %u)", t->lines[i]);
+	if ((err = tnorm__format_action(&step, t->h, &t->steps[i])) < 0 ||
+	    (err = tnorm__guard_text(&want, t->h, tm, &t->steps[i])) < 0 ||
+	    (err = tnorm__guard_text(&guard, t->h, tm, NULL)) < 0)
+		goto done;
+	err = tnorm__error_set(TNORM_EINVALID, "step %zu%s: %s breaks its guard '%s' (%s:%u): no "
+	                       "earlier step %s with the values these instances hold now",
+	                       i, line, step.ptr, guard.ptr, t->h->name, tm->info.line, want.ptr);
+done:
+	tnorm__buf_dispose(&step);
+	tnorm__buf_dispose(&want);
+	tnorm__buf_dispose(&guard);
+	return err;
+}
+
 int tnorm_test_check(const tnorm_test *t, size_t *bad_step)
 {
 	const tnorm_harness *h;
 	unsigned char *assigned = NULL;
-	size_t i;
+	size_t i, broken = SIZE_MAX, *moved = NULL;
 	int err = 0;
 	if (!t)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_test_check: NULL test");
 	h = t->h;
-	if (!(assigned = tnorm__calloc(h->nvars ? h->nvars : 1, 1)))
+	/* Per variable: assigned now?  And the step (+1) that last took its value (move), if any. */
+	if (!(assigned = tnorm__calloc(h->nvars ? h->nvars : 1, 1)) ||
+	    !(moved = tnorm__calloc(h->nvars ? h->nvars : 1, sizeof(*moved)))) {
+		free(assigned);
 		return TNORM_ENOMEM;
+	}
+	if ((err = tnorm__guards_first_broken(t, &broken)) < 0)
+		goto done;
 	for (i = 0; i < t->len; i++) {
 		const tnorm__tmpl *tm = &h->tmpls[t->steps[i].tmpl];
 		uint32_t s;
@@ -359,9 +402,12 @@ int tnorm_test_check(const tnorm_test *t, size_t *bad_step)
 				continue;
 			p = &h->pools[tm->info.slot[s].pool];
 			if (!assigned[p->info.first_var + t->steps[i].choice[s]]) {
+				size_t m = moved[p->info.first_var + t->steps[i].choice[s]];
 				if (bad_step)
 					*bad_step = i;
-				if (t->lines[i])
+				if (m)
+					err = used_after_move(t, i, p->name, t->steps[i].choice[s], m - 1);
+				else if (t->lines[i])
 					err = tnorm__error_set(TNORM_EINVALID, "step %zu (line %u): %s%u is used "
 					                       "before it is assigned", i, t->lines[i], p->name,
 					                       t->steps[i].choice[s]);
@@ -371,11 +417,24 @@ int tnorm_test_check(const tnorm_test *t, size_t *bad_step)
 				goto done;
 			}
 		}
+		if (i == broken) {
+			err = guard_broken(t, i);
+			if (bad_step)
+				*bad_step = i;
+			goto done;
+		}
+		for (s = tm->info.has_lhs ? 1 : 0; s < tm->info.nslots; s++)
+			if (tm->info.slot[s].moves) {
+				uint32_t v = h->pools[tm->info.slot[s].pool].info.first_var + t->steps[i].choice[s];
+				assigned[v] = 0;
+				moved[v] = i + 1;
+			}
 		if (tm->info.has_lhs)
 			assigned[h->pools[tm->info.slot[0].pool].info.first_var + t->steps[i].choice[0]] = 1;
 	}
 done:
 	free(assigned);
+	free(moved);
 	return err;
 }
 
@@ -401,10 +460,17 @@ int tnorm_test_is_wellformed(const tnorm_test *t)
 				ok = 0;
 				break;
 			}
+		for (s = tm->info.has_lhs ? 1 : 0; ok && s < tm->info.nslots; s++)
+			if (tm->info.slot[s].moves)
+				assigned[h->pools[tm->info.slot[s].pool].info.first_var + t->steps[i].choice[s]] = 0;
 		if (ok && tm->info.has_lhs)
 			assigned[h->pools[tm->info.slot[0].pool].info.first_var + t->steps[i].choice[0]] = 1;
 	}
 	if (assigned != stackbuf)
 		free(assigned);
+	if (ok && h->nguards) {
+		size_t broken;
+		ok = tnorm__guards_first_broken(t, &broken) == 0 && broken == SIZE_MAX;
+	}
 	return ok;
 }

@@ -54,8 +54,8 @@ static int h_put(tnorm_drv *d, tnorm_value **a, tnorm_value *res)
 static int h_del(tnorm_drv *d, tnorm_value **a, tnorm_value *res)
 {
 	entry **e = find(a[0]->p, a[1]->s), *gone;
-	if (!*e)
-		return TNORM_DRV_INVALID; /* nothing to delete: this test says nothing about the map */
+	if (!*e) /* nothing to delete: this test says nothing about the map */
+		return tnorm_drv_invalid(d, "no key \"%s\" to delete", a[1]->s);
 	gone = *e;
 	assert(gone->has_value || strlen(gone->key) < 2); /* the seeded fault */
 	*e = gone->next;

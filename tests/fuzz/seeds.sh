@@ -11,7 +11,8 @@ mkdir -p "$out"
 cp "$src/tests/fuzz/corpus/$target"/* "$out/"
 case $target in
 fuzz_harness)
-	cp "$src"/examples/*/*.tnh "$src/tests/driver/probe.tnh" "$src/tests/driver/kv.tnh" "$out/" ;;
+	cp "$src"/examples/*/*.tnh "$src/tests/driver/probe.tnh" "$src/tests/driver/kv.tnh" \
+		"$src/tests/driver/bag.tnh" "$out/" ;;
 fuzz_test)
 	for pair in A:avl B:htable C:trie; do
 		byte=${pair%%:*} name=${pair#*:}

@@ -82,7 +82,7 @@ g brk.log -ex 'tnorm break 5' -ex 'tnorm break 7' -ex 'tnorm break' -ex 'tnorm d
 	-ex 'echo ALIVE\n' --args "$D" fail-1.t.norm
 
 # the string-keyed example: strings as the test wrote them, the tree printed with its keys
-printf 'trie0 = trie_new()\nkey0 = "ab"\nval0 = "null"\ntrie_insert(trie0, key0, val0)\nkey1 = "abc"\nval1 = 7\ntrie_insert(trie0, key1, val1)\ntrie_remove(trie0, key1)\n' >trie.t
+printf 'trie0 = trie_new()\nkey0 = "ab"\nval0 = null\ntrie_insert(trie0, key0, val0)\nkey1 = "abc"\nval1 = 7\ntrie_insert(trie0, key1, val1)\ntrie_remove(trie0, key1)\n' >trie.t
 g trie.log -ex 'tnorm run trie.t' -ex 'tnorm goto fail' -ex 'tnorm pools' --args "$B/examples/trie/trie_driver_faulty" trie.t
 
 # bad input: one clear message each, and gdb goes on

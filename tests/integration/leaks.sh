@@ -6,6 +6,8 @@
 # engine re-runs a pass untraced with detect_leaks=1); a destructor that forgets to free
 # (PROBE_LEAK=1) makes a passing test fail as lsan:leak at the allocation; --env
 # ASAN_OPTIONS=detect_leaks=0 turns the check off; a driver without destructors is not checked.
+# Item 5: with `move` (tests/driver/bag.tnh: bag_add takes its item), generated tests pass
+# leak-free or are invalid; the same harness without it makes tests that free an item twice.
 # Needs TNORM_EXE, TNORM_SOURCE_ROOT, TNORM_BUILD_ROOT (set by meson test).
 . "$(dirname "$0")/lib.sh"
 
@@ -41,6 +43,23 @@ expect "probe: --env ASAN_OPTIONS=detect_leaks=0 turns the check off" grep -qx '
 # plain probe (no ASan) passes as before, and so does a script.
 "$T" run "$W/p.t" -- "$D/probe_driver" {} >"$W/out" 2>&1
 expect "probe without ASan: passes" grep -qx 'outcome: pass' "$W/out"
+
+H=$SRC/tests/driver/bag.tnh
+sed 's/move <item>/<item>/' "$H" >"$W/nomove.tnh"
+for v in move nomove; do
+	h=$H
+	[ $v = nomove ] && h=$W/nomove.tnh
+	: >"$W/$v.out"
+	for seed in 2 3 4 6 7 8; do
+		"$T" gen "$h" --steps 30 --seed $seed >"$W/g.t"
+		"$T" run --timeout 5 "$W/g.t" -- "$D/bag_driver_asan" --harness "$h" {} >>"$W/$v.out" 2>&1
+	done
+	echo "$v: $(grep '^outcome:' "$W/$v.out" | sort | uniq -c | tr -s ' \n' ' ')"
+done
+expect "move: every generated test passes leak-free, or is invalid" \
+	sh -c "! grep '^outcome:' '$W/move.out' | grep -qv 'outcome: \(pass\|invalid\)'"
+expect "without move: the generator makes tests that free an item twice (false failures)" \
+	grep -q '^signature: asan:\(double-free\|heap-use-after-free\)' "$W/nomove.out"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -92,7 +92,7 @@ l brk.log -o 'tnorm break 5' -o 'tnorm break 7' -o 'tnorm break' -o 'tnorm delet
 	-o 'tnorm delete' -o 'tnorm break' -o continue -k 'script print("ALIVE")' -- "$D" fail-1.t.norm
 
 # the string-keyed example: strings as the test wrote them, the tree printed with its keys
-printf 'trie0 = trie_new()\nkey0 = "ab"\nval0 = "null"\ntrie_insert(trie0, key0, val0)\nkey1 = "abc"\nval1 = 7\ntrie_insert(trie0, key1, val1)\ntrie_remove(trie0, key1)\n' >trie.t
+printf 'trie0 = trie_new()\nkey0 = "ab"\nval0 = null\ntrie_insert(trie0, key0, val0)\nkey1 = "abc"\nval1 = 7\ntrie_insert(trie0, key1, val1)\ntrie_remove(trie0, key1)\n' >trie.t
 l trie.log -o 'tnorm run trie.t' -o 'tnorm goto fail' -o 'tnorm pools' -- "$B/examples/trie/trie_driver_faulty" trie.t
 
 # bad input: one clear message each, and lldb goes on

@@ -91,8 +91,9 @@ typedef struct tnorm_drv_pool {
 	 * tnorm_drv_old(), or an argument naming the same instance), and when the test ends (it
 	 * passed, or is invalid) for every instance still holding one, the latest assigned first.
 	 * Not called on a value whose members are all zero (a handler that frees an argument's
-	 * object clears it: `a[0]->p = NULL`), nor on an old value that the step stored again.
-	 * A driver with a destroy hook is run with LeakSanitizer on (see --print-hooks).
+	 * object clears it: `a[0]->p = NULL`), nor on an old value that the step stored again,
+	 * nor on an argument the harness writes `move <pool>` (the call took it: after the step
+	 * the instance holds no value).  A driver with a destroy hook is run with LeakSanitizer on (see --print-hooks).
 	 */
 	void (*destroy)(tnorm_drv *d, tnorm_value *v);
 	/**
@@ -108,7 +109,8 @@ typedef struct tnorm_drv_pool {
 /**
  * The driver's main: `DRIVER [--harness PATH] [--trace] (TEST | - | --stdin)`, or
  * `DRIVER --print-harness` (the compiled-in harness) or `DRIVER --print-hooks` (a line
- * `destroy POOL` per pool with a destroy hook: the engine runs such drivers with leak detection).
+ * `destroy POOL` per pool with a destroy hook: the engine runs such drivers with leak detection;
+ * then a line `handler NAME K` per handler, K the first row of `handlers` with the same function).
  * `harness_text` is the harness compiled into the driver (see core/driver/embed.c); --harness
  * overrides it.  Returns the process exit status (0 or 125); failures abort.
  */
@@ -126,6 +128,15 @@ TNORM_EXTERN int tnorm_drv_main_pools(int argc, char **argv, const char *harness
  * With a destroy hook for p's pool, the runtime destroys that old value after the handler.
  */
 TNORM_EXTERN const tnorm_value *tnorm_drv_old(const tnorm_drv *d);
+
+/**
+ * In a handler: say why the step is invalid and return TNORM_DRV_INVALID, as in
+ * `return tnorm_drv_invalid(d, "no key \"%s\" to delete", a[1]->s);`.  The runtime then prints
+ * `tnorm driver: TEST:LINE: step K: TEXT is invalid for this system: REASON` (REASON, printf
+ * style, cut at 200 bytes) and exits 125; `tnorm run` shows it as the test's reason.
+ */
+TNORM_EXTERN int tnorm_drv_invalid(tnorm_drv *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /** Index of the step being run (0-based), for handlers that want to report it. */
 TNORM_EXTERN unsigned long tnorm_drv_step(const tnorm_drv *d);

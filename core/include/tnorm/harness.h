@@ -84,6 +84,8 @@ typedef struct tnorm_slot_info {
 	tnorm_slot_kind kind;
 	uint32_t pool;  /**< TNORM_SLOT_POOL: pool index */
 	uint32_t count; /**< choices: pool instances, or values in the set (<= TNORM_MAX_VALUES) */
+	int moves;      /**< 1 for an argument written `move <pool>`: the call takes the instance's
+	                 *   value, which it then no longer holds (issue 16) */
 } tnorm_slot_info;
 
 /** Description of a template (an action template or a check).  Strings borrowed. */
@@ -97,6 +99,8 @@ typedef struct tnorm_template_info {
 	uint64_t first;     /**< index of this template's first action (actions only) */
 	uint64_t count;     /**< number of actions it defines */
 	uint32_t line;      /**< line in the harness file */
+	const char *guard;  /**< its guard as written after `requires` (issue 16), e.g.
+	                     *   "kv_put(<kv>, <key>, _)"; NULL when it has none */
 } tnorm_template_info;
 
 /**

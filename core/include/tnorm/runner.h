@@ -26,6 +26,7 @@
 #define TNORM_RUNNER_H
 
 #include "common.h"
+#include "harness.h"
 #include "signature.h"
 
 #ifdef __cplusplus
@@ -105,7 +106,8 @@ typedef struct tnorm_run_result {
 	size_t out_total, err_total; /**< bytes the program wrote, including the discarded ones */
 	double wall;            /**< seconds from fork to reaping */
 	double child_cpu;       /**< user + system CPU seconds of the child */
-	char message[256];      /**< for ERROR: why it could not start */
+	char message[256];      /**< for ERROR: why it could not start; for INVALID: the program's
+	                         *   reason, its last line on stderr (see tnorm_runner_set_test_name) */
 } tnorm_run_result;
 
 /**
@@ -120,6 +122,15 @@ TNORM_EXTERN int tnorm_runner_new(tnorm_runner **out, const char *const *argv,
 
 /** Free a runner and its symbol caches.  NULL is a no-op. */
 TNORM_EXTERN void tnorm_runner_free(tnorm_runner *r);
+
+/**
+ * Name the test in later runs' reasons: an invalid run's `message` is the program's last line on
+ * standard error (a tnorm driver's reason, without its "tnorm driver: " prefix), where the
+ * candidate's private path becomes `name` (say, the user's file: `in.t:3:1: unknown action
+ * ...`); NULL, the default, writes "the test".  The name is copied.  0, TNORM_EINVALID (NULL
+ * runner), TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_runner_set_test_name(tnorm_runner *r, const char *name);
 
 /** Change the timeout (seconds, 0 = none) for later runs. */
 TNORM_EXTERN void tnorm_runner_set_timeout(tnorm_runner *r, double seconds);
@@ -137,6 +148,19 @@ TNORM_EXTERN int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len,
 
 /** Free what a result owns and zero it.  Safe on a zeroed or already disposed result. */
 TNORM_EXTERN void tnorm_run_result_dispose(tnorm_run_result *res);
+
+/**
+ * Warnings about checks whose failures cannot be told apart (issue 16): checks of `h` that run
+ * one function — one name declared twice, or, when `program` is given, two names that the
+ * driver's table maps to one function (asked with `program --print-hooks`, untraced, at most
+ * 10 s) — fail alike inside it, so their signatures are equal.  A check that returns nonzero is
+ * told apart by its name (`check-failed:NAME`), one that asserts or calls a helper by its stack.
+ * @param out  receives the warnings, one line each ("warning: checks ..."), free with
+ *             tnorm_free(); NULL when there are none.
+ * @return 0; TNORM_EINVALID (NULL argument; `program` lists no handlers: not a tnorm driver, or
+ *         one built before `handler` lines); TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_lint_checks(const tnorm_harness *h, const char *program, char **out);
 
 #ifdef __cplusplus
 }

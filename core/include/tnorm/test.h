@@ -102,7 +102,11 @@ TNORM_EXTERN int tnorm_test_format(const tnorm_test *t, char **out, size_t *len)
 TNORM_EXTERN int tnorm_test_compare(const tnorm_test *a, const tnorm_test *b);
 
 /**
- * Well-formedness: no step uses a pool instance before some earlier step assigned it.
+ * Well-formedness: no step uses a pool instance before some earlier step assigned it, and every
+ * step of a template with a guard (`requires NAME(...)`, issue 16) comes after a step the guard
+ * matches, with the same values where it names a pool; such a step breaks its guard otherwise:
+ * "step K (line L): del(t0, k0) breaks its guard 'requires put(<t>, <k>)' (h.tnh:7): no earlier
+ * step put(t0, k0) with the values these instances hold now".
  * Returns 0 when well-formed; otherwise TNORM_EINVALID with a message
  * "step K (line L): avl1 is used before it is assigned" and, if `bad_step` is not NULL,
  * the 0-based index of the first offending step in *bad_step.

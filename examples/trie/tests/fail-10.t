@@ -1,13 +1,13 @@
 # generated: tnorm gen examples/trie/trie.tnh --steps 100 --seed 1061 (fails on the faulty trie)
 trie0 = trie_new()
-val0 = "null"
+val0 = null
 key0 = "aabab"
 key3 = "bb"
 key2 = ""
 trie_size(trie0)
 trie_insert(trie0, key2, val0)
 key1 = "cac"
-trie_insert(trie0, key3, "null")
+trie_insert(trie0, key3, null)
 trie_size(trie0)
 key3 = "bbb"
 val0 = 87
@@ -18,16 +18,16 @@ val1 = 743
 key2 = "caaac"
 trie_remove(trie0, key0)
 trie_find(trie0, key0)
-val1 = "null"
-trie_insert(trie0, key1, "null")
+val1 = null
+trie_insert(trie0, key1, null)
 trie_seek(trie0, key2)
 val0 = 654
 trie_size(trie0)
-val1 = "null"
-trie_insert(trie0, key3, "null")
-trie_insert(trie0, key1, "null")
+val1 = null
+trie_insert(trie0, key3, null)
+trie_insert(trie0, key1, null)
 key2 = "bbbba"
-trie_insert(trie0, key2, "null")
+trie_insert(trie0, key2, null)
 trie_seek(trie0, key0)
 key1 = "cac"
 trie_remove(trie0, key1)
@@ -39,7 +39,7 @@ trie_insert(trie0, key2, val0)
 trie_remove(trie0, key2)
 trie_insert(trie0, key2, val0)
 trie_remove(trie0, key2)
-val0 = "null"
+val0 = null
 trie_size(trie0)
 trie_remove(trie0, key1)
 trie_find(trie0, key2)
@@ -47,13 +47,13 @@ val1 = 77
 trie_remove(trie0, key2)
 trie_insert(trie0, key2, val0)
 trie_size(trie0)
-trie_insert(trie0, key1, "null")
-val0 = "null"
-val0 = "null"
-trie_insert(trie0, key0, "null")
+trie_insert(trie0, key1, null)
+val0 = null
+val0 = null
+trie_insert(trie0, key0, null)
 val1 = ""
 val1 = 988
-trie_insert(trie0, key3, "null")
+trie_insert(trie0, key3, null)
 trie_insert(trie0, key2, val0)
 key3 = "aaacc"
 key1 = "aabba"
@@ -64,8 +64,8 @@ trie_insert(trie0, key3, val1)
 key0 = ""
 trie_remove(trie0, key0)
 key2 = "cc"
-val1 = "null"
-trie_insert(trie0, key2, "null")
+val1 = null
+trie_insert(trie0, key2, null)
 trie_find(trie0, key0)
 trie_remove(trie0, key1)
 key2 = "caabb"
@@ -76,11 +76,11 @@ trie_insert(trie0, key0, val0)
 trie0 = trie_new()
 trie_size(trie0)
 val0 = "no"
-val1 = "null"
+val1 = null
 trie1 = trie_new()
 val0 = 584
 trie_find(trie1, key1)
-trie_insert(trie0, key0, "null")
+trie_insert(trie0, key0, null)
 trie_size(trie0)
 trie_size(trie0)
 trie_find(trie0, key0)
@@ -94,7 +94,7 @@ trie_find(trie0, key3)
 key3 = ""
 key0 = ""
 val1 = "no"
-val1 = "null"
+val1 = null
 val0 = ""
 trie0 = trie_new()
 val0 = 688

@@ -3,20 +3,20 @@ key2 = ""
 trie1 = trie_new()
 trie_seek(trie1, key2)
 trie_find(trie1, key2)
-val0 = "null"
+val0 = null
 val1 = 935
 key3 = "cbab"
 trie_find(trie1, key2)
-val0 = "null"
+val0 = null
 key0 = "cba"
 key1 = "aac"
 trie1 = trie_new()
-trie_insert(trie1, key0, "null")
-val1 = "null"
+trie_insert(trie1, key0, null)
+val1 = null
 trie_find(trie1, key1)
 val0 = 594
-val0 = "null"
-trie_insert(trie1, key2, "null")
+val0 = null
+trie_insert(trie1, key2, null)
 key0 = "abbab"
 key1 = "cab"
 key2 = "bacab"
@@ -32,14 +32,14 @@ trie_insert(trie1, key1, val1)
 trie_find(trie1, key0)
 trie_insert(trie1, key2, val0)
 trie_insert(trie1, key1, val0)
-trie_insert(trie1, key3, "null")
+trie_insert(trie1, key3, null)
 trie_seek(trie1, key0)
-val1 = "null"
+val1 = null
 trie_seek(trie1, key0)
 val0 = 529
 trie_remove(trie1, key3)
 val1 = 202
-trie_insert(trie1, key1, "null")
+trie_insert(trie1, key1, null)
 trie_size(trie1)
 trie_size(trie1)
 val0 = 773
@@ -48,10 +48,10 @@ trie0 = trie_new()
 key1 = "abc"
 trie_remove(trie1, key2)
 key2 = "bbbc"
-trie_insert(trie1, key3, "null")
+trie_insert(trie1, key3, null)
 key0 = "bcb"
 trie_remove(trie1, key1)
-val0 = "null"
+val0 = null
 val0 = ""
 trie_find(trie1, key0)
 key0 = "cac"
@@ -59,13 +59,13 @@ trie_remove(trie1, key1)
 key1 = "cbaaa"
 key3 = "abc"
 key0 = "aacbc"
-trie_insert(trie1, key2, "null")
+trie_insert(trie1, key2, null)
 val0 = "x"
 trie1 = trie_new()
 key2 = "cb"
 trie_size(trie0)
 key1 = "acccb"
-val1 = "null"
+val1 = null
 trie_size(trie1)
 trie_size(trie0)
 trie_insert(trie0, key0, val1)
@@ -75,7 +75,7 @@ trie_seek(trie1, key2)
 trie_remove(trie1, key3)
 key3 = "cca"
 key2 = "acc"
-trie_insert(trie0, key2, "null")
+trie_insert(trie0, key2, null)
 key2 = "b"
 key2 = ""
 key2 = "cbaaa"
@@ -91,11 +91,11 @@ key0 = "ccb"
 val0 = 502
 key1 = ""
 key0 = "bcbbc"
-trie_insert(trie0, key3, "null")
+trie_insert(trie0, key3, null)
 trie1 = trie_new()
 val0 = 698
-trie_insert(trie1, key1, "null")
-val1 = "null"
+trie_insert(trie1, key1, null)
+val1 = null
 key3 = ""
 trie_remove(trie1, key2)
 trie_insert(trie1, key1, val1)

@@ -3,7 +3,7 @@ trie1 = trie_new()
 key0 = ""
 key3 = "aabba"
 val0 = 439
-trie_insert(trie1, key0, "null")
+trie_insert(trie1, key0, null)
 trie_seek(trie1, key0)
 trie_seek(trie1, key0)
 val1 = "yes"
@@ -11,22 +11,22 @@ trie_seek(trie1, key3)
 trie0 = trie_new()
 trie1 = trie_new()
 trie_remove(trie0, key3)
-val1 = "null"
+val1 = null
 key0 = "ba"
 val0 = "yes"
 trie_seek(trie1, key0)
 trie_find(trie0, key3)
-trie_insert(trie1, key0, "null")
+trie_insert(trie1, key0, null)
 trie_seek(trie0, key0)
 key3 = "bab"
 trie_size(trie0)
-trie_insert(trie0, key3, "null")
+trie_insert(trie0, key3, null)
 key1 = ""
 key0 = "accac"
 key3 = "bbccc"
 val1 = 224
 trie_remove(trie0, key1)
-trie_insert(trie0, key0, "null")
+trie_insert(trie0, key0, null)
 key0 = "aaa"
 trie_find(trie1, key0)
 trie_seek(trie0, key0)
@@ -34,15 +34,15 @@ key2 = ""
 trie0 = trie_new()
 trie_size(trie0)
 key0 = "bc"
-trie_insert(trie1, key2, "null")
+trie_insert(trie1, key2, null)
 key2 = "bbb"
-trie_insert(trie0, key3, "null")
+trie_insert(trie0, key3, null)
 trie_find(trie0, key0)
 trie_find(trie1, key2)
 val1 = 554
 key1 = "bcacc"
 key0 = "babca"
-trie_insert(trie0, key0, "null")
+trie_insert(trie0, key0, null)
 key3 = "aacbb"
 trie_size(trie0)
 val1 = 809
@@ -52,9 +52,9 @@ trie_find(trie1, key0)
 trie_remove(trie0, key2)
 trie_seek(trie0, key1)
 val0 = 253
-trie_insert(trie1, key0, "null")
+trie_insert(trie1, key0, null)
 trie_insert(trie1, key3, val1)
-trie_insert(trie1, key2, "null")
+trie_insert(trie1, key2, null)
 trie_remove(trie1, key0)
 key0 = "bbabc"
 val1 = 769
@@ -64,7 +64,7 @@ key1 = ""
 key2 = ""
 key3 = "aba"
 trie1 = trie_new()
-trie_insert(trie1, key2, "null")
+trie_insert(trie1, key2, null)
 trie_seek(trie0, key0)
 val1 = 780
 trie_find(trie1, key2)
@@ -91,11 +91,11 @@ trie_insert(trie1, key3, val1)
 trie0 = trie_new()
 trie_seek(trie1, key1)
 val1 = "yes"
-val1 = "null"
+val1 = null
 trie_size(trie0)
 key1 = ""
 trie_remove(trie0, key1)
 val0 = "x"
 key3 = ""
-val0 = "null"
-trie_insert(trie0, key1, "null")
+val0 = null
+trie_insert(trie0, key1, null)
