@@ -29,8 +29,8 @@ static void help(FILE *f)
 	fprintf(f, "usage: tnorm triage DIR [--harness H] [-j N] [-o OUT] [--match P] [--db PATH |\n"
 	           "                   --no-db] [--max-time-per-test T] [--no-generalize] [--timeout T]\n"
 	           "                   [--mem SIZE] [--stdin] [--no-fork-server] [--env N=V]...\n"
-	           "                   [--invalid-exit N]... [--fixed CMD] [--rules calls|paper] [--quiet]\n"
-	           "                   -- CMD ARGS...\n\n"
+	           "                   [--invalid-exit N]... [--fixed CMD] [--rules calls|paper]\n"
+	           "                   [--quiet] -- CMD ARGS...\n\n"
 	           "Confirm, reduce and normalize every test (*.t) in DIR on N worker threads\n"
 	           "(default: the number of cores) sharing one database (default DIR/.tnorm/cache.db),\n"
 	           "then group them into buckets of (signature, normal form): one test per fault.\n"
@@ -95,8 +95,8 @@ static void print_summary(const tnorm_triage_result *r)
 	       r->distinct_normalized, r->nbuckets, r->nbuckets == 1 ? "" : "s");
 	for (b = 0; b < r->nbuckets; b++) {
 		const tnorm_triage_bucket *bk = &r->buckets[b];
-		printf("\n== bucket %zu: %zu tests; %s\n   representative %s (%s):\n", b + 1, bk->count,
-		       bk->signature, r->tests[bk->representative].name, bk->file);
+		printf("\n== bucket %zu: %zu tests; %s\n   representative %s (%s):\n", b + 1,
+		       bk->count, bk->signature, r->tests[bk->representative].name, bk->file);
 		if (bk->annotated)
 			fputs(bk->annotated, stdout);
 		else
@@ -215,7 +215,8 @@ int cmd_triage(int argc, char **argv)
 	if (!o.harness)
 		sh.unit = "bytes";
 	if (!rest || nrest == 0) {
-		rc = cli_usage_error("triage", "missing the command: tnorm triage DIR -- CMD ARGS {} (or @@)");
+		rc = cli_usage_error("triage",
+		                     "missing the command: tnorm triage DIR -- CMD ARGS {} (or @@)");
 		goto done;
 	}
 	o.argv = (const char *const *)rest;
