@@ -238,7 +238,7 @@ static void cell(const char *s, size_t n)
 		fputs("...", stdout);
 }
 
-/* ---- the triage table ------------------------------------------------------------------------- */
+/* ---- the triage table ------------------------------------------------------------------------ */
 
 typedef struct {
 	const char *name; /* the file name, as AFL++ or libFuzzer gives it */
@@ -303,7 +303,8 @@ typedef struct {
 } crash_folder;
 
 static const crash_folder folders[] = {
-    {"jsonish", "tests/suts/sut_jsonish", json_crashes, sizeof(json_crashes) / sizeof(*json_crashes)},
+    {"jsonish", "tests/suts/sut_jsonish", json_crashes,
+     sizeof(json_crashes) / sizeof(*json_crashes)},
     {"opcodes", "tests/suts/sut_opcodes", opcodes_crashes,
      sizeof(opcodes_crashes) / sizeof(*opcodes_crashes)},
     {"cmds", "tests/suts/sut_cmds", cmds_crashes, sizeof(cmds_crashes) / sizeof(*cmds_crashes)},
@@ -366,10 +367,11 @@ static void triage_row(const crash_folder *f, const char *build)
 	for (b = 0; b < r.nbuckets; b++)
 		for (i = 0; i < r.ntests; i++)
 			if (r.tests[i].bucket == b + 1 &&
-			    bug_of(f, r.tests[i].name) != bug_of(f, r.tests[r.buckets[b].representative].name))
+			    bug_of(f, r.tests[i].name) !=
+			        bug_of(f, r.tests[r.buckets[b].representative].name))
 				pure = 0;
-	printf("| %s | %zu | %zu | %zu | %s | %llu | %.1f |\n", f->name, r.ntests, r.nbuckets, nbugs,
-	       pure ? "yes" : "no", runs, wall() - t0);
+	printf("| %s | %zu | %zu | %zu | %s | %llu | %.1f |\n", f->name, r.ntests, r.nbuckets,
+	       nbugs, pure ? "yes" : "no", runs, wall() - t0);
 	fflush(stdout);
 	tnorm_triage_result_dispose(&r);
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
@@ -380,7 +382,8 @@ static void triage_row(const crash_folder *f, const char *build)
 static void triage_table(const char *build)
 {
 	size_t k;
-	printf("\n| crash folder | files | buckets | bugs | pure | runs | s |\n|---|---|---|---|---|---|---|\n");
+	printf("\n| crash folder | files | buckets | bugs | pure | runs | s |\n"
+	       "|---|---|---|---|---|---|---|\n");
 	for (k = 0; k < sizeof(folders) / sizeof(*folders); k++)
 		triage_row(&folders[k], build);
 }

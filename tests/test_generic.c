@@ -85,12 +85,14 @@ static void test_generic__hoist(void **state)
 	char *out = NULL;
 	size_t len = 0;
 	(void)state;
-	assert_int_equal(tnorm_generic_reduce(in, strlen(in), &o, nested_seven, NULL, &out, &len, &st), 0);
+	assert_int_equal(
+	        tnorm_generic_reduce(in, strlen(in), &o, nested_seven, NULL, &out, &len, &st), 0);
 	assert_string_equal(out, "[7]");
 	assert_true(st.chunks >= 1);
 	tnorm_free(out);
 	o.chunks = 0;
-	assert_int_equal(tnorm_generic_reduce(in, strlen(in), &o, nested_seven, NULL, &out, &len, &st), 0);
+	assert_int_equal(
+	        tnorm_generic_reduce(in, strlen(in), &o, nested_seven, NULL, &out, &len, &st), 0);
 	assert_true(len > 3 && out[0] == '{');
 	tnorm_free(out);
 }

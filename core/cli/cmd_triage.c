@@ -102,8 +102,8 @@ static void print_summary(const tnorm_triage_result *r)
 	       r->distinct_normalized, r->nbuckets, r->nbuckets == 1 ? "" : "s");
 	for (b = 0; b < r->nbuckets; b++) {
 		const tnorm_triage_bucket *bk = &r->buckets[b];
-		printf("\n== bucket %zu: %zu tests; %s\n   representative %s (%s):\n", b + 1, bk->count,
-		       bk->signature, r->tests[bk->representative].name, bk->file);
+		printf("\n== bucket %zu: %zu tests; %s\n   representative %s (%s):\n", b + 1,
+		       bk->count, bk->signature, r->tests[bk->representative].name, bk->file);
 		if (bk->annotated)
 			fputs(bk->annotated, stdout);
 		else
@@ -253,7 +253,8 @@ int cmd_triage(int argc, char **argv)
 		goto done;
 	}
 	if (!rest || nrest == 0) {
-		rc = cli_usage_error("triage", "missing the command: tnorm triage DIR -- CMD ARGS {} (or @@)");
+		rc = cli_usage_error("triage",
+		                     "missing the command: tnorm triage DIR -- CMD ARGS {} (or @@)");
 		goto done;
 	}
 	o.argv = (const char *const *)rest;

@@ -405,20 +405,22 @@ static int hoist_pass(gen *g, int *found)
 	size_t a, c, p, ps, pe;
 	int err = 0, yes;
 	*found = 0;
-	for (a = 0; a < g->len; a++) {
-		if (bracket(g->cur[a]) != 1 || (c = closing(g->cur, g->len, a)) == g->len)
+	for (a = 0; a < g->len;) {
+		yes = 0;
+		if (bracket(g->cur[a]) == 1 && (c = closing(g->cur, g->len, a)) < g->len)
+			for (p = a + 1; p < c && !yes;) {
+				p = next_piece(g->cur, p, c, &ps, &pe);
+				if (pe > ps && (err = try_replace(g, TNORM_GENERIC_RULE_DELETE, a, c + 1,
+				                                  g->cur + ps, pe - ps, &yes)) < 0)
+					return err;
+			}
+		if (!yes) {
+			a++;
 			continue;
-		for (p = a + 1, yes = 0; p < c && !yes;) {
-			p = next_piece(g->cur, p, c, &ps, &pe);
-			if (pe > ps && (err = try_replace(g, TNORM_GENERIC_RULE_DELETE, a, c + 1,
-			                                  g->cur + ps, pe - ps, &yes)) < 0)
-				return err;
 		}
-		if (yes) {
-			*found = 1;
-			g->st->chunks++;
-			a--; /* the hoisted piece may be a bracketed value in turn */
-		}
+		/* The hoisted piece, now at a, may be a bracketed value in turn. */
+		*found = 1;
+		g->st->chunks++;
 	}
 	return 0;
 }

@@ -242,7 +242,8 @@ static int find_folder(const tnorm_triage_options *o, tnorm_triage_result *res)
 static int find_tests(const tnorm_triage_options *o, tnorm_triage_result *res)
 {
 	int err;
-	if ((err = find_folder(o, res)) < 0 || (err = list_tests(res->folder, !o->harness, res)) < 0)
+	if ((err = find_folder(o, res)) < 0 ||
+	    (err = list_tests(res->folder, !o->harness, res)) < 0)
 		return err;
 	if (res->ntests == 0)
 		return o->harness ? tnorm__error_set(TNORM_ENOTFOUND, "%s: no tests (*.t) to triage",
@@ -302,8 +303,8 @@ static char *member_str(json_t *o, const char *key)
 	return v ? tnorm__strdup(v) : NULL;
 }
 
-/* The bytes tnorm__json_set_bytes() wrote in hex, as a tnorm_free'd copy (NUL-terminated, *len its length);
- * NULL when missing, not hex, or out of memory. */
+/* The bytes tnorm__json_set_bytes() wrote in hex, as a tnorm_free'd copy (NUL-terminated, *len
+ * its length); NULL when missing, not hex, or out of memory. */
 static char *hex_bytes(const char *hex, size_t *len)
 {
 	size_t n = strlen(hex), i;
@@ -559,7 +560,9 @@ static int take_texts(tnorm_triage_test *t, const tnorm_pipeline_result *pr, int
 	t->reduced = dup_bytes(pr->reduced, t->reduced_len);
 	t->normal = dup_bytes(pr->text, t->normal_len);
 	t->original_steps = (long)pr->original;
-	t->reduced_steps = generic ? (pr->reduced ? (long)pr->reduced_len : -1) : count_steps(pr->reduced);
+	t->reduced_steps = !generic      ? count_steps(pr->reduced)
+	                   : pr->reduced ? (long)pr->reduced_len
+	                                 : -1;
 	t->normal_steps = (long)pr->final;
 	return t->reduced && t->normal ? 0 : TNORM_ENOMEM;
 }
@@ -972,7 +975,8 @@ static size_t count_distinct(const tnorm_triage_result *r, int normal)
 		if (r->tests[i].status != TNORM_TRIAGE_OK)
 			continue;
 		for (k = 0; k < i; k++)
-			if (r->tests[k].status == TNORM_TRIAGE_OK && same_text(&r->tests[k], &r->tests[i], normal))
+			if (r->tests[k].status == TNORM_TRIAGE_OK &&
+			    same_text(&r->tests[k], &r->tests[i], normal))
 				break;
 		d += k == i;
 	}
@@ -996,7 +1000,8 @@ static int make_buckets(tnorm_triage_result *r)
 		r->signatures += k == i;
 		for (b = 0; b < r->nbuckets; b++)
 			if (!strcmp(r->buckets[b].key, t->key) &&
-			    same_bytes(r->buckets[b].normal, r->buckets[b].normal_len, t->normal, t->normal_len))
+			    same_bytes(r->buckets[b].normal, r->buckets[b].normal_len, t->normal,
+			               t->normal_len))
 				break;
 		if (b == r->nbuckets) {
 			r->buckets[b].signature = t->signature;
@@ -1112,7 +1117,8 @@ static int write_representatives(tnorm_triage_result *r)
 	for (b = 0; b < r->nbuckets && err == 0; b++) {
 		tnorm_triage_bucket *bk = &r->buckets[b];
 		tnorm__buf p = TNORM__BUF_INIT;
-		if ((err = tnorm__buf_printf(&p, "%s/%zu-%s", dir, b + 1,
+		/* At most 200 bytes of the name: with "N-" it is a valid file name (NAME_MAX). */
+		if ((err = tnorm__buf_printf(&p, "%s/%zu-%.200s", dir, b + 1,
 		                             r->tests[bk->representative].name)) == 0 &&
 		    (err = tnorm_file_write_atomic(p.ptr, bk->normal, bk->normal_len)) == 0)
 			bk->file = tnorm__buf_detach(&p);

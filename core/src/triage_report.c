@@ -219,7 +219,8 @@ static int put_buckets(tnorm__buf *h, const tnorm_triage_result *r)
 		                         b + 1, b + 1, bk->count);
 		err |= put_html(h, bk->signature);
 		err |= tnorm__buf_puts(h, "</code></p>\n<pre>");
-		err |= bk->annotated ? put_html(h, bk->annotated) : put_html_bytes(h, bk->normal, bk->normal_len);
+		err |= bk->annotated ? put_html(h, bk->annotated)
+		                     : put_html_bytes(h, bk->normal, bk->normal_len);
 		err |= tnorm__buf_puts(h, "</pre>\n<p>Tests: ");
 		for (i = 0, shown = 0; i < r->ntests; i++)
 			if (r->tests[i].bucket == b + 1) {

@@ -111,15 +111,9 @@ expect "Ctrl-C: the same command again finishes the triage" grep -q '^trc: 6 tes
 # ---- tnorm triage without a harness (issue 17): a crash folder, the program not a tnorm driver ----
 J=$TNORM_SUT_DIR/sut_jsonish
 if [ -x "$J" ]; then
-	mkdir crashes
-	printf '{"id": 7, "": [{"n": 1}]}\n' >'crashes/id:000000,sig:06,src:000000,time:1,execs:2,op:havoc,rep:2'
-	printf '{"n": 123456789012345678901234567890}' >crashes/crash-0123456789abcdef0123456789abcdef01234567
-	printf 'Command line used to find this crash:\n' >crashes/README.txt
+	crash_folder
 	g gen.log -ex 'tnorm triage crashes -j 2 --no-db' -ex 'echo ALIVE\n' --args "$J" @@
-	expect "triage without a harness: two crash files (README.txt is none), two buckets, in bytes" \
-		sh -c "grep -q '^crashes: 2 tests, 2 failing, 2 distinct signatures, 2 distinct reduced, 2 distinct normalized: 2 buckets$' gen.log && grep -q '^bucket  tests  bytes  representative' gen.log && grep -qx ALIVE gen.log"
-	expect "triage without a harness: each bucket's representative file" \
-		sh -c "[ \"\$(cat crashes/triage/buckets/2-id:000000,*)\" = '{\"\":[{}]}' ] && [ \"\$(cat crashes/triage/buckets/1-crash-*)\" = 0000000000000000000000000 ]"
+	crash_folder_checks gen.log
 fi
 
 # ---- bad input: one clear error each, and gdb keeps working ------------------------------------

@@ -40,3 +40,18 @@ triage_ctrl_c_checks() {
 	expect "Ctrl-C: triage says how far it got and how to resume" grep -q '^interrupted: [0-9]* of 6 tests done; run the same command again to resume' "$1"
 	expect "Ctrl-C: the debugger goes on with the next command" grep -qx ALIVE "$1"
 }
+# `tnorm triage` without a harness in a debugger (gdb.sh, lldb.sh; issue 17): crash_folder makes
+# crashes/ (one crash file per bug of sut_jsonish, AFL++ and libFuzzer names, a README.txt);
+# crash_folder_checks LOG: what the debugger printed for `tnorm triage crashes` and the buckets.
+crash_folder() {
+	mkdir crashes
+	printf '{"id": 7, "": [{"n": 1}]}\n' >'crashes/id:000000,sig:06,src:000000,time:1,execs:2,op:havoc,rep:2'
+	printf '{"n": 123456789012345678901234567890}' >crashes/crash-0123456789abcdef0123456789abcdef01234567
+	printf 'Command line used to find this crash:\n' >crashes/README.txt
+}
+crash_folder_checks() {
+	expect "triage without a harness: two crash files (README.txt is none), two buckets, in bytes" \
+		sh -c "grep -q '^crashes: 2 tests, 2 failing, 2 distinct signatures, 2 distinct reduced, 2 distinct normalized: 2 buckets$' $1 && grep -q '^bucket  tests  bytes  representative' $1 && grep -qx ALIVE $1"
+	expect "triage without a harness: each bucket's representative file" \
+		sh -c "[ \"\$(cat crashes/triage/buckets/2-id:000000,*)\" = '{\"\":[{}]}' ] && [ \"\$(cat crashes/triage/buckets/1-crash-*)\" = 0000000000000000000000000 ]"
+}

@@ -118,6 +118,14 @@ triage_ctrl_c_checks trc.log
 l trc2.log -o 'tnorm triage trc -j 2 --no-db --no-generalize --quiet' -- "$D" fail-1.t
 expect "Ctrl-C: the same command again finishes the triage" grep -q '^trc: 6 tests, 6 failing' trc2.log
 
+# ---- tnorm triage without a harness (issue 17): a crash folder, the program not a tnorm driver ----
+J=$TNORM_SUT_DIR/sut_jsonish
+if [ -x "$J" ]; then
+	crash_folder
+	l gen.log -o 'tnorm triage crashes -j 2 --no-db --quiet' -o 'script print("ALIVE")' -- "$J" @@
+	crash_folder_checks gen.log
+fi
+
 # ---- bad input: one clear error each, and lldb keeps working -----------------------------------
 cmds c1 'tnorm minimize' 'script print("ALIVE")'
 l bad1.log -o 'command source -e false c1'

@@ -21,21 +21,23 @@
  *
  * Without a harness (generic mode, issue 17) the tests are any files, as a fuzzer leaves them:
  * every regular, non-hidden file of the folder is a test except README.txt (AFL++ writes one
- * into crashes/) and libFuzzer's artifacts that are not crashes (timeout-*, slow-unit-*);
- * crash-*, leak-*, oom-* and AFL++'s id:... files are all tests.  An AFL++ output folder may be
- * given as it is: when DIR holds no such file but has crashes/ (or default/crashes/), that is
- * the folder read.  Each file is reduced and normalized as bytes (generic.h); the buckets are
- * not generalized (generalization annotates harness steps).
+ * into crashes/), the other files of an AFL++ output folder (fuzzer_stats, plot_data, ...) and
+ * libFuzzer's artifacts that are not crashes (timeout-*, slow-unit-*); crash-*, leak-*, oom-*
+ * and AFL++'s id:... files are all tests.  An AFL++ output folder may be given as it is: when
+ * DIR has crashes/ (or default/crashes/), that is the folder read (tnorm_triage_result.folder).
+ * Each file is reduced and normalized as bytes (generic.h); the buckets are not generalized
+ * (generalization annotates harness steps).
  *
  * On disk (OUT, default DIR/triage): results/NAME.json, each test's result, written atomically
  * when the test is done; norm/NAME.norm its normal form, norm/NAME.gen a representative's
  * annotated test; buckets/N-NAME, bucket N's representative (its test NAME's normal form, byte
- * for byte: the file to run the program on, or to debug); report.json and report.html at the
- * end.  A result file keeps a normal form (and a reduced test) that is not UTF-8 text, or holds
- * a NUL byte, exactly: as hex in `normal_hex` (`reduced_hex`) beside the readable `normal` (with
- * U+FFFD for the bytes that are not UTF-8); buckets compare the exact bytes, of a fresh or a
- * resumed job alike.  A job stopped at any point (cancel, a crash, kill -9) is resumed by running
- * it again with the same options: a test whose result file parses and was made from the same
+ * for byte: the file to run the program on, or to debug; NAME cut at 200 bytes); report.json and
+ * report.html at the end.  A result file keeps a normal form (and a reduced test) that is not
+ * UTF-8 text, or that holds a NUL byte, exactly: in hex as `normal_hex` (`reduced_hex`), beside
+ * the readable `normal` (U+FFFD for the bytes that are not UTF-8); buckets compare the exact
+ * bytes, of a fresh or a resumed job alike.  A job stopped at any point (cancel, a crash, kill
+ * -9) is resumed by running it again with the same options (with or without a harness alike: a
+ * result file does not say which): a test whose result file parses and was made from the same
  * content is not done again.  The input files are never modified.
  *
  * Claims.  Without a database, a worker claims a test with OUT/claims/NAME (O_EXCL), and the
@@ -188,9 +190,10 @@ typedef struct tnorm_triage_options {
 	int generalize;          /**< 1 (default): annotate each bucket's representative */
 	/** Each test's job: run options (a zero timeout: derived from each test's confirm runs),
 	 *  session.match (NULL = "line"), session.fixed, session.confirm, session.max_time (the time
-	 *  per test), normalize.rules, reduce, generic (without a harness).  The triage sets mode, harness, test, out, db, jobs,
-	 *  argv, generalize, slipped_dir and the session's cancel and progress; log, on_target and
-	 *  expect must be NULL.  Strings it points to must stay valid during the call. */
+	 *  per test), normalize.rules, reduce, generic (without a harness).  The triage sets mode,
+	 *  harness, test, out, db, jobs, argv, generalize, slipped_dir and the session's cancel and
+	 *  progress; log, on_target and expect must be NULL.  Strings it points to must stay valid
+	 *  during the call. */
 	tnorm_pipeline_options job;
 	const volatile int *cancel;        /**< set nonzero (e.g. from a SIGINT handler) to stop */
 	tnorm_triage_progress_fn progress; /**< may be NULL */
