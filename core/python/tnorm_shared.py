@@ -755,7 +755,9 @@ class Session(_Navigation):
         harness = a.harness
         if harness is None:
             harness = program_harness(program, self.workdir)
-        if harness is None and mode != "reduce":
+        if harness is None and mode == "generalize":
+            # Without a harness the test is a plain file: reduce, minimize and normalize work on
+            # its bytes (generic mode); generalization annotates harness steps.
             raise UsageError("%s needs a harness: the program is not a tnorm driver "
                              "(--print-harness); give --harness H" % mode)
         if harness is not None and not os.path.isfile(harness):

@@ -48,8 +48,9 @@ g red.log -ex run -ex 'tnorm reduce --match stack:2 -o fail-1.min' --args "$D" f
 expect "reduce: works from gdb" sh -c "grep -q '^reduced: 100 -> ' red.log && test -s fail-1.min"
 printf 'x\nA\ny\na\nz\n' >bugA.txt
 printf 'x\nB\ny\n' >bugB.txt
-g warn.log -ex run -ex 'tnorm reduce bugB.txt -o bugB.min' -ex 'echo ALIVE\n' --args "$B/tests/suts/sut_twobug" bugA.txt
+g warn.log -ex run -ex 'tnorm reduce bugB.txt -o bugB.min' -ex 'tnorm minimize bugA.txt -o bugA.norm' -ex 'echo ALIVE\n' --args "$B/tests/suts/sut_twobug" bugA.txt
 expect "reduce: a generic (no harness) program works from gdb" sh -c "grep -qx B bugB.min && grep -qx ALIVE warn.log"
+expect "minimize: a generic (no harness) program is reduced and normalized from gdb (issue 17)" sh -c "grep -q '^normal form: 10 -> [0-9]* bytes' warn.log && grep -qx A bugA.norm"
 expect "a stop that differs from the engine's target: a warning naming both" grep -q "^warning: the debugger's stop (SIGSEGV at bug_a (twobug.c:[0-9]*)\(.*\)) differs from the engine's run of the test (SIGABRT at bug_b" warn.log
 
 # ---- Ctrl-C during minimize: a valid best-so-far and a working gdb ------------------------------
