@@ -168,6 +168,59 @@ static int two_words_limited(void *ctx, const char *d, size_t n, int *yes)
 	return two_words(NULL, d, n, yes);
 }
 
+/* Bug B of tests/suts/jsonish.c as the brief models it: a run of at least 25 characters of
+ * `0-9 + - . e E` anywhere (a number token too long for its buffer).  With ctx non-NULL, also
+ * as the parser has it: the run must start with '-' or a digit (else it is no number). */
+static int bug_b(void *ctx, const char *d, size_t n, int *yes)
+{
+	size_t i, run = 0;
+	*yes = 0;
+	for (i = 0; i < n && !*yes; i++) {
+		if (!d[i] || !strchr("0123456789+-.eE", d[i])) {
+			run = 0;
+			continue;
+		}
+		if (run == 0 && ctx && d[i] != '-' && (d[i] < '0' || d[i] > '9'))
+			continue;
+		*yes = ++run >= 25;
+	}
+	return 0;
+}
+
+/* Accepts some candidates (a hash of their bytes decides) and checks that each one asked about is
+ * lower in shortlex than the last accepted one, the current string. */
+typedef struct {
+	char cur[64];
+	size_t len;
+	int bad, asked;
+} lower_ctx;
+
+static int always_lower(void *vctx, const char *d, size_t n, int *yes)
+{
+	lower_ctx *c = vctx;
+	uint32_t h = 2166136261u;
+	size_t i;
+	c->asked++;
+	if (n > sizeof(c->cur) || tnorm_shortlex_cmp(d, n, c->cur, c->len) >= 0)
+		c->bad = 1;
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)d[i]) * 16777619u;
+	*yes = (h >> 7) % 3 != 0 && n <= sizeof(c->cur);
+	if (*yes) {
+		memcpy(c->cur, d, n);
+		c->len = n;
+	}
+	return 0;
+}
+
+/* Interesting while the string holds an 'x'. */
+static int has_x(void *ctx, const char *d, size_t n, int *yes)
+{
+	(void)ctx;
+	*yes = memchr(d, 'x', n) != NULL;
+	return 0;
+}
+
 /* ---- helpers ------------------------------------------------------------------------------- */
 
 static char *norm(const char *in, unsigned rules, tnorm_bytes_oracle fn, void *ctx,
@@ -314,6 +367,91 @@ static void test_generic__same_normal_form(void **state)
 	tnorm_free(nb);
 }
 
+/* Every copy of one byte value at once: the variants of jsonish's bug B, each a local minimum
+ * for the one-place rules (`0000000000000000000000e0-`: 'e' stays a letter, '-' is not
+ * lowered), all end in one normal form. */
+static void test_generic__copies(void **state)
+{
+	static const char *const variants[] = {
+	    "0000000000000000000000e0-",   "-000000000000000000000000",
+	    "0000000000000000000000000",   "1.5e-0000000000000000000003",
+	    "x 9.9E+99999999999999999999999 y", "00000000000.0000000000000E",
+	    "[7777777777777777777777777.5]",
+	};
+	size_t i;
+	char *out;
+	tnorm_generic_stats st;
+	(void)state;
+	/* Without the rule they stay apart. */
+	out = norm(variants[0], TNORM_GENERIC_ALL_RULES & ~RULE(COPIES), bug_b, NULL, &st);
+	assert_string_equal(out, "0000000000000000000000e0-");
+	tnorm_free(out);
+	out = norm(variants[1], TNORM_GENERIC_ALL_RULES & ~RULE(COPIES), bug_b, NULL, &st);
+	assert_string_equal(out, "-000000000000000000000000");
+	tnorm_free(out);
+	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
+		/* Any run: '+' is the lowest number character. */
+		out = norm(variants[i], TNORM_GENERIC_ALL_RULES, bug_b, NULL, &st);
+		assert_string_equal(out, "+++++++++++++++++++++++++");
+		assert_true(st.per_rule[TNORM_GENERIC_RULE_COPIES] >= 1 || i == 2 || i == 4);
+		tnorm_free(out);
+		/* A number starts with '-' or a digit: '-' is the lowest that can. */
+		out = norm(variants[i], TNORM_GENERIC_ALL_RULES, bug_b, (void *)"", &st);
+		assert_string_equal(out, "-------------------------");
+		tnorm_free(out);
+	}
+	/* The rule alone, two values: 'b' -> 'a' everywhere, then 'a' by binary search. */
+	out = norm("abba", RULE(COPIES), permutation, (void *)"abba", &st);
+	assert_string_equal(out, "abba");
+	assert_int_equal(st.rewrites, 0);
+	tnorm_free(out);
+}
+
+/* A run of one punctuation byte: the byte rule tries its two ends, not each byte; the rounds still
+ * lower every byte that can go. */
+static void test_generic__byte_runs(void **state)
+{
+	char *out;
+	tnorm_generic_stats st;
+	(void)state;
+	out = norm("-------------------------", RULE(BYTE), bug_b, (void *)"", &st);
+	assert_string_equal(out, "-------------------------");
+	assert_int_equal(st.calls, 2);
+	tnorm_free(out);
+	out = norm("x=-----,,", RULE(BYTE), has_x, NULL, &st);
+	assert_string_equal(out, "x        ");
+	tnorm_free(out);
+}
+
+/* The rule only ever asks about strings lower than the current one, whatever the oracle says. */
+static void test_generic__copies_lower(void **state)
+{
+	static const char *const ins[] = {"zyx", "hello, world\n", "\xff\x80\x01\x00\xff", "aaaa",
+	                                  "b", "{\"k\": [1, 2, 3]}"};
+	static const size_t lens[] = {3, 13, 5, 4, 1, 16};
+	tnorm_generic_options o = TNORM_GENERIC_OPTIONS_INIT;
+	size_t i;
+	(void)state;
+	o.rules = RULE(COPIES);
+	for (i = 0; i < sizeof(ins) / sizeof(ins[0]); i++) {
+		lower_ctx c;
+		char *out = NULL;
+		size_t len = 0;
+		memset(&c, 0, sizeof(c));
+		memcpy(c.cur, ins[i], lens[i]);
+		c.len = lens[i];
+		assert_int_equal(tnorm_generic_normalize(ins[i], lens[i], &o, always_lower, &c, &out,
+		                                         &len, NULL),
+		                 0);
+		assert_false(c.bad);
+		assert_true(c.asked > 0 || lens[i] == 1);
+		assert_true(tnorm_shortlex_cmp(out, len, ins[i], lens[i]) <= 0);
+		assert_int_equal(len, c.len);
+		assert_memory_equal(out, c.cur, len);
+		tnorm_free(out);
+	}
+}
+
 static void test_generic__errors(void **state)
 {
 	static const char in[] = "x\nthe alpha\ny\nz\nomega w\n";
@@ -351,6 +489,9 @@ int main(void)
 	    cmocka_unit_test(test_generic__word_and_byte),
 	    cmocka_unit_test(test_generic__replace_and_sort),
 	    cmocka_unit_test(test_generic__same_normal_form),
+	    cmocka_unit_test(test_generic__copies),
+	    cmocka_unit_test(test_generic__copies_lower),
+	    cmocka_unit_test(test_generic__byte_runs),
 	    cmocka_unit_test(test_generic__errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,8 +35,8 @@
 
 const char *tnorm_generic_rule_name(tnorm_generic_rule r)
 {
-	static const char *const names[] = {"delete",  "integer",    "word",      "byte",
-	                                    "replace", "sort-lines", "sort-words"};
+	static const char *const names[] = {"delete",  "integer",    "word",       "byte",
+	                                    "replace", "sort-lines", "sort-words", "copies"};
 	return (unsigned)r < TNORM_GENERIC_RULE_COUNT ? names[r] : "?";
 }
 
@@ -613,15 +613,30 @@ static int rule_word(gen *g)
 	return 0;
 }
 
-/* Other bytes: printable punctuation toward a space, control and high bytes toward 0. */
+/* Other bytes: printable punctuation toward a space, control and high bytes toward 0.  In a run
+ * of three or more copies of one punctuation byte (`-----`, `=====`, what the copies rule makes)
+ * only the two ends are tried: a space inside such a run is rarely the same input, and trying
+ * each byte cost a run per byte (25 of a 25-byte crash file's 36 runs). */
 static int rule_byte(gen *g)
 {
-	size_t i;
+	size_t i, e;
 	int err;
-	for (i = 0; i < g->len; i++)
-		if (!is_word((unsigned char)g->cur[i]) &&
-		    (err = lower_byte(g, TNORM_GENERIC_RULE_BYTE, i, 1)) < 0)
+	for (i = 0; i < g->len; i++) {
+		unsigned char c = (unsigned char)g->cur[i];
+		if (is_word(c))
+			continue;
+		for (e = i + 1; e < g->len && (unsigned char)g->cur[e] == c; e++)
+			;
+		if (e - i < 3 || class_min(c) != ' ') {
+			if ((err = lower_byte(g, TNORM_GENERIC_RULE_BYTE, i, 1)) < 0)
+				return err;
+			continue;
+		}
+		if ((err = lower_byte(g, TNORM_GENERIC_RULE_BYTE, i, 1)) < 0 ||
+		    (err = lower_byte(g, TNORM_GENERIC_RULE_BYTE, e - 1, 1)) < 0)
 			return err;
+		i = e - 1;
+	}
 	return 0;
 }
 
@@ -748,6 +763,99 @@ static int rule_sort_words(gen *g)
 	return 0;
 }
 
+/* Every copy of one byte value lowered at once (after Hypothesis's shrinker and shrinkray).  A
+ * value that the one-place rules cannot move, because every single change breaks the failure (a
+ * run of number characters that must stay one token: `0000e0-` -> `0000-0-` -> `-------`, each
+ * step invalid one byte at a time), moves with all its copies.  For each byte value X in the
+ * string, highest first, all its copies are replaced by a lower Y: the lowest value in the string
+ * below X that is not whitespace, then the next one up (whitespace separates tokens: turning
+ * every copy of a byte into one is almost never the same input).  When the string holds at most
+ * two values and neither worked, a binary search over [0, X) for the lowest Y that keeps the
+ * failure, then the four values just below the one it found: the predicate need not be
+ * monotonic, so the search is a heuristic that ends on some interesting Y, and characters that
+ * act alike sit side by side.  At most two runs per value, plus about log2(X) + 4 when the
+ * string is down to one or two values.  Each candidate is lower in shortlex: same length, X
+ * replaced by Y < X. */
+static int try_copies(gen *g, unsigned char x, unsigned char y, int *yes)
+{
+	size_t i;
+	int err;
+	*yes = 0;
+	g->cand.len = 0;
+	if ((err = tnorm__buf_put(&g->cand, g->cur, g->len)) < 0)
+		return err;
+	for (i = 0; i < g->len; i++)
+		if ((unsigned char)g->cand.ptr[i] == x)
+			g->cand.ptr[i] = (char)y;
+	if (tnorm_shortlex_cmp(g->cand.ptr, g->cand.len, g->cur, g->len) >= 0)
+		return 0;
+	return ask(g, TNORM_GENERIC_RULE_COPIES, yes);
+}
+
+static int is_space(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The binary search of the rule's comment, for a string of at most two values, X among them.
+ * `tried1` and `tried2` were asked already. */
+static int copies_search(gen *g, int x, int tried1, int tried2)
+{
+	int lo = -1, hi = x, y, err, yes;
+	while (hi - lo > 1) {
+		int mid = lo + (hi - lo) / 2;
+		if (mid == tried1 || mid == tried2) {
+			lo = mid; /* already asked: it does not fail */
+			continue;
+		}
+		if ((err = try_copies(g, (unsigned char)hi, (unsigned char)mid, &yes)) < 0)
+			return err;
+		if (yes)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	for (y = hi - 1; y >= 0 && y >= hi - 4; y--) {
+		if (y == tried1 || y == tried2)
+			continue;
+		if ((err = try_copies(g, (unsigned char)hi, (unsigned char)y, &yes)) < 0)
+			return err;
+		if (yes)
+			hi = y;
+	}
+	return 0;
+}
+
+static int rule_copies(gen *g)
+{
+	unsigned char seen[256];
+	int x, y, err, yes;
+	for (x = 255; x > 0; x--) {
+		int cand[2] = {-1, -1}, distinct = 0, k;
+		size_t i;
+		memset(seen, 0, sizeof(seen));
+		for (i = 0; i < g->len; i++)
+			seen[(unsigned char)g->cur[i]] = 1;
+		if (!seen[x])
+			continue;
+		for (y = 0; y < 256; y++) {
+			if (!seen[y])
+				continue;
+			distinct++;
+			if (y < x && !is_space(y) && cand[0] < 0)
+				cand[0] = y;
+			else if (y < x && !is_space(y) && cand[1] < 0)
+				cand[1] = y;
+		}
+		for (k = 0, yes = 0; k < 2 && cand[k] >= 0 && !yes; k++)
+			if ((err = try_copies(g, (unsigned char)x, (unsigned char)cand[k], &yes)) < 0)
+				return err;
+		if (!yes && distinct <= 2 && (err = copies_search(g, x, cand[0], cand[1])) < 0)
+			return err;
+	}
+	return 0;
+}
+
 /* ---- the public functions ------------------------------------------------------------------ */
 
 static int start(gen *g, const char *data, size_t len, const tnorm_generic_options *o,
@@ -809,7 +917,8 @@ int tnorm_generic_normalize(const char *data, size_t len, const tnorm_generic_op
                             tnorm_generic_stats *stp)
 {
 	static const rule_fn rules[TNORM_GENERIC_RULE_COUNT] = {
-	    NULL, rule_integer, rule_word, rule_byte, rule_replace, rule_sort_lines, rule_sort_words};
+	    NULL,         rule_integer,    rule_word,       rule_byte,
+	    rule_replace, rule_sort_lines, rule_sort_words, rule_copies};
 	tnorm_generic_options defaults = TNORM_GENERIC_OPTIONS_INIT;
 	tnorm_generic_stats st;
 	gen g;
@@ -819,13 +928,15 @@ int tnorm_generic_normalize(const char *data, size_t len, const tnorm_generic_op
 	o = g.o;
 	/* Rounds of every rule in turn, until a round lowers nothing.  A lowered value can free what
 	 * it needed before (an index, a count): deletion runs after the integer rule when it lowered
-	 * one, and at the end of every round that rewrote anything after that. */
+	 * one, and at the end of every round that rewrote anything after that.  The copies rule, two
+	 * runs per byte value that mostly fail, only runs in a round where the one-place rules
+	 * lowered nothing: once per fixed point of theirs. */
 	del = (o->rules & (1u << TNORM_GENERIC_RULE_DELETE)) != 0;
 	for (;;) {
 		int round = 0, since = 0;
 		for (r = 1; r < TNORM_GENERIC_RULE_COUNT; r++) {
 			uint64_t before = st.per_rule[r];
-			if (!(o->rules & (1u << r)))
+			if (!(o->rules & (1u << r)) || (r == TNORM_GENERIC_RULE_COPIES && round))
 				continue;
 			if ((err = rules[r](&g)) < 0)
 				goto done;

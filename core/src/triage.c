@@ -1163,15 +1163,20 @@ static int put_file_hash(tnorm__buf *b, const char *path)
 	return 0;
 }
 
+/* What the reduction and normalization passes give for a test: bumped with every change that
+ * can give another result for the same input (revision 2: generic normalization's copies rule),
+ * so that finished results of an older tnorm in a shared database are not taken as this one's. */
+#define TRIAGE_REVISION "2"
+
 /* The job's name in the database: "triage-HEX", a hash of all that decides a test's result,
- * the same on every machine that runs the same job. */
+ * the same on every machine that runs the same job with the same tnorm. */
 static int job_key(const tnorm_triage_options *o, char key[40])
 {
 	const tnorm_pipeline_options *po = &o->job;
 	tnorm__buf b = TNORM__BUF_INIT;
 	const char *const *a;
 	char hex[17];
-	int err = tnorm__buf_put(&b, "tnorm triage 1", 15);
+	int err = tnorm__buf_printf(&b, "tnorm triage %s %s%c", TNORM_VERSION, TRIAGE_REVISION, 1);
 	if (err == 0)
 		err = o->harness ? put_file_hash(&b, o->harness) : tnorm__buf_put(&b, "-", 2);
 	if (err == 0)

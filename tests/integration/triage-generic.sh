@@ -18,10 +18,10 @@ fi
 cd "$W" || exit 1
 
 afl() { # DIR N CONTENT (printf format): an AFL++ crash file
-	printf "$3" >"$1/id:00000$2,sig:06,src:000000,time:$((100 + $2)),execs:$((4000 + $2)),op:havoc,rep:$2"
+	printf -- "$3" >"$1/id:00000$2,sig:06,src:000000,time:$((100 + $2)),execs:$((4000 + $2)),op:havoc,rep:$2"
 }
 libfuzzer() { # DIR CONTENT (printf format): a libFuzzer crash file, named by its SHA-1
-	printf "$2" >"$1/tmp"
+	printf -- "$2" >"$1/tmp"
 	mv "$1/tmp" "$1/crash-$(sha1sum <"$1/tmp" | cut -c1-40)"
 }
 noise() { # DIR: what else a fuzzer leaves beside its crashes
@@ -71,8 +71,8 @@ expect "json: lengths in bytes" grep -q '^id:000001,.*: 50 -> 25 bytes ([0-9]* r
 buckets cj/triage/report.json >cj.buckets
 expect "json: bug A's three files in one bucket, {\"\":[{}]}" \
 	grep -q "^\['crash-[0-9a-f]*', 'id:000000,[^']*', 'id:000002,[^']*'\] {\"\":\[{}\]}$" cj.buckets
-expect "json: bug B's three files in the other: 25 zeros" \
-	grep -q "^\['crash-[0-9a-f]*', 'crash-[0-9a-f]*', 'id:000001,[^']*'\] 0000000000000000000000000$" cj.buckets
+expect "json: bug B's three files in the other: 25 '-'" \
+	grep -q "^\['crash-[0-9a-f]*', 'crash-[0-9a-f]*', 'id:000001,[^']*'\] -------------------------$" cj.buckets
 expect "json: one representative file per bucket, in OUT/buckets" \
 	sh -c "[ \$(ls cj/triage/buckets | wc -l) = 2 ] && grep -q '^   representative crash-[0-9a-f]* (cj/triage/buckets/[12]-crash-' cj.out"
 expect "json: each representative still fails with its bucket's signature" \
@@ -86,6 +86,32 @@ expect "json: no result for README.txt, timeout-*, .cur_input" \
 buckets cj/triage/report.json >cj2.buckets
 expect "json: a finished triage run again redoes nothing and gives the same buckets" \
 	sh -c "[ $rc = 0 ] && ! grep -q ' bytes (' cj2.out && cmp -s cj.buckets cj2.buckets"
+
+# ---- bug B as libFuzzer finds it: many spellings of one too-long number --------------------------
+# Each spelling was a normal form of its own under the one-place rules (`0000e0-`: 'e' stays a
+# letter, '-' is not lowered, and any single change breaks the 25-character number); lowering
+# every copy of one byte value at once (the copies rule) takes them all to one form.
+mkdir cn
+libfuzzer cn '0000000000000000000000e0-'
+libfuzzer cn '-000000000000000000000000'
+libfuzzer cn '0000000000000000000000000'
+libfuzzer cn '1.5e-0000000000000000000003'
+libfuzzer cn '[1, 2, 00000000000.0000000000000E+5, "x"]'
+libfuzzer cn '{"k": 99999999999999999999999999.5e-7}\n'
+libfuzzer cn '\t-7.7777777777777777777777777777E77 '
+afl cn 0 '{"": [{}]}'
+afl cn 1 '{"a": {"b": 1}, "": [{"c": [1, 2]}], "d": null}\n'
+noise cn
+"$T" triage cn -j 2 --invalid-exit 1 -- "$S/sut_jsonish" @@ >cn.out 2>cn.err; rc=$?
+expect "bug B spellings: nine crash files, exactly two buckets" \
+	grep -q '^cn: 9 tests, 9 failing, 2 distinct signatures, [0-9]* distinct reduced, 2 distinct normalized: 2 buckets$' cn.out
+buckets cn/triage/report.json >cn.buckets
+expect "bug B spellings: the seven of bug B in one bucket, 25 '-'" \
+	grep -q "^\['crash-[0-9a-f]*', 'crash-[0-9a-f]*', 'crash-[0-9a-f]*', 'crash-[0-9a-f]*', 'crash-[0-9a-f]*', 'crash-[0-9a-f]*', 'crash-[0-9a-f]*'\] -------------------------$" cn.buckets
+expect "bug B spellings: the two of bug A in the other" \
+	grep -q "^\['id:000000,[^']*', 'id:000001,[^']*'\] {\"\":\[{}\]}$" cn.buckets
+expect "bug B spellings: each representative still fails with its bucket's signature" \
+	reps_crash cn/triage/report.json "$S/sut_jsonish" @@
 
 # ---- resume after kill -9: the same buckets ------------------------------------------------------
 mkdir rj

@@ -58,13 +58,15 @@ typedef enum tnorm_generic_rule {
 	TNORM_GENERIC_RULE_REPLACE = 4,     /**< a word replaced by an earlier, lower word of its class */
 	TNORM_GENERIC_RULE_SORT_LINES = 5,  /**< two adjacent lines swapped, the lower first */
 	TNORM_GENERIC_RULE_SORT_WORDS = 6,  /**< two adjacent blank-separated words swapped */
-	TNORM_GENERIC_RULE_COUNT = 7
+	TNORM_GENERIC_RULE_COPIES = 7,      /**< every copy of one byte value lowered at once */
+	TNORM_GENERIC_RULE_COUNT = 8
 } tnorm_generic_rule;
 
-/** "delete", "integer", "word", "byte", "replace", "sort-lines", "sort-words".  Static. */
+/** "delete", "integer", "word", "byte", "replace", "sort-lines", "sort-words", "copies".
+ * Static. */
 TNORM_EXTERN const char *tnorm_generic_rule_name(tnorm_generic_rule r);
 
-#define TNORM_GENERIC_ALL_RULES 0x7fu
+#define TNORM_GENERIC_ALL_RULES 0xffu
 
 /**
  * Oracle over byte strings: is `data` (len bytes; data[len] is readable and 0) interesting?  Set
