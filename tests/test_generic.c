@@ -221,6 +221,20 @@ static int has_x(void *ctx, const char *d, size_t n, int *yes)
 	return 0;
 }
 
+/* A script of calls, as a test script is: interesting while it holds the line `bad(x, y)`.  ctx
+ * counts the candidates that changed that call's arguments as a whole (one deleted, or the call
+ * replaced by one of them): what the chunk and hoisting passes must not try. */
+static int bad_call(void *ctx, const char *d, size_t n, int *yes)
+{
+	static const char *const arity[] = {"bad(x)\n", "bad(y)\n", "bad()\n", "badx\n", "bady\n"};
+	size_t i;
+	(void)n;
+	for (i = 0; i < sizeof(arity) / sizeof(arity[0]); i++)
+		*(int *)ctx += strstr(d, arity[i]) != NULL;
+	*yes = strstr(d, "bad(x, y)\n") != NULL;
+	return 0;
+}
+
 /* ---- helpers ------------------------------------------------------------------------------- */
 
 static char *norm(const char *in, unsigned rules, tnorm_bytes_oracle fn, void *ctx,
@@ -292,6 +306,24 @@ static void test_generic__chunk_pass(void **state)
 	assert_int_equal(tnorm_generic_reduce(in, strlen(in), &o, members, NULL, &out, &len, &st), 0);
 	assert_string_equal(out, "\"\":[{}]");
 	assert_true(st.chunks >= 1);
+	tnorm_free(out);
+}
+
+/* A call's arguments are not members: the chunk and hoisting passes leave them (and the pass
+ * still runs: the list's members go). */
+static void test_generic__chunk_calls(void **state)
+{
+	static const char in[] = "f(a, b)\nbad(x, y)\nl = [1, (2), 3]\ng(c, d)\n";
+	tnorm_generic_options o = TNORM_GENERIC_OPTIONS_INIT;
+	tnorm_generic_stats st;
+	char *out = NULL;
+	size_t len = 0;
+	int arity = 0;
+	(void)state;
+	o.views = TNORM_VIEW_TOKENS;
+	assert_int_equal(tnorm_generic_reduce(in, strlen(in), &o, bad_call, &arity, &out, &len, &st), 0);
+	assert_string_equal(out, "bad(x, y)\n");
+	assert_int_equal(arity, 0);
 	tnorm_free(out);
 }
 
@@ -492,6 +524,7 @@ int main(void)
 	    cmocka_unit_test(test_generic__copies),
 	    cmocka_unit_test(test_generic__copies_lower),
 	    cmocka_unit_test(test_generic__byte_runs),
+	    cmocka_unit_test(test_generic__chunk_calls),
 	    cmocka_unit_test(test_generic__errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

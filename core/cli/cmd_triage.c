@@ -60,12 +60,13 @@ static int on_progress(void *ctx, const tnorm_triage_progress *p)
 {
 	const shown *s = ctx;
 	const tnorm_triage_test *t = p->test;
-	if (p->event == TNORM_TRIAGE_EVENT_START && !s->quiet && s->shards > 1)
-		fprintf(stderr, "triage: shard %u/%u: %zu tests in %s, %u jobs, results in %s\n",
-		        s->shard, s->shards, p->total, s->dir, p->jobs, p->out);
-	else if (p->event == TNORM_TRIAGE_EVENT_START && !s->quiet)
-		fprintf(stderr, "triage: %zu tests in %s, %u jobs, results in %s\n", p->total, s->dir,
-		        p->jobs, p->out);
+	if (p->event == TNORM_TRIAGE_EVENT_START && !s->quiet) {
+		char shard[48] = "";
+		if (s->shards > 1)
+			snprintf(shard, sizeof(shard), " shard %u/%u:", s->shard, s->shards);
+		fprintf(stderr, "triage:%s %zu tests in %s, %u jobs, results in %s\n", shard, p->total,
+		        s->dir, p->jobs, p->out);
+	}
 	if (p->event != TNORM_TRIAGE_EVENT_TEST || s->quiet)
 		return 0;
 	if (t->status == TNORM_TRIAGE_OK)

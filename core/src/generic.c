@@ -11,7 +11,8 @@
  * every position, but only those that could be a whole member, element or statement: balanced
  * (brackets nest, quotes pair), within one line, starting and ending at the structure's seams
  * (after an opening bracket or a separator `,` `;` newline; at a separator or before a closing
- * bracket).  Each success sends the tokens view back to single-token deletion.  Only tokens: a
+ * bracket), and not a call's arguments (`f(a, b)`: deleting one changes the arity) nor a line
+ * without its newline.  Each success sends the tokens view back to single-token deletion.  Only tokens: a
  * run of tokens is the run of bytes that matters in structured text, at a fraction of the
  * candidates; sizes 2..8 are all tried because members of small structured inputs are mostly 3
  * to 8 tokens long, and a run of one size does not delete a member of another.  Without the
@@ -22,7 +23,8 @@
  * Normalization (after Hypothesis's shrinker and shrinkray, and the design's "generic mode
  * normalizes too") rewrites the current string into lower strings of the same or a smaller
  * length: integers by binary search, word characters toward the lowest of their class, other
- * bytes toward a space or NUL, a word by an earlier lower word, adjacent lines or words sorted.
+ * bytes toward a space or NUL, a word by an earlier lower word, adjacent lines or words sorted,
+ * and at the fixed point of those, every copy of one byte value at once.
  * Each candidate is checked to be lower in shortlex before it is asked about, so normalization
  * terminates: below any string lie finitely many.
  */
@@ -291,7 +293,8 @@ static int balanced(const char *d, const size_t *st, size_t pos, size_t k)
 /* Does the run of tokens [pos, pos + k) (of n) fit the structure around it: does it start at the
  * beginning, after an opening bracket or a separator, or with a separator, and end with a
  * separator, or before a closing bracket, a separator or the end?  These are the runs that are
- * whole members, elements or statements (`"a":[{}],`, `2, ` in `[1, 2, 3]`, `, "b":1` before `}`). */
+ * whole members, elements or statements (`"a":[{}],`, `2, ` in `[1, 2, 3]`, `, "b":1` before `}`),
+ * but not all of a line but its newline. */
 static int aligned(const char *d, const size_t *st, size_t n, size_t pos, size_t k)
 {
 	static const char sep[] = ",;\n";
@@ -300,27 +303,62 @@ static int aligned(const char *d, const size_t *st, size_t n, size_t pos, size_t
 	            strchr(sep, first);
 	int end = pos + k == n || strchr(sep, last) || bracket(d[st[pos + k]]) == -1 ||
 	          strchr(sep, d[st[pos + k]]);
-	return start && end;
+	/* A line's content without its newline: the lines view tried the line. */
+	int line = (pos == 0 || d[st[pos - 1]] == '\n') && (pos + k == n || d[st[pos + k]] == '\n');
+	return start && end && !line;
+}
+
+/* Is the '(' at d[a] a call's: right after a word (`f(`)?  A call's arguments are not members
+ * or elements: deleting one, or hoisting one out, changes the call's arity, which a program with
+ * calls in its input (a test script, source code) rejects. */
+static int call_paren(const char *d, size_t a)
+{
+	return d[a] == '(' && a > 0 && is_word((unsigned char)d[a - 1]);
+}
+
+/* in_call[i]: is token i directly inside a call's parentheses (call_paren)?  Brackets nest as in
+ * balanced(); deeper than its stack, the answer is 0. */
+static int mark_calls(const char *d, const size_t *st, size_t n, unsigned char **in_call)
+{
+	size_t open[16], depth = 0, i;
+	if (!(*in_call = tnorm__malloc(n ? n : 1)))
+		return TNORM_ENOMEM;
+	for (i = 0; i < n; i++) {
+		int b = bracket(d[st[i]]);
+		(*in_call)[i] = depth > 0 && depth <= 16 && call_paren(d, open[depth - 1]);
+		if (b == 1) {
+			if (depth < 16)
+				open[depth] = st[i];
+			depth++;
+		} else if (b == -1 && depth > 0) {
+			depth--;
+		}
+	}
+	return 0;
 }
 
 /* The chunk pass over the tokens view: balanced runs of 2..8, 16, ... tokens that fit the
  * structure around them (aligned()), at every position, when the text has brackets or quotes at
  * all (structured text; in plain text a run of tokens that can go is found from a single one by
- * adaptive deletion).  *found is set when a run was deleted. */
+ * adaptive deletion); not a call's arguments (mark_calls).  *found is set when a run was
+ * deleted. */
 static int chunk_pass(gen *g, int view, int *found)
 {
 	size_t *st = NULL, *en = NULL, n = 0, k, pos, i;
+	unsigned char *in_call = NULL;
 	int err = 0, yes, structured = 0;
 	*found = 0;
 	for (i = 0; i < g->len && !structured; i++)
 		structured = bracket(g->cur[i]) != 0;
 	if (!structured)
 		return 0;
-	if ((err = split(g->cur, g->len, view, &st, &en, &n)) < 0)
+	if ((err = split(g->cur, g->len, view, &st, &en, &n)) < 0 ||
+	    (err = mark_calls(g->cur, st, n, &in_call)) < 0)
 		goto done;
 	for (k = 2; k < n; k = next_chunk(k)) {
 		for (pos = 0; pos + k <= n && k < n;) {
-			if (!aligned(g->cur, st, n, pos, k) || !balanced(g->cur, st, pos, k)) {
+			if (in_call[pos] || !aligned(g->cur, st, n, pos, k) ||
+			    !balanced(g->cur, st, pos, k)) {
 				pos++;
 				continue;
 			}
@@ -335,14 +373,18 @@ static int chunk_pass(gen *g, int view, int *found)
 			g->st->chunks++;
 			free(st);
 			free(en);
+			free(in_call);
 			st = en = NULL;
-			if ((err = split(g->cur, g->len, view, &st, &en, &n)) < 0)
+			in_call = NULL;
+			if ((err = split(g->cur, g->len, view, &st, &en, &n)) < 0 ||
+			    (err = mark_calls(g->cur, st, n, &in_call)) < 0)
 				goto done;
 		}
 	}
 done:
 	free(st);
 	free(en);
+	free(in_call);
 	return err;
 }
 
@@ -399,7 +441,7 @@ static size_t next_piece(const char *d, size_t p, size_t c, size_t *ps, size_t *
  * structure the program does not need (`{"a":{"":[{}]}}`, `[long-number]`) is thus found through
  * the least structure, which deletion of runs cannot do (it would have to delete the opening and
  * the closing bracket at once).  Each candidate is shorter than the current string.  *found is
- * set when one was taken. */
+ * set when one was taken.  A call's parentheses are left alone (call_paren). */
 static int hoist_pass(gen *g, int *found)
 {
 	size_t a, c, p, ps, pe;
@@ -407,7 +449,8 @@ static int hoist_pass(gen *g, int *found)
 	*found = 0;
 	for (a = 0; a < g->len;) {
 		yes = 0;
-		if (bracket(g->cur[a]) == 1 && (c = closing(g->cur, g->len, a)) < g->len)
+		if (bracket(g->cur[a]) == 1 && !call_paren(g->cur, a) &&
+		    (c = closing(g->cur, g->len, a)) < g->len)
 			for (p = a + 1; p < c && !yes;) {
 				p = next_piece(g->cur, p, c, &ps, &pe);
 				if (pe > ps && (err = try_replace(g, TNORM_GENERIC_RULE_DELETE, a, c + 1,

@@ -12,7 +12,9 @@
  * chosen deletion algorithm to a fixpoint; with `chunks`, in text with brackets or quotes, once
  * no single token can go, the balanced runs (brackets nest, quotes pair) of 2..8, 16, 32, ...
  * tokens that start and end at seams (after an opening bracket or a separator `,` `;` newline;
- * at a separator or before a closing bracket) are tried at every position, and each success sends the tokens view back to
+ * at a separator or before a closing bracket), not inside a call's parentheses (a `(` right
+ * after a word) and not all of a line but its newline, are tried at every position, and each
+ * success sends the tokens view back to
  * single-token deletion.  This is what removes a chunk such
  * as `"a":[{}],` from structured text, where every single token is needed for the text to parse.
  * Then (also with `chunks`) the hoisting pass replaces a bracketed value by one of its pieces (the
@@ -23,8 +25,10 @@
  * integers lowered by binary search (`8` -> `0`, `-17` -> `0`), a word's characters lowered
  * to `a`, `A` or `0` (the whole word at once, then one character at a time), other printable
  * characters to a space, control and high bytes toward 0x00 by binary search, a
- * word replaced by an earlier, lower word of the same class (number or name), and adjacent
- * lines, or adjacent blank-separated words, sorted.  The rules run in that order, in rounds;
+ * word replaced by an earlier, lower word of the same class (number or name), adjacent
+ * lines, or adjacent blank-separated words, sorted, and, once those lower nothing, every copy
+ * of one byte value replaced at once by a lower value (which no change at one place can do when
+ * each single change breaks the failure: `0000e0-` -> `-------` in a number).  The rules run in that order, in rounds;
  * deletion runs again after the integer rule lowered something (a lowered index can free the
  * lines it needed) and at the end of a round that rewrote anything after that (the bytes view
  * only when lines or tokens went); normalization stops after a round that lowered nothing.  Two files of one fault that differ only in
