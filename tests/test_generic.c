@@ -235,6 +235,14 @@ static int bad_call(void *ctx, const char *d, size_t n, int *yes)
 	return 0;
 }
 
+/* opcodes' bug B as a model: 0xff, an index of 4 or more, then a NUL. */
+static int index_ge4(void *ctx, const char *d, size_t n, int *yes)
+{
+	(void)ctx;
+	*yes = n == 3 && (unsigned char)d[0] == 0xff && (unsigned char)d[1] >= 4 && d[2] == 0;
+	return 0;
+}
+
 /* ---- helpers ------------------------------------------------------------------------------- */
 
 static char *norm(const char *in, unsigned rules, tnorm_bytes_oracle fn, void *ctx,
@@ -455,6 +463,26 @@ static void test_generic__byte_runs(void **state)
 	tnorm_free(out);
 }
 
+/* In binary data a byte is a number: the index byte reaches 0x04 whichever character the fuzzer
+ * wrote, a letter, a digit, a space, a newline or a high byte. */
+static void test_generic__binary(void **state)
+{
+	static const char *const ins[] = {"\xff" "a" "\0", "\xff" "0" "\0", "\xff" " " "\0",
+	                                  "\xff" "\n" "\0", "\xff" "\xee" "\0"};
+	size_t i;
+	(void)state;
+	for (i = 0; i < sizeof(ins) / sizeof(ins[0]); i++) {
+		tnorm_generic_options o = TNORM_GENERIC_OPTIONS_INIT;
+		char *out = NULL;
+		size_t len = 0;
+		assert_int_equal(tnorm_generic_normalize(ins[i], 3, &o, index_ge4, NULL, &out, &len, NULL),
+		                 0);
+		assert_int_equal(len, 3);
+		assert_memory_equal(out, "\xff\x04\0", 3);
+		tnorm_free(out);
+	}
+}
+
 /* The rule only ever asks about strings lower than the current one, whatever the oracle says. */
 static void test_generic__copies_lower(void **state)
 {
@@ -525,6 +553,7 @@ int main(void)
 	    cmocka_unit_test(test_generic__copies_lower),
 	    cmocka_unit_test(test_generic__byte_runs),
 	    cmocka_unit_test(test_generic__chunk_calls),
+	    cmocka_unit_test(test_generic__binary),
 	    cmocka_unit_test(test_generic__errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -587,12 +587,36 @@ static unsigned char class_min(unsigned char c)
 	return 0;
 }
 
+/* Is the current string binary: does it hold a control byte other than whitespace, DEL, or a
+ * byte that is not part of well-formed UTF-8?  In binary data bytes are numbers, not characters
+ * of a class: a byte of a command reader's index is 0x04 at its lowest whether the fuzzer wrote
+ * it as `a`, `0` or a space. */
+static int is_binary(const gen *g)
+{
+	size_t i = 0;
+	while (i < g->len) {
+		unsigned char c = (unsigned char)g->cur[i];
+		size_t k, more = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2
+		                             : (c & 0xf8) == 0xf0 ? 3 : 4;
+		if ((c < 0x20 && (c < '\t' || c > '\r')) || c == 0x7f)
+			return 1; /* a control byte other than \t \n \v \f \r */
+		if (more > 3 || (more && c < 0xc2) || (more && i + more >= g->len))
+			return 1; /* not a lead byte, an overlong lead, or a cut sequence */
+		for (k = 1; k <= more; k++)
+			if (((unsigned char)g->cur[i + k] & 0xc0) != 0x80)
+				return 1;
+		i += more + 1;
+	}
+	return 0;
+}
+
 /* Lower the byte at cur[i]: its class minimum, then, for control and high bytes (`search`), a
  * binary search between the two.  Letters and digits only try the minimum: in a word that is not
- * free to change (a keyword) each character would cost five runs for nothing. */
+ * free to change (a keyword) each character would cost five runs for nothing.  In binary data
+ * (`search` 2) every byte is a number: 0 first, then a binary search below it. */
 static int lower_byte(gen *g, tnorm_generic_rule rule, size_t i, int search)
 {
-	unsigned char c = (unsigned char)g->cur[i], lo = class_min(c), hi = c;
+	unsigned char c = (unsigned char)g->cur[i], lo = search == 2 ? 0 : class_min(c), hi = c;
 	char t;
 	int err, yes;
 	if (lo >= c)
@@ -600,7 +624,7 @@ static int lower_byte(gen *g, tnorm_generic_rule rule, size_t i, int search)
 	t = (char)lo;
 	if ((err = try_replace(g, rule, i, i + 1, &t, 1, &yes)) < 0 || yes)
 		return err;
-	if (!search || lo == ' ')
+	if (!search || (lo == ' ' && search == 1))
 		return 0; /* punctuation: only the space is tried */
 	while (hi - lo > 1) {
 		unsigned char mid = (unsigned char)(lo + (hi - lo) / 2);
@@ -622,6 +646,8 @@ static int rule_word(gen *g)
 	size_t i = 0, e, k;
 	char t[64];
 	int err, yes;
+	if (is_binary(g))
+		return 0; /* no words in binary data: the byte rule lowers every byte */
 	while (i < g->len) {
 		int digits = 1, lowered = 0;
 		if (!is_word((unsigned char)g->cur[i])) {
@@ -656,7 +682,8 @@ static int rule_word(gen *g)
 	return 0;
 }
 
-/* Other bytes: printable punctuation toward a space, control and high bytes toward 0.  In a run
+/* Other bytes: printable punctuation toward a space, control and high bytes toward 0; in binary
+ * data (is_binary) every byte, toward 0 by binary search.  In a run
  * of three or more copies of one punctuation byte (`-----`, `=====`, what the copies rule makes)
  * only the two ends are tried: a space inside such a run is rarely the same input, and trying
  * each byte cost a run per byte (25 of a 25-byte crash file's 36 runs). */
@@ -664,6 +691,12 @@ static int rule_byte(gen *g)
 {
 	size_t i, e;
 	int err;
+	if (is_binary(g)) {
+		for (i = 0; i < g->len; i++)
+			if ((err = lower_byte(g, TNORM_GENERIC_RULE_BYTE, i, 2)) < 0)
+				return err;
+		return 0;
+	}
 	for (i = 0; i < g->len; i++) {
 		unsigned char c = (unsigned char)g->cur[i];
 		if (is_word(c))

@@ -1164,7 +1164,8 @@ static int put_file_hash(tnorm__buf *b, const char *path)
 }
 
 /* What the reduction and normalization passes give for a test: bumped with every change that
- * can give another result for the same input (revision 2: generic normalization's copies rule),
+ * can give another result for the same input (revision 2: generic normalization's copies rule
+ * and binary bytes, the chunk pass leaving calls alone),
  * so that finished results of an older tnorm in a shared database are not taken as this one's. */
 #define TRIAGE_REVISION "2"
 

@@ -136,20 +136,22 @@ afl cb 0 '\x01\x02\x80\x90\x07\x81\x82\x83\x84\x85\x86\x87\x88\x89\x8a\x8b\x8c\x
 libfuzzer cb '\x07\xf0\xf1\xf2\xf3\xf4\xf5\xf6\xf7\xf8\xf9\xfa\xfb\xfc\xfd\xfe\xc0\xc1\xc2\xc3'
 afl cb 1 '\x05\x05\xa0\xff\x06\x00\x02'
 libfuzzer cb '\xee\xff\x05\x00\xff'
+libfuzzer cb '\x01\xffa\x00'
+libfuzzer cb '\xff \x00\x07ab\x00'
 noise cb
 (cd cb && sha1sum -- * .cur_input) >cb.sums
 "$T" triage cb -j 2 -- "$S/sut_opcodes" @@ >cb.out 2>cb.err; rc=$?
-expect "binary: exit 0, two buckets" sh -c "[ $rc = 0 ] && grep -q '^cb: 4 tests, 4 failing, 2 distinct signatures, [0-9]* distinct reduced, 2 distinct normalized: 2 buckets$' cb.out"
+expect "binary: exit 0, two buckets" sh -c "[ $rc = 0 ] && grep -q '^cb: 6 tests, 6 failing, 2 distinct signatures, [0-9]* distinct reduced, 2 distinct normalized: 2 buckets$' cb.out"
 buckets cb/triage/report.json >cb.buckets
 expect "binary: bug A's files in one bucket: 0x07 and 17 bytes 0x01" \
 	grep -q "^\['crash-[0-9a-f]*', 'id:000000,[^']*'\] $(printf '\a'; printf '\001%.0s' $(seq 17))$" cb.buckets
-expect "binary: bug B's in the other: ff 04 00, kept exactly (normal_form_hex)" \
-	grep -q "^\['crash-[0-9a-f]*', 'id:000001,[^']*'\] ff0400$" cb.buckets
+expect "binary: bug B's in the other (the index written as 'a' and ' ' too): ff 04 00, kept exactly (normal_form_hex)" \
+	grep -q "^\['crash-[0-9a-f]*', 'crash-[0-9a-f]*', 'crash-[0-9a-f]*', 'id:000001,[^']*'\] ff0400$" cb.buckets
 expect "binary: each representative has its normal form's exact bytes" reps_exact cb/triage/report.json
 expect "binary: each representative still fails with its bucket's signature" \
 	reps_crash cb/triage/report.json "$S/sut_opcodes" @@
 expect "binary: the result files carry the bytes in hex" \
-	sh -c "grep -l '\"normal_hex\": \"ff0400\"' cb/triage/results/*.json | wc -l | grep -qx 2"
+	sh -c "grep -l '\"normal_hex\": \"ff0400\"' cb/triage/results/*.json | wc -l | grep -qx 4"
 expect "binary: the summary and report.html show them escaped" \
 	sh -c "grep -aq '\\\\x04\\\\x00\$' cb.out && grep -q '\\\\x04\\\\x00' cb/triage/report.html && python3 -c \"open('cb/triage/report.html', encoding='utf-8').read()\""
 expect "binary: the crash files are untouched" sh -c "cd cb && sha1sum --quiet -c ../cb.sums"

@@ -24,7 +24,8 @@
  * Normalization rewrites what reduction left, every rewrite going down in shortlex: decimal
  * integers lowered by binary search (`8` -> `0`, `-17` -> `0`), a word's characters lowered
  * to `a`, `A` or `0` (the whole word at once, then one character at a time), other printable
- * characters to a space, control and high bytes toward 0x00 by binary search, a
+ * characters to a space, control and high bytes toward 0x00 by binary search (in binary data,
+ * a string with a control byte or bytes that are not UTF-8, every byte so), a
  * word replaced by an earlier, lower word of the same class (number or name), adjacent
  * lines, or adjacent blank-separated words, sorted, and, once those lower nothing, every copy
  * of one byte value replaced at once by a lower value (which no change at one place can do when
