@@ -243,6 +243,39 @@ static int index_ge4(void *ctx, const char *d, size_t n, int *yes)
 	return 0;
 }
 
+/* Lines `attach NAME` and `detach N`, and two `detach N` with one N below the last device's index:
+ * cmds's double free, where neither N can be lowered alone. */
+static int detach_twice(void *ctx, const char *d, size_t n, int *yes)
+{
+	long seen[16];
+	size_t ns = 0, k;
+	long attached = 0;
+	const char *p = d, *end = d + n;
+	(void)ctx;
+	*yes = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char line[64], name[32];
+		long v;
+		if (len >= sizeof(line))
+			return 0;
+		memcpy(line, p, len);
+		line[len] = '\0';
+		if (sscanf(line, "attach %31[a-z0-9]", name) == 1 && strlen(line) == 7 + strlen(name))
+			attached++;
+		else if (sscanf(line, "detach %ld", &v) == 1 && v >= 0 && ns < 16 &&
+		         (size_t)snprintf(name, sizeof(name), "detach %ld", v) == len)
+			seen[ns++] = v;
+		else
+			return 0;
+		p += len + 1;
+	}
+	for (k = 0; k + 1 < ns; k++)
+		*yes |= seen[k] == seen[k + 1] && seen[k] + 1 < attached;
+	return 0;
+}
+
 /* ---- helpers ------------------------------------------------------------------------------- */
 
 static char *norm(const char *in, unsigned rules, tnorm_bytes_oracle fn, void *ctx,
@@ -364,8 +397,10 @@ static void test_generic__word_and_byte(void **state)
 	out = norm("set xyz", RULE(WORD), set_name, NULL, &st);
 	assert_string_equal(out, "set xaa");
 	tnorm_free(out);
+	/* All at once to the class minima, then, a word already there, to digits. */
 	out = norm("set Q7z", RULE(WORD), set_name, NULL, &st);
-	assert_string_equal(out, "set A0a");
+	assert_string_equal(out, "set 000");
+	assert_int_equal(st.per_rule[TNORM_GENERIC_RULE_WORD], 2);
 	tnorm_free(out);
 	/* A control byte goes down by binary search to the lowest that keeps the failure. */
 	out = norm("k\x1f", RULE(BYTE), byte_ge3, NULL, &st);
@@ -444,6 +479,24 @@ static void test_generic__copies(void **state)
 	out = norm("abba", RULE(COPIES), permutation, (void *)"abba", &st);
 	assert_string_equal(out, "abba");
 	assert_int_equal(st.rewrites, 0);
+	tnorm_free(out);
+}
+
+/* Every copy of one integer at once: `detach 2` twice cannot lower either 2 alone; together
+ * they go to 0, the devices they no longer need go, and the names go to the lowest word. */
+static void test_generic__integer_copies(void **state)
+{
+	char *out;
+	tnorm_generic_stats st;
+	(void)state;
+	out = norm("attach usb\nattach b\nattach c\nattach d\ndetach 2\ndetach 2\n",
+	           TNORM_GENERIC_ALL_RULES & ~RULE(COPIES), detach_twice, NULL, &st);
+	assert_string_equal(out, "attach 0\nattach 0\nattach 0\nattach 0\ndetach 2\ndetach 2");
+	tnorm_free(out);
+	out = norm("attach usb\nattach b\nattach c\nattach d\ndetach 2\ndetach 2\n",
+	           TNORM_GENERIC_ALL_RULES, detach_twice, NULL, &st);
+	assert_string_equal(out, "attach 0\nattach 0\ndetach 0\ndetach 0");
+	assert_true(st.per_rule[TNORM_GENERIC_RULE_COPIES] >= 1);
 	tnorm_free(out);
 }
 
@@ -554,6 +607,7 @@ int main(void)
 	    cmocka_unit_test(test_generic__byte_runs),
 	    cmocka_unit_test(test_generic__chunk_calls),
 	    cmocka_unit_test(test_generic__binary),
+	    cmocka_unit_test(test_generic__integer_copies),
 	    cmocka_unit_test(test_generic__errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,7 +24,7 @@
  * normalizes too") rewrites the current string into lower strings of the same or a smaller
  * length: integers by binary search, word characters toward the lowest of their class, other
  * bytes toward a space or NUL, a word by an earlier lower word, adjacent lines or words sorted,
- * and at the fixed point of those, every copy of one byte value at once.
+ * and at the fixed point of those, every copy of one integer, then of one byte value, at once.
  * Each candidate is checked to be lower in shortlex before it is asked about, so normalization
  * terminates: below any string lie finitely many.
  */
@@ -536,35 +536,52 @@ static int lower_integer(gen *g, size_t a, size_t e, int neg, uint64_t v, size_t
 	return 0;
 }
 
-/* Decimal integers: a run of digits not inside a word, with a '-' before it that is not
- * preceded by a word character; at most 18 digits. */
-static int rule_integer(gen *g)
+/* A decimal integer of the current string: [a, e), its digits from s (a < s when it has a '-'). */
+typedef struct {
+	size_t a, s, e;
+	int neg;
+	uint64_t v;
+} int_tok;
+
+/* The next decimal integer at or after p: a run of digits not inside a word, with a '-' before it
+ * that is not preceded by a word character; at most 18 digits.  0 when there is none. */
+static int next_int(const gen *g, size_t p, int_tok *t)
 {
-	size_t i = 0;
-	int err;
-	while (i < g->len) {
-		size_t s = i, e, a;
-		uint64_t v = 0;
-		int neg = 0;
-		if (!is_digit((unsigned char)g->cur[i]) || (i > 0 && is_word((unsigned char)g->cur[i - 1]))) {
-			i++;
+	while (p < g->len) {
+		size_t s = p, e, k;
+		if (!is_digit((unsigned char)g->cur[p]) || (p > 0 && is_word((unsigned char)g->cur[p - 1]))) {
+			p++;
 			continue;
 		}
 		for (e = s; e < g->len && is_digit((unsigned char)g->cur[e]); e++)
 			;
-		i = e;
+		p = e;
 		if ((e < g->len && is_alpha((unsigned char)g->cur[e])) || e - s > 18)
 			continue;
-		for (a = s; a < e; a++)
-			v = v * 10 + (uint64_t)(g->cur[a] - '0');
-		a = s;
-		if (s > 0 && g->cur[s - 1] == '-' && (s == 1 || !is_word((unsigned char)g->cur[s - 2]))) {
-			neg = 1;
-			a = s - 1;
-		}
-		if (v == 0 && !neg && e - s == 1)
+		t->s = t->a = s;
+		t->e = e;
+		t->v = 0;
+		for (k = s; k < e; k++)
+			t->v = t->v * 10 + (uint64_t)(g->cur[k] - '0');
+		t->neg = s > 0 && g->cur[s - 1] == '-' && (s == 1 || !is_word((unsigned char)g->cur[s - 2]));
+		if (t->neg)
+			t->a = s - 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Decimal integers (next_int), each lowered on its own. */
+static int rule_integer(gen *g)
+{
+	size_t i = 0;
+	int_tok t;
+	int err;
+	while (next_int(g, i, &t)) {
+		i = t.e;
+		if (t.v == 0 && !t.neg && t.e - t.s == 1)
 			continue;
-		if ((err = lower_integer(g, a, e, neg, v, &i)) < 0)
+		if ((err = lower_integer(g, t.a, t.e, t.neg, t.v, &i)) < 0)
 			return err;
 	}
 	return 0;
@@ -640,7 +657,7 @@ static int lower_byte(gen *g, tnorm_generic_rule rule, size_t i, int search)
 }
 
 /* Words (runs of word characters that are not decimal integers the integer rule handles): the
- * whole word at its class minimum first, then each character. */
+ * whole word at its class minimum first (a word already there: all '0'), then each character. */
 static int rule_word(gen *g)
 {
 	size_t i = 0, e, k;
@@ -664,6 +681,12 @@ static int rule_word(gen *g)
 			for (k = i; k < e; k++) {
 				t[k - i] = (char)class_min((unsigned char)g->cur[k]);
 				lowered |= t[k - i] != g->cur[k];
+			}
+			if (!lowered && !digits) {
+				/* At its class minimum (`a`, `A0`): then as digits, the lowest word characters
+				 * (a name `a` and a name `0` are one name to a program that takes both). */
+				memset(t, '0', e - i);
+				lowered = 1;
 			}
 			if (lowered) {
 				if ((err = try_replace(g, TNORM_GENERIC_RULE_WORD, i, e, t, e - i, &yes)) < 0)
@@ -902,10 +925,106 @@ static int copies_search(gen *g, int x, int tried1, int tried2)
 	return 0;
 }
 
+/* The candidate "every integer written `from` (sign included) rewritten `to`", asked about when
+ * it is lower than the current string. */
+static int try_int_copies(gen *g, const char *from, const char *to, int *yes)
+{
+	size_t p = 0, fl = strlen(from);
+	int_tok t;
+	int err;
+	*yes = 0;
+	g->cand.len = 0;
+	if ((err = tnorm__buf_grow(&g->cand, g->len + 1)) < 0)
+		return err;
+	while (next_int(g, p, &t)) {
+		if (t.e - t.a == fl && memcmp(g->cur + t.a, from, fl) == 0) {
+			if ((err = tnorm__buf_put(&g->cand, g->cur + p, t.a - p)) < 0 ||
+			    (err = tnorm__buf_put(&g->cand, to, strlen(to))) < 0)
+				return err;
+			p = t.e;
+		} else {
+			if ((err = tnorm__buf_put(&g->cand, g->cur + p, t.e - p)) < 0)
+				return err;
+			p = t.e;
+		}
+	}
+	if ((err = tnorm__buf_put(&g->cand, g->cur + p, g->len - p)) < 0)
+		return err;
+	if (tnorm_shortlex_cmp(g->cand.ptr, g->cand.len, g->cur, g->len) >= 0)
+		return 0;
+	return ask(g, TNORM_GENERIC_RULE_COPIES, yes);
+}
+
+/* Every copy of one integer lowered at once, as ShiftValues does for harness tests: `detach 2`
+ * twice, where detaching one slot twice is the fault, cannot lower either 2 alone.  For each value
+ * written at least twice (the first 64 such), in the order of first appearance: 0, then the
+ * magnitude alone, then the lowest magnitude by binary search, every copy together. */
+static int int_copies(gen *g)
+{
+	struct {
+		char text[24]; /* as written: sign and leading zeros kept */
+		int neg;
+		uint64_t v;
+	} vals[64];
+	size_t nv = 0, p = 0, k, q;
+	int_tok t, u;
+	int err;
+	while (next_int(g, p, &t) && nv < 64) {
+		size_t tl = t.e - t.a;
+		int copies = 0, known = 0;
+		p = t.e;
+		for (k = 0; k < nv; k++)
+			known |= strlen(vals[k].text) == tl && memcmp(vals[k].text, g->cur + t.a, tl) == 0;
+		for (q = 0; !known && next_int(g, q, &u); q = u.e)
+			copies += u.e - u.a == tl && memcmp(g->cur + u.a, g->cur + t.a, tl) == 0;
+		if (known || copies < 2 || (tl == 1 && t.v == 0))
+			continue;
+		memcpy(vals[nv].text, g->cur + t.a, tl); /* at most 19 bytes: next_int */
+		vals[nv].text[tl] = '\0';
+		vals[nv].neg = t.neg;
+		vals[nv++].v = t.v;
+	}
+	for (k = 0; k < nv; k++) {
+		char from[32], to[32];
+		uint64_t lo = 0, hi = vals[k].v;
+		int neg = vals[k].neg, yes;
+		memcpy(from, vals[k].text, sizeof(vals[k].text));
+		if ((err = try_int_copies(g, from, "0", &yes)) < 0)
+			return err;
+		if (yes)
+			continue;
+		if (neg) {
+			snprintf(to, sizeof(to), "%llu", (unsigned long long)hi);
+			if ((err = try_int_copies(g, from, to, &yes)) < 0)
+				return err;
+			if (yes) {
+				neg = 0;
+				memcpy(from, to, sizeof(from));
+			}
+		}
+		/* Binary search for the lowest magnitude (0 does not keep the failure). */
+		while (hi - lo > 1) {
+			uint64_t mid = lo + (hi - lo) / 2;
+			snprintf(to, sizeof(to), "%s%llu", neg ? "-" : "", (unsigned long long)mid);
+			if ((err = try_int_copies(g, from, to, &yes)) < 0)
+				return err;
+			if (yes) {
+				hi = mid;
+				memcpy(from, to, sizeof(from));
+			} else {
+				lo = mid;
+			}
+		}
+	}
+	return 0;
+}
+
 static int rule_copies(gen *g)
 {
 	unsigned char seen[256];
 	int x, y, err, yes;
+	if ((err = int_copies(g)) < 0)
+		return err;
 	for (x = 255; x > 0; x--) {
 		int cand[2] = {-1, -1}, distinct = 0, k;
 		size_t i;

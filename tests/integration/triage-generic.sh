@@ -113,6 +113,18 @@ expect "bug B spellings: the two of bug A in the other" \
 expect "bug B spellings: each representative still fails with its bucket's signature" \
 	reps_crash cn/triage/report.json "$S/sut_jsonish" @@
 
+# ---- integers that move together, names that end as digits (cmds: detaching one slot twice) ------
+# `detach 2` twice with four devices: neither 2 can be lowered alone; names of letters stop at
+# `a` under the one-place rules and names of digits at `0`.  All four end in one normal form.
+mkdir cd2
+afl cd2 0 'attach usb\nattach eth\nattach wlan\nattach lo\ndetach 2\ndetach 2\n'
+libfuzzer cd2 'attach 7\n# two\nattach 9\ncount\ndetach 0\ndetach 0\n'
+libfuzzer cd2 'attach sda\nattach sdb\nattach sdc\ndetach 1\ncount\ndetach 1\n'
+afl cd2 1 'attach q_1\nattach Q\nattach 3\nattach zz\nattach y\ndetach 3\nrename 0 k\ndetach 3'
+"$T" triage cd2 -j 2 --invalid-exit 1 -- "$S/sut_cmds" @@ >cd2.out 2>cd2.err
+expect "cmds: four files of one fault, one bucket: attach 0, attach 0, detach 0 twice" \
+	sh -c "grep -q '^cd2: 4 tests, 4 failing, 1 distinct signatures, 4 distinct reduced, 1 distinct normalized: 1 bucket$' cd2.out && python3 -c \"import json,sys; r=json.load(open('cd2/triage/report.json')); sys.exit(r['buckets'][0]['normal_form'] != 'attach 0\\nattach 0\\ndetach 0\\ndetach 0')\""
+
 # ---- resume after kill -9: the same buckets ------------------------------------------------------
 mkdir rj
 find cj -maxdepth 1 -type f -exec cp {} rj/ \;

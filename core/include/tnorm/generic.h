@@ -23,12 +23,14 @@
  *
  * Normalization rewrites what reduction left, every rewrite going down in shortlex: decimal
  * integers lowered by binary search (`8` -> `0`, `-17` -> `0`), a word's characters lowered
- * to `a`, `A` or `0` (the whole word at once, then one character at a time), other printable
+ * to `a`, `A` or `0` (the whole word at once, then one character at a time; a word already at
+ * those, to all `0`), other printable
  * characters to a space, control and high bytes toward 0x00 by binary search (in binary data,
  * a string with a control byte or bytes that are not UTF-8, every byte so), a
  * word replaced by an earlier, lower word of the same class (number or name), adjacent
  * lines, or adjacent blank-separated words, sorted, and, once those lower nothing, every copy
- * of one byte value replaced at once by a lower value (which no change at one place can do when
+ * of one integer lowered at once (`detach 2` twice), then every copy of one byte value replaced
+ * at once by a lower value (which no change at one place can do when
  * each single change breaks the failure: `0000e0-` -> `-------` in a number).  The rules run in that order, in rounds;
  * deletion runs again after the integer rule lowered something (a lowered index can free the
  * lines it needed) and at the end of a round that rewrote anything after that (the bytes view
@@ -63,7 +65,7 @@ typedef enum tnorm_generic_rule {
 	TNORM_GENERIC_RULE_REPLACE = 4,     /**< a word replaced by an earlier, lower word of its class */
 	TNORM_GENERIC_RULE_SORT_LINES = 5,  /**< two adjacent lines swapped, the lower first */
 	TNORM_GENERIC_RULE_SORT_WORDS = 6,  /**< two adjacent blank-separated words swapped */
-	TNORM_GENERIC_RULE_COPIES = 7,      /**< every copy of one byte value lowered at once */
+	TNORM_GENERIC_RULE_COPIES = 7,      /**< every copy of one integer, or one byte value, at once */
 	TNORM_GENERIC_RULE_COUNT = 8
 } tnorm_generic_rule;
 
