@@ -292,6 +292,18 @@ static char *norm(const char *in, unsigned rules, tnorm_bytes_oracle fn, void *c
 	return out;
 }
 
+/* Reduce the text `in` with options `o`; the result, NUL terminated, is the caller's to free. */
+static char *red(const char *in, const tnorm_generic_options *o, tnorm_bytes_oracle fn, void *ctx,
+                 tnorm_generic_stats *st)
+{
+	char *out = NULL;
+	size_t len = 0;
+	assert_int_equal(tnorm_generic_reduce(in, strlen(in), o, fn, ctx, &out, &len, st), 0);
+	assert_non_null(out);
+	assert_int_equal(strlen(out), len);
+	return out;
+}
+
 #define RULE(r) (1u << TNORM_GENERIC_RULE_##r)
 
 /* ---- tests --------------------------------------------------------------------------------- */
@@ -330,21 +342,20 @@ static void test_generic__chunk_pass(void **state)
 	static const char in[] = "\"ab\":[{}],\"\":[{}],\"c\":[{}]";
 	tnorm_generic_options o = TNORM_GENERIC_OPTIONS_INIT;
 	tnorm_generic_stats st;
-	char *out = NULL;
-	size_t len = 0;
+	char *out;
 	int yes = 0;
 	(void)state;
 	members(NULL, in, strlen(in), &yes);
 	assert_true(yes);
 	/* Without the chunk pass, every member stays: no single token of one can go. */
 	o.chunks = 0;
-	assert_int_equal(tnorm_generic_reduce(in, strlen(in), &o, members, NULL, &out, &len, &st), 0);
-	assert_int_equal(len, strlen("\"\":[{}],\"\":[{}],\"\":[{}]"));
+	out = red(in, &o, members, NULL, &st);
+	assert_int_equal(strlen(out), strlen("\"\":[{}],\"\":[{}],\"\":[{}]"));
 	assert_int_equal(st.chunks, 0);
 	tnorm_free(out);
 	/* With it, runs of tokens take whole members away. */
 	o.chunks = 1;
-	assert_int_equal(tnorm_generic_reduce(in, strlen(in), &o, members, NULL, &out, &len, &st), 0);
+	out = red(in, &o, members, NULL, &st);
 	assert_string_equal(out, "\"\":[{}]");
 	assert_true(st.chunks >= 1);
 	tnorm_free(out);
@@ -356,13 +367,11 @@ static void test_generic__chunk_calls(void **state)
 {
 	static const char in[] = "f(a, b)\nbad(x, y)\nl = [1, (2), 3]\ng(c, d)\n";
 	tnorm_generic_options o = TNORM_GENERIC_OPTIONS_INIT;
-	tnorm_generic_stats st;
-	char *out = NULL;
-	size_t len = 0;
+	char *out;
 	int arity = 0;
 	(void)state;
 	o.views = TNORM_VIEW_TOKENS;
-	assert_int_equal(tnorm_generic_reduce(in, strlen(in), &o, bad_call, &arity, &out, &len, &st), 0);
+	out = red(in, &o, bad_call, &arity, NULL);
 	assert_string_equal(out, "bad(x, y)\n");
 	assert_int_equal(arity, 0);
 	tnorm_free(out);

@@ -116,6 +116,16 @@ static int ask(gen *g, tnorm_generic_rule rule, int *yes)
 	return 0;
 }
 
+/* Ask about the candidate in g->cand when it is lower than the current string (*yes = 0 when
+ * it is not: normalization only goes down). */
+static int ask_lower(gen *g, tnorm_generic_rule rule, int *yes)
+{
+	*yes = 0;
+	if (tnorm_shortlex_cmp(g->cand.ptr, g->cand.len, g->cur, g->len) >= 0)
+		return 0;
+	return ask(g, rule, yes);
+}
+
 /* The candidate "cur with [a, b) replaced by t[0, tn)", asked about only when it is lower than
  * the current string.  `t` may point into the current string. */
 static int try_replace(gen *g, tnorm_generic_rule rule, size_t a, size_t b, const char *t,
@@ -128,9 +138,7 @@ static int try_replace(gen *g, tnorm_generic_rule rule, size_t a, size_t b, cons
 	    (err = tnorm__buf_put(&g->cand, t, tn)) < 0 ||
 	    (err = tnorm__buf_put(&g->cand, g->cur + b, g->len - b)) < 0)
 		return err;
-	if (tnorm_shortlex_cmp(g->cand.ptr, g->cand.len, g->cur, g->len) >= 0)
-		return 0;
-	return ask(g, rule, yes);
+	return ask_lower(g, rule, yes);
 }
 
 /* ---- deletion ------------------------------------------------------------------------------ */
@@ -499,43 +507,6 @@ static int delete_all(gen *g, int lazy)
 
 /* ---- normalization rewrites ---------------------------------------------------------------- */
 
-/* Lower the integer at cur[a, e) (`neg`: it starts with '-'), of magnitude v; *end receives
- * where the integer now ends. */
-static int lower_integer(gen *g, size_t a, size_t e, int neg, uint64_t v, size_t *end)
-{
-	char t[32];
-	uint64_t lo = 0, hi = v;
-	int n, err, yes;
-	*end = e;
-	if ((err = try_replace(g, TNORM_GENERIC_RULE_INTEGER, a, e, "0", 1, &yes)) < 0 || yes) {
-		*end = a + 1;
-		return err;
-	}
-	if (neg) {
-		n = snprintf(t, sizeof(t), "%llu", (unsigned long long)v);
-		if ((err = try_replace(g, TNORM_GENERIC_RULE_INTEGER, a, e, t, (size_t)n, &yes)) < 0)
-			return err;
-		if (yes) {
-			e = *end = a + (size_t)n;
-			neg = 0;
-		}
-	}
-	/* Binary search for the lowest magnitude that keeps the failure (0 does not). */
-	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		n = snprintf(t, sizeof(t), "%s%llu", neg ? "-" : "", (unsigned long long)mid);
-		if ((err = try_replace(g, TNORM_GENERIC_RULE_INTEGER, a, e, t, (size_t)n, &yes)) < 0)
-			return err;
-		if (yes) {
-			hi = mid;
-			e = *end = a + (size_t)n;
-		} else {
-			lo = mid;
-		}
-	}
-	return 0;
-}
-
 /* A decimal integer of the current string: [a, e), its digits from s (a < s when it has a '-'). */
 typedef struct {
 	size_t a, s, e;
@@ -571,6 +542,56 @@ static int next_int(const gen *g, size_t p, int_tok *t)
 	return 0;
 }
 
+/* Where lower_int rewrites an integer: at one place, cur[a, e) (`from` empty), or at every copy
+ * of the integer written `from` (the copies rule).  Both follow the integer as it is rewritten. */
+typedef struct {
+	size_t a, e;
+	char from[24];
+} int_site;
+
+/* The candidate "the integer of `s` written `to`"; when interesting, `s` follows it. */
+static int try_int_copies(gen *g, const char *from, const char *to, int *yes);
+
+static int try_int(gen *g, int_site *s, const char *to, int *yes)
+{
+	int err = s->from[0] ? try_int_copies(g, s->from, to, yes)
+	                     : try_replace(g, TNORM_GENERIC_RULE_INTEGER, s->a, s->e, to, strlen(to), yes);
+	if (err == 0 && *yes) {
+		s->e = s->a + strlen(to);
+		snprintf(s->from, sizeof(s->from), "%s", s->from[0] ? to : "");
+	}
+	return err;
+}
+
+/* Lower the integer of `s` (`neg`: written with a '-'; magnitude v): 0 first, then without its
+ * sign, then the lowest magnitude that keeps the failure, by binary search. */
+static int lower_int(gen *g, int_site *s, int neg, uint64_t v)
+{
+	char t[32];
+	uint64_t lo = 0, hi = v;
+	int err, yes;
+	if ((err = try_int(g, s, "0", &yes)) < 0 || yes)
+		return err;
+	if (neg) {
+		snprintf(t, sizeof(t), "%llu", (unsigned long long)v);
+		if ((err = try_int(g, s, t, &yes)) < 0)
+			return err;
+		neg = !yes;
+	}
+	/* Binary search for the lowest magnitude that keeps the failure (0 does not). */
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		snprintf(t, sizeof(t), "%s%llu", neg ? "-" : "", (unsigned long long)mid);
+		if ((err = try_int(g, s, t, &yes)) < 0)
+			return err;
+		if (yes)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return 0;
+}
+
 /* Decimal integers (next_int), each lowered on its own. */
 static int rule_integer(gen *g)
 {
@@ -578,10 +599,13 @@ static int rule_integer(gen *g)
 	int_tok t;
 	int err;
 	while (next_int(g, i, &t)) {
+		int_site site = {t.a, t.e, ""};
 		i = t.e;
 		if (t.v == 0 && !t.neg && t.e - t.s == 1)
 			continue;
-		if ((err = lower_integer(g, t.a, t.e, t.neg, t.v, &i)) < 0)
+		err = lower_int(g, &site, t.neg, t.v);
+		i = site.e;
+		if (err < 0)
 			return err;
 	}
 	return 0;
@@ -726,15 +750,13 @@ static int rule_byte(gen *g)
 			continue;
 		for (e = i + 1; e < g->len && (unsigned char)g->cur[e] == c; e++)
 			;
-		if (e - i < 3 || class_min(c) != ' ') {
-			if ((err = lower_byte(g, TNORM_GENERIC_RULE_BYTE, i, 1)) < 0)
-				return err;
-			continue;
-		}
-		if ((err = lower_byte(g, TNORM_GENERIC_RULE_BYTE, i, 1)) < 0 ||
-		    (err = lower_byte(g, TNORM_GENERIC_RULE_BYTE, e - 1, 1)) < 0)
+		if ((err = lower_byte(g, TNORM_GENERIC_RULE_BYTE, i, 1)) < 0)
 			return err;
-		i = e - 1;
+		if (e - i >= 3 && class_min(c) == ' ') { /* a run: its other end, then past it */
+			if ((err = lower_byte(g, TNORM_GENERIC_RULE_BYTE, e - 1, 1)) < 0)
+				return err;
+			i = e - 1;
+		}
 	}
 	return 0;
 }
@@ -886,14 +908,7 @@ static int try_copies(gen *g, unsigned char x, unsigned char y, int *yes)
 	for (i = 0; i < g->len; i++)
 		if ((unsigned char)g->cand.ptr[i] == x)
 			g->cand.ptr[i] = (char)y;
-	if (tnorm_shortlex_cmp(g->cand.ptr, g->cand.len, g->cur, g->len) >= 0)
-		return 0;
-	return ask(g, TNORM_GENERIC_RULE_COPIES, yes);
-}
-
-static int is_space(int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+	return ask_lower(g, TNORM_GENERIC_RULE_COPIES, yes);
 }
 
 /* The binary search of the rule's comment, for a string of at most two values, X among them.
@@ -925,8 +940,7 @@ static int copies_search(gen *g, int x, int tried1, int tried2)
 	return 0;
 }
 
-/* The candidate "every integer written `from` (sign included) rewritten `to`", asked about when
- * it is lower than the current string. */
+/* The candidate "every integer written `from` (sign included) rewritten `to`". */
 static int try_int_copies(gen *g, const char *from, const char *to, int *yes)
 {
 	size_t p = 0, fl = strlen(from);
@@ -934,119 +948,132 @@ static int try_int_copies(gen *g, const char *from, const char *to, int *yes)
 	int err;
 	*yes = 0;
 	g->cand.len = 0;
-	if ((err = tnorm__buf_grow(&g->cand, g->len + 1)) < 0)
-		return err;
-	while (next_int(g, p, &t)) {
-		if (t.e - t.a == fl && memcmp(g->cur + t.a, from, fl) == 0) {
-			if ((err = tnorm__buf_put(&g->cand, g->cur + p, t.a - p)) < 0 ||
-			    (err = tnorm__buf_put(&g->cand, to, strlen(to))) < 0)
-				return err;
-			p = t.e;
-		} else {
-			if ((err = tnorm__buf_put(&g->cand, g->cur + p, t.e - p)) < 0)
-				return err;
-			p = t.e;
-		}
+	for (; next_int(g, p, &t); p = t.e) {
+		int same = t.e - t.a == fl && memcmp(g->cur + t.a, from, fl) == 0;
+		if ((err = tnorm__buf_put(&g->cand, g->cur + p, t.a - p)) < 0 ||
+		    (err = tnorm__buf_put(&g->cand, same ? to : g->cur + t.a,
+		                          same ? strlen(to) : t.e - t.a)) < 0)
+			return err;
 	}
 	if ((err = tnorm__buf_put(&g->cand, g->cur + p, g->len - p)) < 0)
 		return err;
-	if (tnorm_shortlex_cmp(g->cand.ptr, g->cand.len, g->cur, g->len) >= 0)
-		return 0;
-	return ask(g, TNORM_GENERIC_RULE_COPIES, yes);
+	return ask_lower(g, TNORM_GENERIC_RULE_COPIES, yes);
+}
+
+/* One integer of the current string, as written, for int_copies's sort. */
+typedef struct {
+	const char *p;
+	size_t n, at; /* its length, and the how-manyth integer it is */
+	int neg;
+	uint64_t v;
+} int_text;
+
+/* By text, then by place: the copies of one integer side by side, the first one first. */
+static int int_text_cmp(const void *x, const void *y)
+{
+	const int_text *a = x, *b = y;
+	int c = a->n != b->n ? (a->n < b->n ? -1 : 1) : memcmp(a->p, b->p, a->n);
+	return c ? c : (a->at > b->at) - (a->at < b->at);
+}
+
+static int int_text_at(const void *x, const void *y)
+{
+	const int_text *a = *(const int_text *const *)x, *b = *(const int_text *const *)y;
+	return (a->at > b->at) - (a->at < b->at);
 }
 
 /* Every copy of one integer lowered at once, as ShiftValues does for harness tests: `detach 2`
  * twice, where detaching one slot twice is the fault, cannot lower either 2 alone.  For each value
- * written at least twice (the first 64 such), in the order of first appearance: 0, then the
- * magnitude alone, then the lowest magnitude by binary search, every copy together. */
+ * written at least twice (the first 64 such), in the order of first appearance, lower_int with
+ * every copy together.  The integers are found in one pass and their copies by a sort. */
 static int int_copies(gen *g)
 {
-	struct {
-		char text[24]; /* as written: sign and leading zeros kept */
-		int neg;
-		uint64_t v;
-	} vals[64];
-	size_t nv = 0, p = 0, k, q;
-	int_tok t, u;
-	int err;
-	while (next_int(g, p, &t) && nv < 64) {
-		size_t tl = t.e - t.a;
-		int copies = 0, known = 0;
-		p = t.e;
-		for (k = 0; k < nv; k++)
-			known |= strlen(vals[k].text) == tl && memcmp(vals[k].text, g->cur + t.a, tl) == 0;
-		for (q = 0; !known && next_int(g, q, &u); q = u.e)
-			copies += u.e - u.a == tl && memcmp(g->cur + u.a, g->cur + t.a, tl) == 0;
-		if (known || copies < 2 || (tl == 1 && t.v == 0))
-			continue;
-		memcpy(vals[nv].text, g->cur + t.a, tl); /* at most 19 bytes: next_int */
-		vals[nv].text[tl] = '\0';
-		vals[nv].neg = t.neg;
-		vals[nv++].v = t.v;
-	}
-	for (k = 0; k < nv; k++) {
-		char from[32], to[32];
-		uint64_t lo = 0, hi = vals[k].v;
-		int neg = vals[k].neg, yes;
-		memcpy(from, vals[k].text, sizeof(vals[k].text));
-		if ((err = try_int_copies(g, from, "0", &yes)) < 0)
-			return err;
-		if (yes)
-			continue;
-		if (neg) {
-			snprintf(to, sizeof(to), "%llu", (unsigned long long)hi);
-			if ((err = try_int_copies(g, from, to, &yes)) < 0)
-				return err;
-			if (yes) {
-				neg = 0;
-				memcpy(from, to, sizeof(from));
+	int_text *all = NULL, **firsts = NULL;
+	size_t n = 0, cap = 0, nf = 0, i, j, p = 0;
+	int_tok t;
+	int err = 0;
+	for (; next_int(g, p, &t); p = t.e) {
+		if (n == cap) {
+			int_text *m = tnorm__reallocarray(all, cap = cap ? 2 * cap : 16, sizeof(*all));
+			if (!m) {
+				err = TNORM_ENOMEM;
+				goto done;
 			}
+			all = m;
 		}
-		/* Binary search for the lowest magnitude (0 does not keep the failure). */
-		while (hi - lo > 1) {
-			uint64_t mid = lo + (hi - lo) / 2;
-			snprintf(to, sizeof(to), "%s%llu", neg ? "-" : "", (unsigned long long)mid);
-			if ((err = try_int_copies(g, from, to, &yes)) < 0)
-				return err;
-			if (yes) {
-				hi = mid;
-				memcpy(from, to, sizeof(from));
-			} else {
-				lo = mid;
-			}
-		}
+		all[n].p = g->cur + t.a;
+		all[n].n = t.e - t.a;
+		all[n].at = n;
+		all[n].neg = t.neg;
+		all[n++].v = t.v;
 	}
-	return 0;
+	if (n < 2)
+		goto done;
+	if (!(firsts = tnorm__calloc(n, sizeof(*firsts)))) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	qsort(all, n, sizeof(*all), int_text_cmp);
+	/* Each run of one text, of two or more copies and not "0", gives its first copy. */
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && all[j].n == all[i].n && !memcmp(all[j].p, all[i].p, all[i].n); j++)
+			;
+		if (j - i >= 2 && !(all[i].n == 1 && all[i].v == 0))
+			firsts[nf++] = &all[i];
+	}
+	qsort(firsts, nf, sizeof(*firsts), int_text_at);
+	if (nf > 64)
+		nf = 64;
+	{
+		int_site sites[64];
+		memset(sites, 0, sizeof(sites));
+		for (i = 0; i < nf; i++) /* the texts, before the first rewrite moves them */
+			snprintf(sites[i].from, sizeof(sites[i].from), "%.*s", (int)firsts[i]->n, firsts[i]->p);
+		for (i = 0; i < nf && err == 0; i++)
+			err = lower_int(g, &sites[i], firsts[i]->neg, firsts[i]->v);
+	}
+done:
+	free(firsts);
+	free(all);
+	return err;
+}
+
+/* The byte values of the current string, and how many there are. */
+static int byte_values(const gen *g, unsigned char seen[256])
+{
+	size_t i;
+	int y, distinct = 0;
+	memset(seen, 0, 256);
+	for (i = 0; i < g->len; i++)
+		seen[(unsigned char)g->cur[i]] = 1;
+	for (y = 0; y < 256; y++)
+		distinct += seen[y];
+	return distinct;
 }
 
 static int rule_copies(gen *g)
 {
 	unsigned char seen[256];
-	int x, y, err, yes;
+	int x, y, err, yes, distinct;
+	uint64_t accepted;
 	if ((err = int_copies(g)) < 0)
 		return err;
+	distinct = byte_values(g, seen);
 	for (x = 255; x > 0; x--) {
-		int cand[2] = {-1, -1}, distinct = 0, k;
-		size_t i;
-		memset(seen, 0, sizeof(seen));
-		for (i = 0; i < g->len; i++)
-			seen[(unsigned char)g->cur[i]] = 1;
+		int cand[2] = {-1, -1}, k;
 		if (!seen[x])
 			continue;
-		for (y = 0; y < 256; y++) {
-			if (!seen[y])
-				continue;
-			distinct++;
-			if (y < x && !is_space(y) && cand[0] < 0)
-				cand[0] = y;
-			else if (y < x && !is_space(y) && cand[1] < 0)
-				cand[1] = y;
-		}
+		for (y = 0; y < x && cand[1] < 0; y++)
+			if (seen[y] && !is_blank((unsigned char)y) && y != '\n' && y != '\r')
+				cand[cand[0] < 0 ? 0 : 1] = y;
+		accepted = g->st->per_rule[TNORM_GENERIC_RULE_COPIES];
 		for (k = 0, yes = 0; k < 2 && cand[k] >= 0 && !yes; k++)
 			if ((err = try_copies(g, (unsigned char)x, (unsigned char)cand[k], &yes)) < 0)
 				return err;
 		if (!yes && distinct <= 2 && (err = copies_search(g, x, cand[0], cand[1])) < 0)
 			return err;
+		if (g->st->per_rule[TNORM_GENERIC_RULE_COPIES] != accepted)
+			distinct = byte_values(g, seen); /* only a rewrite changes them */
 	}
 	return 0;
 }
