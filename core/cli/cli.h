@@ -6,6 +6,7 @@
 #ifndef TNORM_CLI_H
 #define TNORM_CLI_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include <jansson.h>
@@ -21,6 +22,20 @@ enum {
 	EXIT_NOTFAIL = 4,     /* the test does not fail (or fails flakily): nothing to work on */
 	EXIT_INTERRUPTED = 130 /* stopped by Ctrl-C/SIGTERM; the best result so far was written */
 };
+
+/* Signals while a command runs programs (cancel.c): Ctrl-C, SIGTERM and SIGHUP from the user set
+ * cli_cancel_flag to the signal's number (the library's cancel flag); the same signals from a
+ * program under test, and SIGUSR1, SIGUSR2, SIGALRM and SIGPIPE from anyone, are ignored.
+ * cli_cancel_begin clears the flag and installs the handlers; cli_cancel_end puts back what was
+ * there before. */
+typedef struct cli_cancel {
+	int sig[10];
+	struct sigaction old[10];
+	size_t n;
+} cli_cancel;
+extern volatile int cli_cancel_flag;
+void cli_cancel_begin(cli_cancel *c);
+void cli_cancel_end(cli_cancel *c);
 
 /* Default number of parallel jobs: the online cores (1..64). */
 unsigned cli_default_jobs(void);

@@ -16,13 +16,6 @@
 
 #include "cli.h"
 
-static volatile sig_atomic_t fuzz_cancel;
-
-static void on_fuzz_signal(int sig)
-{
-	(void)sig;
-	fuzz_cancel = 1;
-}
 
 static void help(FILE *f)
 {
@@ -66,7 +59,7 @@ int cmd_fuzz(int argc, char **argv)
 	tnorm_runner *r = NULL;
 	sig_count *sigs = NULL;
 	size_t nsigs = 0, s;
-	struct sigaction sa, old_int, old_term;
+	cli_cancel sigs_in;
 
 	if (cli_run_args_init(&ra) < 0)
 		return EXIT_SYSTEM;
@@ -159,14 +152,11 @@ int cmd_fuzz(int argc, char **argv)
 		rc = cli_fail("fuzz", err);
 		goto done;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_fuzz_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_cancel_begin(&sigs_in);
+	tnorm_runner_set_cancel(r, &cli_cancel_flag);
 	tty = isatty(2) && !quiet;
 	start = mono();
-	for (i = 0; (runs == 0 || i < runs) && !fuzz_cancel &&
+	for (i = 0; (runs == 0 || i < runs) && !cli_cancel_flag &&
 	            (max_failures == 0 || nfail < max_failures);
 	     i++) {
 		tnorm_test *t = NULL;
@@ -182,6 +172,8 @@ int cmd_fuzz(int argc, char **argv)
 			tnorm_test_free(t);
 			tnorm_free(text);
 			tnorm_run_result_dispose(&res);
+			if (err == TNORM_EINTERRUPTED)
+				break; /* Ctrl-C stopped the run under way: the summary follows */
 			rc = cli_fail("fuzz", err);
 			goto restore;
 		}
@@ -261,13 +253,12 @@ int cmd_fuzz(int argc, char **argv)
 	for (s = 0; s < nsigs; s++)
 		printf("%6llu  %s  (first: %s/fail-%llu.t)\n", sigs[s].count, sigs[s].sig, dir,
 		       sigs[s].first_seed);
-	if (fuzz_cancel) {
+	if (cli_cancel_flag) {
 		fprintf(stderr, "tnorm fuzz: interrupted; the corpus so far is kept\n");
 		rc = EXIT_INTERRUPTED;
 	}
 restore:
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	cli_cancel_end(&sigs_in);
 done:
 	for (s = 0; s < nsigs; s++)
 		free(sigs[s].sig);

@@ -16,13 +16,6 @@
 
 #include "cli.h"
 
-static volatile int cancel_flag;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	cancel_flag = 1;
-}
 
 enum { MODE_REDUCE, MODE_NORMALIZE, MODE_MINIMIZE, MODE_GENERALIZE };
 
@@ -248,7 +241,7 @@ static int pipeline(int argc, char **argv, int mode)
 	char **rest = NULL, *outbuf = NULL, *slipdir = NULL, *dir = NULL, *dbfile = NULL;
 	int i, nrest = 0, json = 0, quiet = 0, err = 0, rc = EXIT_OK, tty;
 	unsigned long long v;
-	struct sigaction sa, old_int, old_term;
+	cli_cancel sigs_in;
 
 	memset(&res, 0, sizeof(res));
 	po.mode = (tnorm_mode)mode;
@@ -443,7 +436,7 @@ static int pipeline(int argc, char **argv, int mode)
 	po.db = dbfile;
 	po.argv = (const char *const *)rest;
 	po.session.match = match;
-	po.session.cancel = &cancel_flag;
+	po.session.cancel = &cli_cancel_flag;
 	tty = isatty(2);
 	if (!quiet && tty)
 		po.session.progress = progress;
@@ -462,11 +455,7 @@ static int pipeline(int argc, char **argv, int mode)
 	}
 	if (verbose && !json && mode != MODE_REDUCE && mode != MODE_GENERALIZE)
 		fprintf(stderr, "rewrites:\n");
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_cancel_begin(&sigs_in);
 
 	err = tnorm_pipeline_run(&po, &res);
 	if (tty && !quiet && po.session.progress && res.signature)
@@ -518,8 +507,7 @@ static int pipeline(int argc, char **argv, int mode)
 			       res.slipped[k].size, res.slipped[k].path ? res.slipped[k].path : "-");
 	}
 restore:
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	cli_cancel_end(&sigs_in);
 done:
 	json_decref(lsink.json);
 	tnorm_pipeline_result_dispose(&res);

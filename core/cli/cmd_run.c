@@ -72,6 +72,7 @@ int cmd_run(int argc, char **argv)
 	tnorm_run_options opts = TNORM_RUN_OPTIONS_INIT;
 	cli_run_args ra;
 	tnorm_runner *r = NULL;
+	cli_cancel sigs_in;
 	tnorm_run_result res;
 	char *data = NULL, *sig = NULL, *sigjson = NULL, *key = NULL;
 	tnorm_match *match = NULL;
@@ -142,8 +143,15 @@ int cmd_run(int argc, char **argv)
 	cli_run_args_apply(&ra, &opts);
 	if ((err = tnorm_file_read(test, &data, &len)) < 0 ||
 	    (err = tnorm_runner_new(&r, (const char *const *)rest, &opts)) < 0 ||
-	    (err = tnorm_runner_set_test_name(r, test)) < 0 ||
-	    (err = tnorm_runner_run(r, data, len, &res)) < 0) {
+	    (err = tnorm_runner_set_test_name(r, test)) < 0) {
+		rc = cli_fail("run", err);
+		goto done;
+	}
+	tnorm_runner_set_cancel(r, &cli_cancel_flag);
+	cli_cancel_begin(&sigs_in);
+	err = tnorm_runner_run(r, data, len, &res);
+	cli_cancel_end(&sigs_in);
+	if (err < 0) {
 		rc = cli_fail("run", err);
 		goto done;
 	}

@@ -16,13 +16,6 @@
 
 #include "cli.h"
 
-static volatile int triage_cancel;
-
-static void on_triage_signal(int sig)
-{
-	(void)sig;
-	triage_cancel = 1;
-}
 
 static void help(FILE *f)
 {
@@ -137,7 +130,7 @@ int cmd_triage(int argc, char **argv)
 	unsigned long long v;
 	int k, nrest = 0, no_db = 0, rc = EXIT_OK, err;
 	shown sh = {NULL, 0, "steps", 0, 0};
-	struct sigaction sa, old_int, old_term;
+	cli_cancel sigs_in;
 
 	memset(&res, 0, sizeof(res));
 	o.jobs = cli_default_jobs();
@@ -278,22 +271,17 @@ int cmd_triage(int argc, char **argv)
 		}
 	}
 	o.db = dbfile;
-	o.cancel = &triage_cancel;
+	o.cancel = &cli_cancel_flag;
 	o.progress = on_progress;
 	sh.dir = o.dir;
 	sh.shard = o.shard;
 	sh.shards = o.shards;
 	o.progress_ctx = &sh;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_triage_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_cancel_begin(&sigs_in);
 	fflush(stdout);
 	fflush(stderr);
 	err = tnorm_triage_run(&o, &res);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	cli_cancel_end(&sigs_in);
 	if (res.warning)
 		fprintf(stderr, "tnorm triage: warning: %s\n", res.warning);
 	if (err < 0) {

@@ -22,6 +22,7 @@
 #include <Python.h>
 
 #include <math.h>
+#include <signal.h>
 #include <string.h>
 #include <time.h>
 
@@ -376,6 +377,7 @@ typedef struct {
 	int interrupted;        /* Ctrl-C or a true return from progress */
 	double last;            /* when progress was last called */
 	const char *last_phase;
+	int last_was_gen;       /* the last triage event given to progress was a generalize one */
 	char **log;             /* accepted rewrites "Rule: what" */
 	size_t nlog;
 } job_ctx;
@@ -602,12 +604,87 @@ static void cmd_args_release(cmd_args *a)
 	memset(a, 0, sizeof(*a));
 }
 
+/*
+ * Signals during a job (issue 28, items 5 and 6).  For the job's length the module handles, on
+ * the main thread, the signals that would end or interrupt the debugger:
+ *   - from a program under test (tnorm_signal_from_below: a daemon's kill(getppid(), SIGUSR1),
+ *     whose parent is the debugger without a fork server) they are ignored;
+ *   - from the user, SIGINT also sets the engine's cancel flag (the runner then stops a
+ *     hanging candidate at once rather than at its timeout); then each signal goes on to the
+ *     handler it replaced (the debugger's or Python's, which raise KeyboardInterrupt as
+ *     before), or, where that was the default action, the default action is taken.
+ * One job runs at a time (they hold the GIL to start), so one set of saved handlers serves.
+ */
+static const int job_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE};
+#define NJOB_SIGS (sizeof(job_sigs) / sizeof(job_sigs[0]))
+static volatile int job_cancel;
+static struct sigaction job_prev[NJOB_SIGS];
+static int job_sigs_installed;
+static unsigned long job_main_thread; /* the thread that imported the module: the main one */
+
+static void on_job_signal(int sig, siginfo_t *si, void *uc)
+{
+	const struct sigaction *prev = NULL;
+	size_t i;
+	if (si && tnorm_signal_from_below(si->si_code, (long)si->si_pid))
+		return;
+	for (i = 0; i < NJOB_SIGS; i++)
+		if (job_sigs[i] == sig)
+			prev = &job_prev[i];
+	if (!prev)
+		return;
+	if (sig == SIGINT)
+		job_cancel = 1;
+	if (prev->sa_flags & SA_SIGINFO) {
+		if (prev->sa_sigaction)
+			prev->sa_sigaction(sig, si, uc);
+	} else if (prev->sa_handler == SIG_DFL) {
+		if (sig != SIGINT) { /* its default ends the process: as it would have */
+			signal(sig, SIG_DFL);
+			raise(sig);
+		}
+	} else if (prev->sa_handler != SIG_IGN) {
+		prev->sa_handler(sig);
+	}
+}
+
 /* Ready the context for a call to the engine with the GIL released into *saved. */
 static void ctx_start(job_ctx *c, PyObject *progress, PyThreadState **saved)
 {
 	c->progress = progress == Py_None ? NULL : progress;
 	c->saved = saved;
 	c->last = mono();
+	job_cancel = 0;
+	if (!job_sigs_installed && PyThread_get_thread_ident() == job_main_thread) {
+		struct sigaction sa;
+		size_t i;
+		memset(&sa, 0, sizeof(sa));
+		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = SA_SIGINFO | SA_RESTART;
+		sa.sa_sigaction = on_job_signal;
+		for (i = 0; i < NJOB_SIGS; i++)
+			sigaction(job_sigs[i], NULL, &job_prev[i]);
+		for (i = 0; i < NJOB_SIGS; i++)
+			sigaction(job_sigs[i], &sa, NULL);
+		job_sigs_installed = 1;
+	}
+}
+
+/* After the call, with the GIL: the debugger's handlers back; a Ctrl-C that stopped the job is
+ * the job's interruption, not a KeyboardInterrupt left pending for the caller. */
+static void ctx_stop(job_ctx *c)
+{
+	size_t i;
+	if (job_sigs_installed) {
+		for (i = 0; i < NJOB_SIGS; i++)
+			sigaction(job_sigs[i], &job_prev[i], NULL);
+		job_sigs_installed = 0;
+	}
+	if (job_cancel) {
+		c->interrupted = 1;
+		if (PyErr_CheckSignals() < 0)
+			stop_on_exception(c);
+	}
 }
 
 /* After the call: re-raise what the progress function raised (1), else 0. */
@@ -696,6 +773,7 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 	po.session.max_time = max_time;
 	po.session.progress = on_progress;
 	po.session.progress_ctx = &c;
+	po.session.cancel = &job_cancel;
 	po.normalize.wide = wide;
 	po.normalize.rules = a.rules;
 	po.log = on_log;
@@ -706,6 +784,7 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 	saved = PyEval_SaveThread();
 	err = tnorm_pipeline_run(&po, &r);
 	PyEval_RestoreThread(saved);
+	ctx_stop(&c);
 
 	if (ctx_raised(&c))
 		goto out; /* the progress function raised (the best test is on disk) */
@@ -909,12 +988,16 @@ static PyObject *build_triage(const void *p)
 }
 
 /* Called by the triage on the calling thread (without the GIL): every finished test, ticks
- * about ten times a second, the generalization's runs (at most ten a second). */
+ * about ten times a second, the generalization's runs (the first after another event always,
+ * then at most ten a second: a count the caller can rely on, however fast the runs). */
 static int on_triage_progress(void *vctx, const tnorm_triage_progress *p)
 {
 	job_ctx *c = vctx;
-	return report_progress(c, p->event != TNORM_TRIAGE_EVENT_GENERALIZE || mono() - c->last >= 0.1,
-	                       build_triage, p);
+	int gen = p->event == TNORM_TRIAGE_EVENT_GENERALIZE;
+	int due = !gen || !c->last_was_gen || mono() - c->last >= 0.1;
+	if (due)
+		c->last_was_gen = gen;
+	return report_progress(c, due, build_triage, p);
 }
 
 static PyObject *py_triage(PyObject *self, PyObject *args, PyObject *kw)
@@ -964,11 +1047,13 @@ static PyObject *py_triage(PyObject *self, PyObject *args, PyObject *kw)
 	o.job.normalize.rules = a.rules;
 	o.progress = on_triage_progress;
 	o.progress_ctx = &c;
+	o.cancel = &job_cancel;
 	ctx_start(&c, progress, &saved);
 
 	saved = PyEval_SaveThread();
 	err = tnorm_triage_run(&o, &r);
 	PyEval_RestoreThread(saved);
+	ctx_stop(&c);
 
 	if (ctx_raised(&c))
 		goto out;
@@ -1051,6 +1136,7 @@ PyMODINIT_FUNC PyInit__tnorm(void)
 	PyObject *m = PyModule_Create(&module);
 	if (!m)
 		return NULL;
+	job_main_thread = PyThread_get_thread_ident();
 	if (!TnormError &&
 	    !(TnormError = PyErr_NewExceptionWithDoc("_tnorm.Error",
 	                                             "An engine error: str() is the engine's message; "

@@ -89,6 +89,7 @@ struct tnorm_runner {
 	char *last_maps; /* the memory map of the last unwound process: unwind caches stay valid
 	                  * while it is the same (ASLR is off, so runs of one binary match) */
 	char *test_name; /* what an invalid run's reason calls the candidate (set_test_name) */
+	const volatile int *cancel; /* set_cancel: stops the run under way (borrowed; may be NULL) */
 };
 
 const char *tnorm_outcome_name(tnorm_outcome o)
@@ -412,6 +413,12 @@ void tnorm_runner_set_timeout(tnorm_runner *r, double seconds)
 {
 	if (r && seconds >= 0)
 		r->opts.timeout = seconds;
+}
+
+void tnorm_runner_set_cancel(tnorm_runner *r, const volatile int *flag)
+{
+	if (r)
+		r->cancel = flag;
 }
 
 int tnorm_runner_set_test_name(tnorm_runner *r, const char *name)
@@ -1719,14 +1726,19 @@ oom:
 /* What waiting for a run came to. */
 typedef struct {
 	pid_t pid;       /* the run's program (0 when none was started) */
-	int status, lost, from_server, hello, timed_out;
+	int status, lost, from_server, hello, timed_out, cancelled;
 	struct rusage ru;
 } waited;
 
+/* How often a run that waits looks at the cancel flag (ms): a signal that sets it may be taken
+ * by another thread, so poll's EINTR alone cannot be relied on. */
+#define CANCEL_POLL_MS 50
+
 /*
  * Block until output comes, the tracer says the run's program is gone, or the timeout (then
- * SIGTERM to its group, SIGKILL 0.2 s later).  In MODE_SPAWN, `pending` holds the run's streams
- * for the server's request, sent when the program says hello.  0, or TNORM_EIO (fork failed).
+ * SIGTERM to its group, SIGKILL 0.2 s later).  When the cancel flag is set, the program's group
+ * is killed at once (w->cancelled).  In MODE_SPAWN, `pending` holds the run's streams for the
+ * server's request, sent when the program says hello.  0, or TNORM_EIO (fork failed).
  */
 static int wait_run(tnorm_runner *r, tracer *t, run_mode mode, stream *so, stream *se,
                     int *pending, double start, waited *w)
@@ -1742,6 +1754,8 @@ static int wait_run(tnorm_runner *r, tracer *t, run_mode mode, stream *so, strea
 			timeout = pid ? ms_until(deadline) : 1 + ms_until(deadline);
 		else if (term_sent && !kill_sent)
 			timeout = ms_until(term_at + 0.2);
+		if (r->cancel && !kill_sent && (timeout < 0 || timeout > CANCEL_POLL_MS))
+			timeout = CANCEL_POLL_MS;
 		if (poll_streams(so, se, t->evfd, timeout, r->opts.output_cap)) {
 			uint64_t v;
 			while (read(t->evfd, &v, sizeof(v)) > 0)
@@ -1779,7 +1793,12 @@ static int wait_run(tnorm_runner *r, tracer *t, run_mode mode, stream *so, strea
 		}
 		if (done_seen || pid == 0)
 			continue; /* pid 0: started a moment ago, the timeout waits for the fork */
-		if (deadline && tnow >= deadline && !term_sent) {
+		if (r->cancel && *r->cancel && !kill_sent) {
+			/* Ctrl-C: the run ends now, not at its timeout (issue 28, item 6). */
+			w->cancelled = term_sent = kill_sent = 1;
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+		} else if (deadline && tnow >= deadline && !term_sent) {
 			w->timed_out = 1;
 			term_sent = 1;
 			term_at = tnow;
@@ -1964,7 +1983,14 @@ static int run_attempt(tnorm_runner *r, tracer *t, run_mode mode, tnorm_run_resu
 	if ((err = wait_run(r, t, mode, &so, &se, pending, start, &w)) < 0)
 		goto done;
 	tracer_end(t);
-	if ((*retry = fork_server_after(r, mode, &w)))
+	*retry = fork_server_after(r, mode, &w);
+	if (w.cancelled) {
+		kill(-w.pid, SIGKILL);
+		*retry = 0;
+		err = tnorm__error_set(TNORM_EINTERRUPTED, "interrupted: the run under way was stopped");
+		goto done;
+	}
+	if (*retry)
 		goto done;
 	res->wall = tnorm__now() - start;
 	res->child_cpu = (double)w.ru.ru_utime.tv_sec + (double)w.ru.ru_utime.tv_usec / 1e6 +

@@ -114,6 +114,7 @@ int tnorm_session_new(tnorm_session **out, const char *const *argv, const tnorm_
 		tnorm_session_free(s);
 		return err;
 	}
+	tnorm_runner_set_cancel(s->runner, s->o.cancel);
 	if (s->o.fixed) {
 		/* Only its exit status counts: no tracing, no unwinding. */
 		tnorm_run_options fr = s->run;
@@ -126,6 +127,7 @@ int tnorm_session_new(tnorm_session **out, const char *const *argv, const tnorm_
 			tnorm_session_free(s);
 			return err;
 		}
+		tnorm_runner_set_cancel(s->fixed, s->o.cancel);
 	}
 	{
 		size_t n = 0, i;
@@ -204,6 +206,15 @@ static const char *describe(const tnorm_run_result *r, char *buf, size_t size)
  * Run `data` on the fixed program: *passes is 1 when it exits 0.  TNORM_ERROR when the fixed
  * program cannot be started; `why` (may be NULL) receives what happened otherwise.
  */
+/* A run stopped by the cancel flag (TNORM_EINTERRUPTED from the runner, whose message may be
+ * another thread's): the session's own message.  Other codes pass through. */
+static int stopped(int err)
+{
+	if (err == TNORM_EINTERRUPTED)
+		return tnorm__error_set(err, "interrupted; the best result so far is kept");
+	return err;
+}
+
 static int run_fixed(tnorm_session *s, const void *data, size_t len, int *passes, char *why,
                      size_t whysize, double *wall)
 {
@@ -213,7 +224,7 @@ static int run_fixed(tnorm_session *s, const void *data, size_t len, int *passes
 	*passes = 0;
 	memset(&res, 0, sizeof(res));
 	if ((err = tnorm_runner_run(s->fixed, data, len, &res)) < 0)
-		return err;
+		return stopped(err);
 	s->child_cpu += res.child_cpu;
 	s->run_wall += res.wall;
 	if (wall)
@@ -249,8 +260,11 @@ int tnorm_session_confirm(tnorm_session *s, const void *data, size_t len)
 			err = tnorm__error_set(TNORM_EINTERRUPTED, "interrupted while confirming the failure");
 			goto done;
 		}
-		if ((err = tnorm_runner_run(s->runner, data, len, &res)) < 0)
+		if ((err = tnorm_runner_run(s->runner, data, len, &res)) < 0) {
+			if (err == TNORM_EINTERRUPTED)
+				tnorm__error_set(err, "interrupted while confirming the failure");
 			goto done;
+		}
 		s->runs++;
 		s->child_cpu += res.child_cpu;
 		s->run_wall += res.wall;
@@ -295,8 +309,11 @@ int tnorm_session_confirm(tnorm_session *s, const void *data, size_t len)
 	if (s->fixed) {
 		int passes = 0;
 		double wall = 0;
-		if ((err = run_fixed(s, data, len, &passes, why, sizeof(why), &wall)) < 0)
+		if ((err = run_fixed(s, data, len, &passes, why, sizeof(why), &wall)) < 0) {
+			if (err == TNORM_EINTERRUPTED)
+				tnorm__error_set(err, "interrupted while confirming the failure");
 			goto done;
+		}
 		if (wall > slowest)
 			slowest = wall;
 		if (!passes) {
@@ -588,7 +605,7 @@ int tnorm_session_check(tnorm_session *s, const void *data, size_t len, int *int
 		return err;
 	}
 	memset(&res, 0, sizeof(res));
-	if ((err = tnorm_runner_run(s->runner, data, len, &res)) == 0)
+	if ((err = stopped(tnorm_runner_run(s->runner, data, len, &res))) == 0)
 		err = judge(s, data, len, h1, h2, &res, interesting);
 	tnorm_run_result_dispose(&res);
 	return err;
@@ -737,6 +754,7 @@ int tnorm_session_check_many(tnorm_session *s, const char *const *data, const si
 			}
 			r = s->workers[t - 1];
 			tnorm_runner_set_timeout(r, s->timeout);
+			tnorm_runner_set_cancel(r, s->o.cancel);
 		}
 		args[t].b = &b;
 		args[t].r = r;
@@ -769,7 +787,7 @@ int tnorm_session_check_many(tnorm_session *s, const char *const *data, const si
 				                       "interrupted; the best result so far is kept");
 				break;
 			}
-			if ((err = b.rc[k]) < 0)
+			if ((err = stopped(b.rc[k])) < 0)
 				break;
 			err = judge(s, data[i], len[i], h1[i], h2[i], &b.res[k], &interesting[i]);
 			k++;

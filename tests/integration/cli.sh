@@ -199,17 +199,13 @@ expect "generalize: -j 2 output is the annotated test" grep -q '# STEP 0$' "$W/j
 expect "generalize: -j 0 is a usage error" sh -c "[ $rc = 2 ] && grep -q 'takes 1 to 256 jobs' '$W/err'"
 
 # ---- Ctrl-C keeps the best test so far -------------------------------------------------------
-cat >"$W/slow.sh" <<SH
-#!/bin/sh
-sleep 0.1
-exec "$AD/avl_driver" "\$1"
-SH
-chmod +x "$W/slow.sh"
-"$T" reduce --quiet --confirm 1 --harness "$AVL/avl.tnh" -o "$W/int.min" "$AVL/tests/fail-2.t" -- "$W/slow.sh" {} >/dev/null 2>"$W/err" &
+# The gate holds the 11th run and those after it (tests/driver/gate.c), so the reduction is still
+# under way when Ctrl-C comes, however fast or loaded the machine (no run times out: --timeout
+# 600, and Ctrl-C must stop the held run at once); no sleep of a guessed length.
+gate_close "$W/gt" 10
+TMPDIR=$W/gt "$T" reduce --quiet --confirm 1 --harness "$AVL/avl.tnh" --timeout 600 -o "$W/int.min" "$AVL/tests/fail-2.t" -- "$GATE_D" {} >/dev/null 2>"$W/err" &
 pid=$!
-# Interrupt once the reduction is under way (the best-so-far file exists), however loaded the box.
-for _ in $(seq 1 200); do [ -s "$W/int.min" ] && break; sleep 0.1; done
-sleep 1
+gate_wait "$W/gt" "$W/int.min"
 kill -INT $pid
 wait $pid; rc=$?
 expect "Ctrl-C: exits 130" [ "$rc" = 130 ]

@@ -55,14 +55,14 @@ expect "a stop that differs from the engine's target: a warning naming both" gre
 
 # ---- Ctrl-C during minimize: a valid best-so-far and a working gdb ------------------------------
 rm -f fail-6.t.norm
-timeout 300 gdb -batch -nx -ex "source $PLUGIN" -ex run -ex 'tnorm minimize --no-db --generalize' \
-	-ex 'echo ALIVE\n' -ex 'tnorm signature' --args "$D" fail-6.t >int.log 2>&1 &
+gate_close gt 40
+TMPDIR=$W/gt timeout 300 gdb -batch -nx -ex "source $PLUGIN" -ex run -ex 'tnorm minimize --no-db --generalize --timeout 600' \
+	-ex 'echo ALIVE\n' -ex 'tnorm signature' --args "$GATE_D" fail-6.t >int.log 2>&1 &
 gpid=$!
-# (up to 2 minutes: on a loaded machine the debugger and the first runs start slowly)
-for _ in $(seq 1 2400); do [ -s fail-6.t.norm ] && break; sleep 0.05; done
-# (the job must still be running: with the fork server the minimization alone can end within half
-# a second of its first best-so-far; --generalize makes it some 250 runs)
-sleep 0.2
+# (the first best-so-far comes within the first 10 runs; the 41st run and those after it are
+# held and none times out (--timeout 600), so the minimization is still running when Ctrl-C
+# comes, however fast the machine; Ctrl-C must stop the held run at once: issue 28, item 6)
+gate_wait gt fail-6.t.norm
 kill -INT "$gpid"
 wait "$gpid"
 expect "Ctrl-C: minimize says it was interrupted" grep -q '^interrupted: the best test so far is in' int.log
@@ -99,14 +99,18 @@ triage_folders
 g tri.log -ex 'tnorm triage tri -j 2' -ex 'tnorm run' -ex 'echo ALIVE\n' --args "$D" fail-1.t
 triage_checks tri.log
 # Ctrl-C during triage: it stops, says how to resume, and the debugger goes on; then it resumes.
-timeout 300 gdb -batch -nx -ex "source $PLUGIN" -ex 'tnorm triage trc -j 1 --no-db' \
-	-ex 'echo ALIVE\n' --args "$D" fail-1.t >trc.log 2>&1 &
+gate_close gt 200
+TMPDIR=$W/gt timeout 300 gdb -batch -nx -ex "source $PLUGIN" -ex 'tnorm triage trc -j 1 --no-db --timeout 600' \
+	-ex 'echo ALIVE\n' --args "$GATE_D" fail-1.t >trc.log 2>&1 &
 gpid=$!
-for _ in $(seq 1 2400); do [ -n "$(ls trc/triage/results 2>/dev/null)" ] && break; sleep 0.05; done
+# (the first test's result is written after some 120 runs; the 201st run and those after it are
+# held and none times out, so the triage cannot end before Ctrl-C comes)
+gate_wait gt trc/triage/results
 kill -INT "$gpid"
 wait "$gpid"
 triage_ctrl_c_checks trc.log
-g trc2.log -ex 'tnorm triage trc -j 2 --no-db --no-generalize --quiet' --args "$D" fail-1.t
+gate_open gt
+TMPDIR=$W/gt g trc2.log -ex 'tnorm triage trc -j 2 --no-db --no-generalize --quiet' --args "$GATE_D" fail-1.t
 expect "Ctrl-C: the same command again finishes the triage" grep -q '^trc: 6 tests, 6 failing' trc2.log
 
 # ---- tnorm triage without a harness (issue 17): a crash folder, the program not a tnorm driver ----

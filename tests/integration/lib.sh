@@ -18,6 +18,35 @@ expect() { # DESCRIPTION COMMAND...: the command must succeed
 	if "$@"; then ok "$d"; else bad "$d"; fi
 }
 
+# Interrupt and kill tests wait for a condition, never for a time (issue 28, item 13).  GATE_D is
+# the AVL driver behind a gate (tests/driver/gate.c): with `gate_close DIR N`, every run after the
+# N-th of an engine whose TMPDIR is DIR blocks until it is killed, so the job is still running
+# when the test acts.  gate_wait DIR [PATH...] waits until a run is held and each PATH is a
+# non-empty file or a folder with a .json result in it (it fails after 5 minutes: a guard against
+# a hang, not a timing); gate_open DIR lets the runs that start after it through.
+GATE_D=$B/tests/driver/avl_driver_gate
+gate_close() {
+	mkdir -p "$1" && rm -f "$1"/tnorm-gate* && echo "$2" >"$1/tnorm-gate"
+}
+gate_wait() {
+	local d=$1 f ready
+	shift
+	for _ in $(seq 1 3000); do
+		ready=1
+		[ -e "$d/tnorm-gate.held" ] || ready=0
+		for f in "$@"; do
+			if [ -d "$f" ]; then ls "$f"/*.json >/dev/null 2>&1 || ready=0; else [ -s "$f" ] || ready=0; fi
+		done
+		[ $ready = 1 ] && return 0
+		sleep 0.1
+	done
+	echo "gate_wait: no held run in $d after 5 minutes" >&2
+	return 1
+}
+gate_open() {
+	rm -f "$1/tnorm-gate"
+}
+
 # `tnorm triage` in a debugger (gdb.sh, lldb.sh; issue 18).  triage_folders: tri/ (fail-1..3 and
 # pass-1) and its copy cli-tri/, trc/ (fail-1..6) for the Ctrl-C check.  triage_checks LOG: what
 # the debugger printed for `tnorm triage tri -j 2` then `tnorm run`, and its report against the

@@ -130,11 +130,12 @@ mkdir rj
 find cj -maxdepth 1 -type f -exec cp {} rj/ \;
 setsid "$T" triage rj -j 1 --no-db --invalid-exit 1 -- "$S/sut_jsonish" @@ >rj1.out 2>&1 &
 tpid=$!
-for _ in $(seq 1 1200); do [ -n "$(ls rj/triage/results 2>/dev/null)" ] && break; sleep 0.05; done
+for _ in $(seq 1 1200); do ls rj/triage/results/*.json >/dev/null 2>&1 && break; sleep 0.05; done
 kill -9 -- -"$tpid" 2>/dev/null
 wait "$tpid" 2>/dev/null
-first=$(ls rj/triage/results | head -1)
-before=$(ls rj/triage/results | wc -l)
+# (results only: a kill during an atomic write leaves its NAME.json.tmp.XXXXXX, which is no result)
+first=$(cd rj/triage/results && ls -- *.json 2>/dev/null | head -1)
+before=$(cd rj/triage/results && ls -- *.json | wc -l)
 expect "resume: a result was written before the kill ($before of 6)" [ -n "$first" ]
 "$T" triage rj -j 2 --no-db --invalid-exit 1 -- "$S/sut_jsonish" @@ >rj2.out 2>&1; rc=$?
 expect "resume: the second run finishes" sh -c "[ $rc = 0 ] && grep -q '^rj: 6 tests, 6 failing' rj2.out"

@@ -56,12 +56,13 @@ mkdir r
 for k in 1 2 3 4 5 6; do cp "$AVL/tests/fail-$k.t" r/; done
 setsid "$T" triage r --harness "$H" -j 1 --no-db -- "$D" {} >res1.out 2>&1 &
 tpid=$!
-for _ in $(seq 1 600); do [ -n "$(ls r/triage/results 2>/dev/null)" ] && break; sleep 0.05; done
+for _ in $(seq 1 600); do ls r/triage/results/*.json >/dev/null 2>&1 && break; sleep 0.05; done
 kill -9 -- -"$tpid" 2>/dev/null
 wait "$tpid" 2>/dev/null
-first=$(ls r/triage/results | head -1)
+# (results only: a kill during an atomic write leaves its NAME.json.tmp.XXXXXX, which is no result)
+first=$(cd r/triage/results && ls -- *.json 2>/dev/null | head -1)
 expect "resume: a result was written before the kill" [ -n "$first" ]
-before=$(ls r/triage/results | wc -l)
+before=$(cd r/triage/results && ls -- *.json | wc -l)
 cp "r/triage/results/$first" first.json
 "$T" triage r --harness "$H" -j 2 --no-db -- "$D" {} >res2.out 2>&1; rc=$?
 expect "resume: the second run finishes" sh -c "[ $rc = 0 ] && grep -q '^r: 6 tests, 6 failing' res2.out"
@@ -92,15 +93,20 @@ for p in $kids; do kill -9 "$p" 2>/dev/null; done
 # ---- Ctrl-C: triage says how far it got and resumes; fuzz keeps its corpus ------------------------
 mkdir i
 for k in 1 2 3 4; do cp "$AVL/tests/fail-$k.t" i/; done
-setsid "$T" triage i --harness "$H" -j 1 --no-db -- "$D" {} >int.out 2>int.err &
+# The gate holds the 201st run and those after it (the first result is written after some 120),
+# and no run times out (--timeout 600): the triage cannot end before Ctrl-C, however fast the
+# machine; Ctrl-C must stop the held run at once (issue 28, item 6).
+gate_close "$W/gi" 200
+TMPDIR=$W/gi setsid "$T" triage i --harness "$H" -j 1 --no-db --timeout 600 -- "$GATE_D" {} >int.out 2>int.err &
 tpid=$!
-for _ in $(seq 1 600); do [ -n "$(ls i/triage/results 2>/dev/null)" ] && break; sleep 0.05; done
+gate_wait "$W/gi" i/triage/results
 kill -INT -- -"$tpid"
 wait "$tpid"; rc=$?
 expect "Ctrl-C: triage exits 130 and says how to resume" sh -c "[ $rc = 130 ] && grep -q 'tests done; run the same command again to resume' int.err"
-"$T" triage i --harness "$H" -j 2 --no-db -- "$D" {} >int2.out 2>&1; rc=$?
+gate_open "$W/gi"
+TMPDIR=$W/gi "$T" triage i --harness "$H" -j 2 --no-db --timeout 600 -- "$GATE_D" {} >int2.out 2>&1; rc=$?
 expect "Ctrl-C: the rerun finishes the triage" sh -c "[ $rc = 0 ] && grep -q '^i: 4 tests, 4 failing' int2.out"
-setsid "$T" fuzz "$H" --runs 0 --max-time 60 -o fzi -- "$D" {} >fzi.out 2>fzi.err &
+setsid "$T" fuzz "$H" --runs 0 --max-time 600 -o fzi -- "$D" {} >fzi.out 2>fzi.err &
 fpid=$!
 for _ in $(seq 1 600); do [ -n "$(ls fzi 2>/dev/null)" ] && break; sleep 0.05; done
 kill -INT -- -"$fpid"

@@ -136,11 +136,21 @@ TNORM_EXTERN int tnorm_runner_set_test_name(tnorm_runner *r, const char *name);
 TNORM_EXTERN void tnorm_runner_set_timeout(tnorm_runner *r, double seconds);
 
 /**
+ * A cancel flag (say, set by a SIGINT handler): while a run waits for its program, the flag is
+ * looked at every 50 ms at most, and once it is nonzero the program's process group is killed at
+ * once and tnorm_runner_run returns TNORM_EINTERRUPTED (the result holds no outcome: the run did
+ * not end by itself); a run started while the flag is set is killed as soon as its program
+ * exists.  `flag` is borrowed and must outlive the
+ * runner's runs; NULL (the default) turns this off.
+ */
+TNORM_EXTERN void tnorm_runner_set_cancel(tnorm_runner *r, const volatile int *flag);
+
+/**
  * Run the program once on `data`.  Fills *res (dispose it afterwards, whatever the return).
  * Returns 0 when the run happened (whatever its outcome, ERROR included: an exec failure is an
  * outcome, with res->message saying why), or a negative code when the engine itself failed
  * (TNORM_EIO: cannot create the temporary folder, fork failed, cannot start the runner's
- * thread; TNORM_ENOMEM).
+ * thread; TNORM_ENOMEM; TNORM_EINTERRUPTED: the cancel flag stopped the run).
  * Not thread-safe for one runner; use one runner per thread.
  */
 TNORM_EXTERN int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len,
@@ -148,6 +158,20 @@ TNORM_EXTERN int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len,
 
 /** Free what a result owns and zero it.  Safe on a zeroed or already disposed result. */
 TNORM_EXTERN void tnorm_run_result_dispose(tnorm_run_result *res);
+
+/**
+ * 1 when a signal was sent, with kill(), sigqueue() or tgkill(), by a process that descends from
+ * the calling one (a program under test, or a process it started, that signals its parent:
+ * `kill(getppid(), SIGUSR1)`), or by a process that is already gone (a program that signalled
+ * and exited, reaped before the handler ran); 0 for a signal from the kernel (the terminal's
+ * Ctrl-C), from this process, or from any other living process (a shell's kill, timeout, a
+ * supervisor: they outlive their signal).  `code` and `pid` are the si_code and si_pid of a
+ * SA_SIGINFO handler's siginfo_t.  Async-signal-safe: it reads /proc/PID/stat with open, read
+ * and close only, so that a front end's signal handler may call it to ignore what the programs
+ * send (see core/cli/cancel.c).  A program that has left the caller's line of processes (a
+ * daemon that forked twice) and is still running is not known as one.
+ */
+TNORM_EXTERN int tnorm_signal_from_below(int code, long pid);
 
 /**
  * Warnings about checks whose failures cannot be told apart (issue 16): checks of `h` that run

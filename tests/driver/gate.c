@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gate.c - a gate for the tests that interrupt or kill a running job (issue 28, item 13).
+ *
+ * Such a test must act while the job is still running, however fast or slow the machine is; a
+ * sleep of a guessed length cannot promise that.  A driver linked with this file and with
+ * `-Wl,--wrap=tnorm_test_load` passes through a gate before each run reads its test, and the
+ * gate holds every run after the N-th: the run blocks until it is killed, so the job cannot
+ * end, and the test knows when that point is reached (a file appears).  Nothing here depends on
+ * time.
+ *
+ * The gate's state lives in the folder that holds the engine's run folders (the engine's
+ * $TMPDIR; a run's working folder is $TMPDIR/tnorm-run-PID-XXXXXX):
+ *   tnorm-gate        N, written by the test: the gate is closed after N runs (no file: open)
+ *   tnorm-gate.count  one byte appended per run through the gate
+ *   tnorm-gate.held   made by the first held run, so that the test can wait for it
+ * Runs outside a run folder (the debugger's own `run`, a driver started by hand) never stop.
+ * Removing tnorm-gate opens the gate again for the runs that start after it.
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tnorm/test.h"
+
+int __real_tnorm_test_load(tnorm_test **out, const tnorm_harness *h, const char *path);
+int __wrap_tnorm_test_load(tnorm_test **out, const tnorm_harness *h, const char *path);
+
+static int in_run_folder(void)
+{
+	char cwd[PATH_MAX];
+	const char *base;
+	if (!getcwd(cwd, sizeof(cwd)) || !(base = strrchr(cwd, '/')))
+		return 0;
+	return strncmp(base + 1, "tnorm-run-", 10) == 0;
+}
+
+static void gate(void)
+{
+	FILE *f;
+	struct stat st;
+	long limit = -1;
+	int fd;
+
+	if (!in_run_folder() || !(f = fopen("../tnorm-gate", "r")))
+		return;
+	if (fscanf(f, "%ld", &limit) != 1)
+		limit = -1;
+	fclose(f);
+	if (limit < 0)
+		return;
+	fd = open("../tnorm-gate.count", O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	if (write(fd, "r", 1) != 1 || fstat(fd, &st) < 0) {
+		close(fd);
+		return;
+	}
+	close(fd);
+	if (st.st_size <= limit)
+		return;
+	fd = open("../tnorm-gate.held", O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		close(fd);
+	for (;;)
+		pause(); /* until the engine kills this run */
+}
+
+int __wrap_tnorm_test_load(tnorm_test **out, const tnorm_harness *h, const char *path)
+{
+	gate();
+	return __real_tnorm_test_load(out, h, path);
+}
