@@ -7,7 +7,8 @@
 # examples' own never-freed trees, so they run in the gcc and clang builds only.
 # Ends with one line "N passed, N failed" (the totals over all runs).
 #
-# usage: sh tests/run-all.sh            (from the source root; build dirs: build, build-asan, build-clang)
+# usage: sh tests/run-all.sh            (from the source root; build dirs: build, build-asan, build-clang,
+#                                       build-release, build-release-clang)
 set -u
 cd "$(dirname "$0")/.." || exit 2
 
@@ -71,6 +72,24 @@ if CC=clang setup build-clang --buildtype=debugoptimized; then
 else
 	failed=$((failed + 1)); status=1
 fi
+
+# Release builds (-O3, no -g), as users and packagers build tnorm, with gcc and with clang:
+# they must compile with warnings as errors (issue 28, item 12: gcc 12's maybe-uninitialized
+# at -O3).  Built only; the tests ran above.
+release() { # DIR LABEL [env]
+	dir=$1; label=$2
+	echo "== $label =="
+	if setup "$dir" --buildtype=release && ninja -C "$dir" >"$dir.build.log" 2>&1; then
+		passed=$((passed + 1))
+		echo "ok - $label"
+	else
+		[ -f "$dir.build.log" ] && cat "$dir.build.log"
+		echo "FAIL - $label"
+		failed=$((failed + 1)); status=1
+	fi
+}
+release build-release "gcc --buildtype=release builds"
+CC=clang release build-release-clang "clang --buildtype=release builds"
 
 echo "$passed passed, $failed failed"
 exit $status

@@ -133,6 +133,10 @@ int cmd_fuzz(int argc, char **argv)
 		rc = cli_usage_error("fuzz", "missing the command: tnorm fuzz HARNESS -- CMD ARGS {}");
 		goto done;
 	}
+	if (!rest[0][0]) {
+		rc = cli_usage_error("fuzz", "the command after -- is empty: name the program to run");
+		goto done;
+	}
 	if (runs == 0 && max_time <= 0) {
 		rc = cli_usage_error("fuzz", "--runs 0 needs --max-time (a budget)");
 		goto done;

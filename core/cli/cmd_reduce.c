@@ -397,6 +397,10 @@ static int pipeline(int argc, char **argv, int mode)
 		rc = cli_usage_error(cmd, "missing the command: tnorm %s TEST -- CMD ARGS {}", cmd);
 		goto done;
 	}
+	if (!rest[0][0]) {
+		rc = cli_usage_error(cmd, "the command after -- is empty: name the program to run");
+		goto done;
+	}
 	if (mode == MODE_GENERALIZE && !po.harness) {
 		rc = cli_usage_error(cmd, "generalize needs --harness: it annotates harness tests");
 		goto done;
@@ -413,10 +417,6 @@ static int pipeline(int argc, char **argv, int mode)
 		sprintf(outbuf, "%s.%s", test,
 		        mode == MODE_REDUCE ? "min" : mode == MODE_GENERALIZE ? "gen" : "norm");
 		outp = outbuf;
-	}
-	if (!strcmp(outp, test)) {
-		rc = cli_usage_error(cmd, "-o must not name the input test (it is never modified)");
-		goto done;
 	}
 	dir = dir_of(outp);
 	if (!dir || !(slipdir = malloc(strlen(dir) + 10))) {
@@ -437,6 +437,11 @@ static int pipeline(int argc, char **argv, int mode)
 	po.argv = (const char *const *)rest;
 	po.session.match = match;
 	po.session.cancel = &cli_cancel_flag;
+	/* A mistake in -o is a command-line mistake: said before anything runs (issue 28, item 9). */
+	if (tnorm_pipeline_check_output(&po) < 0) {
+		rc = cli_usage_error(cmd, "%s", tnorm_error_last()->message);
+		goto done;
+	}
 	tty = isatty(2);
 	if (!quiet && tty)
 		po.session.progress = progress;
@@ -464,6 +469,13 @@ static int pipeline(int argc, char **argv, int mode)
 		fprintf(stderr, "tnorm %s: warning: %s\n", cmd, res.warning);
 	if (err < 0 && err != TNORM_EINTERRUPTED && err != TNORM_ETIMEOUT) {
 		rc = cli_fail(cmd, err);
+		goto restore;
+	}
+	if (err == TNORM_EINTERRUPTED && !res.signature) {
+		/* No target yet: there is no result, and none was written (issue 28, item 7). */
+		fprintf(stderr, "tnorm %s: interrupted before the target was confirmed; nothing "
+		        "written\n", cmd);
+		rc = EXIT_INTERRUPTED;
 		goto restore;
 	}
 	if (err == TNORM_EINTERRUPTED || err == TNORM_ETIMEOUT) {

@@ -140,6 +140,10 @@ int cmd_run(int argc, char **argv)
 		rc = cli_usage_error("run", "missing the command: tnorm run TEST -- CMD ARGS {}");
 		goto done;
 	}
+	if (!rest[0][0]) {
+		rc = cli_usage_error("run", "the command after -- is empty: name the program to run");
+		goto done;
+	}
 	cli_run_args_apply(&ra, &opts);
 	if ((err = tnorm_file_read(test, &data, &len)) < 0 ||
 	    (err = tnorm_runner_new(&r, (const char *const *)rest, &opts)) < 0 ||

@@ -251,6 +251,10 @@ int cmd_triage(int argc, char **argv)
 		                     "missing the command: tnorm triage DIR -- CMD ARGS {} (or @@)");
 		goto done;
 	}
+	if (!rest[0][0]) {
+		rc = cli_usage_error("triage", "the command after -- is empty: name the program to run");
+		goto done;
+	}
 	o.argv = (const char *const *)rest;
 	if (cli_run_args_fixed(&ra, "triage", rest, &o.job.session.fixed) < 0) {
 		rc = EXIT_USAGE;

@@ -3,6 +3,7 @@
  * util.c - error reporting and option-value parsing shared by the subcommands.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -66,7 +67,8 @@ int cli_parse_seconds(const char *cmd, const char *opt, const char *s, double *o
 	if (!s || !*s)
 		goto bad;
 	v = strtod(s, &end);
-	if (errno || end == s || v < 0)
+	/* nan, inf and negative values are no durations (issue 28, item 9) */
+	if (errno || end == s || !(v >= 0) || isinf(v))
 		goto bad;
 	if (!strcmp(end, "ms"))
 		v /= 1000.0;

@@ -12,6 +12,7 @@ import argparse
 import os
 import re
 import shlex
+import shutil
 import struct
 import subprocess
 import sys
@@ -745,16 +746,27 @@ class Session(_Navigation):
         self.last_result = None   # path of the last result file
         self.stepping = None      # [(action, notes)] of the test `tnorm run` started
         self.current = -1         # index of the current step, -1 before step 0
-        self.workdir = tempfile.mkdtemp(prefix="tnorm-plugin-")
+
+    def _with_workdir(self, fn, *args):
+        """fn(workdir, *args) with a private folder for the driver's harness file, removed when
+        fn returns or raises: a debugger session leaves nothing in $TMPDIR (issue 28, item 11)."""
+        workdir = tempfile.mkdtemp(prefix="tnorm-plugin-")
+        try:
+            return fn(workdir, *args)
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
 
     # ---- jobs ------------------------------------------------------------------------------
     def job(self, mode, a):
+        return self._with_workdir(self._job, mode, a)
+
+    def _job(self, workdir, mode, a):
         h = self.host
         program, args = h.program()
         test, tmpl = find_test(args, a.test)
         harness = a.harness
         if harness is None:
-            harness = program_harness(program, self.workdir)
+            harness = program_harness(program, workdir)
         if harness is None and mode == "generalize":
             # Without a harness the test is a plain file: reduce, minimize and normalize work on
             # its bytes (generic mode); generalization annotates harness steps.
@@ -796,7 +808,7 @@ class Session(_Navigation):
         if state["shown"]:
             h.write("\n")
         self.report(res, getattr(a, "verbose", False))
-        if res["text"] is not None:
+        if res["text"] is not None and res["signature"] is not None:
             self.last_result = os.path.abspath(out)
         return res
 
@@ -804,6 +816,11 @@ class Session(_Navigation):
         w = self.host.write
         if res.get("warning"):
             w("warning: %s\n" % res["warning"])
+        if res["interrupted"] and res["signature"] is None:
+            # No target yet: no result, and nothing was written (issue 28, item 7).
+            w("interrupted before the target was confirmed; nothing written\n")
+            self.host.flush()
+            return
         if res["expect_matches"] is False:
             w("warning: the debugger's stop (%s) differs from the engine's run of the test (%s); "
               "working on the engine's\n" % (res["expect_signature"], res["signature"]))
@@ -833,6 +850,9 @@ class Session(_Navigation):
 
     # ---- triage (issue 18) -------------------------------------------------------------------
     def triage(self, a):
+        return self._with_workdir(self._triage, a)
+
+    def _triage(self, workdir, a):
         """`tnorm triage DIR`: the library's triage of a folder with the current program (the
         program argument that names a file, if any, becomes the test), then the bucket table."""
         h = self.host
@@ -846,7 +866,7 @@ class Session(_Navigation):
         elif "{}" not in tmpl and "@@" not in tmpl and not a.stdin:
             tmpl.append("{}")
         # Without a harness (the program is not a tnorm driver): a fuzzer's crash folder.
-        harness = a.harness or program_harness(program, self.workdir)
+        harness = a.harness or program_harness(program, workdir)
         if harness is not None and not os.path.isfile(harness):
             raise UsageError("%s: no such harness file" % harness)
         db = None if a.no_db else _tnorm.db_path(os.path.join(a.dir, "x"), a.db)

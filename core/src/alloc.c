@@ -181,21 +181,79 @@ void tnorm__buf_dispose(tnorm__buf *b)
 	b->len = b->cap = 0;
 }
 
+/*
+ * The largest file tnorm reads as a test, a harness or a crash input (issue 28, item 4): 256 MiB,
+ * or TNORM_MAX_INPUT from the environment (bytes, or with a K, M or G suffix).  A file that
+ * grows while it is read (a file in /proc says size 0) is cut off at the same limit.
+ */
+#define READ_LIMIT_DEFAULT ((uint64_t)256 << 20)
+
+uint64_t tnorm__read_limit(void)
+{
+	const char *e = getenv("TNORM_MAX_INPUT");
+	char *end = NULL;
+	unsigned long long v;
+	if (!e || !*e)
+		return READ_LIMIT_DEFAULT;
+	errno = 0;
+	v = strtoull(e, &end, 10);
+	if (errno || end == e)
+		return READ_LIMIT_DEFAULT;
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	default: break;
+	}
+	return *end || v == 0 ? READ_LIMIT_DEFAULT : (uint64_t)v;
+}
+
+static const char *file_kind(mode_t m)
+{
+	return S_ISDIR(m) ? "a folder" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device"
+	       : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+static int too_big(const char *path, uint64_t limit)
+{
+	return tnorm__error_set(TNORM_EINVALID, "%s: larger than %llu bytes, tnorm's limit for an "
+	                        "input file (TNORM_MAX_INPUT=SIZE in the environment raises it, e.g. "
+	                        "TNORM_MAX_INPUT=2G)", path, (unsigned long long)limit);
+}
+
 /* Read with open and read straight into the result, sized by fstat (files in /proc say 0: the
  * buffer then grows as it fills): no stdio stream and no bounce buffer.  A fork server's child
- * reads its test with this, and every page it touches there is a copy-on-write fault. */
+ * reads its test with this, and every page it touches there is a copy-on-write fault.  Only
+ * regular files are read, opened without blocking (a FIFO would block open() for good, and
+ * /dev/zero never ends), and at most tnorm__read_limit() bytes. */
 int tnorm__read_file(const char *path, char **out, size_t *len)
 {
 	tnorm__buf b = TNORM__BUF_INIT;
 	struct stat st;
+	uint64_t limit = tnorm__read_limit();
 	int fd, err = 0;
 
 	*out = NULL;
 	if (len)
 		*len = 0;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)) < 0)
 		return tnorm__error_errno(TNORM_EIO, "%s: cannot open", path);
-	if ((err = tnorm__buf_grow(&b, fstat(fd, &st) == 0 && st.st_size > 0 &&
+	if (fstat(fd, &st) < 0) {
+		err = tnorm__error_errno(TNORM_EIO, "%s: cannot read", path);
+		close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return tnorm__error_set(TNORM_EINVALID, "%s: %s, not a regular file: tnorm reads tests, "
+		                        "harnesses and inputs from regular files only", path,
+		                        file_kind(st.st_mode));
+	}
+	if ((uint64_t)st.st_size > limit) {
+		close(fd);
+		return too_big(path, limit);
+	}
+	if ((err = tnorm__buf_grow(&b, st.st_size > 0 &&
 	                                       (uint64_t)st.st_size < SIZE_MAX / 2
 	                                   ? (size_t)st.st_size + 1
 	                                   : 4096)) < 0)
@@ -214,6 +272,10 @@ int tnorm__read_file(const char *path, char **out, size_t *len)
 			goto done;
 		}
 		b.len += (size_t)n;
+		if ((uint64_t)b.len > limit) {
+			err = too_big(path, limit);
+			goto done;
+		}
 	}
 	b.ptr[b.len] = '\0';
 	if (len)

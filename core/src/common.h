@@ -65,6 +65,8 @@ void tnorm__buf_dispose(tnorm__buf *b);
 
 /* Read a whole file into a NUL-terminated buffer (caller frees with tnorm_free). */
 int tnorm__read_file(const char *path, char **out, size_t *len);
+/* The largest input file tnorm reads: 256 MiB, or TNORM_MAX_INPUT (alloc.c). */
+uint64_t tnorm__read_limit(void);
 
 /* Write `data` to `path` atomically: a temp file in the same directory, fsync, rename. */
 int tnorm__write_file_atomic(const char *path, const void *data, size_t len);

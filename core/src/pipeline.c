@@ -349,23 +349,43 @@ static int same_file(const char *a, const char *b)
 	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* The folder a path is in ("." for a bare name); NULL when out of memory. */
+static char *folder_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	tnorm__buf b = TNORM__BUF_INIT;
+	if (!slash)
+		return tnorm__strdup(".");
+	if (tnorm__buf_printf(&b, "%.*s", slash == path ? 1 : (int)(slash - path), path) < 0)
+		return NULL;
+	return tnorm__buf_detach(&b);
+}
+
 /*
- * The output is written (atomically: a temporary file renamed over it) from the start; it must
- * not be any file the job reads, however it is spelled, nor a symbolic link (the rename would
- * replace the link with a file, silently).
+ * The rules for OUT (docs/cli.md, "Output files"; issue 28, items 1 and 9).  The output is
+ * written atomically from the start (a temporary file in its folder, renamed over it), so:
+ * it must be named; it must not be any file the job reads, however it is spelled; it must not
+ * be a symbolic link (the rename would replace the link with a file); if it exists it must be a
+ * regular file (a rename over /dev/null or a FIFO would replace it with a file: as root, for the
+ * whole machine); and its folder must exist.
  */
-static int check_output(const tnorm_pipeline_options *o)
+int tnorm_pipeline_check_output(const tnorm_pipeline_options *o)
 {
 	struct stat st;
 	static const char *const what[] = {"the input test", "the harness", "the database",
 	                                   "the program"};
 	const char *inputs[4];
+	char *dir;
 	size_t i;
+	if (!o || !o->out)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_pipeline_check_output: no output");
+	if (!o->out[0])
+		return tnorm__error_set(TNORM_EINVALID, "the output file's name is empty");
 	inputs[0] = o->test;
 	inputs[1] = o->harness;
 	inputs[2] = o->db;
-	inputs[3] = o->argv[0];
-	if (!strcmp(o->out, o->test))
+	inputs[3] = o->argv ? o->argv[0] : NULL;
+	if (o->test && !strcmp(o->out, o->test))
 		return tnorm__error_set(TNORM_EINVALID, "the output must not be the input test (it is "
 		                        "never modified)");
 	for (i = 0; i < 4; i++)
@@ -373,10 +393,28 @@ static int check_output(const tnorm_pipeline_options *o)
 			return tnorm__error_set(TNORM_EINVALID, "the output %s is %s (%s): it would be "
 			                        "overwritten; name another output file", o->out, what[i],
 			                        inputs[i]);
-	if (lstat(o->out, &st) == 0 && S_ISLNK(st.st_mode))
-		return tnorm__error_set(TNORM_EINVALID, "the output %s is a symbolic link: writing the "
-		                        "result would replace the link with a file; name the file itself",
-		                        o->out);
+	if (lstat(o->out, &st) == 0) {
+		if (S_ISLNK(st.st_mode))
+			return tnorm__error_set(TNORM_EINVALID, "the output %s is a symbolic link: writing "
+			                        "the result would replace the link with a file; name the "
+			                        "file itself", o->out);
+		if (!S_ISREG(st.st_mode))
+			return tnorm__error_set(TNORM_EINVALID, "the output %s exists and is %s, not a "
+			                        "regular file: tnorm writes its results to regular files "
+			                        "only (it would be replaced by one)", o->out,
+			                        S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode)
+			                        ? "a FIFO" : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)
+			                        ? "a device" : "a socket");
+	}
+	if (!(dir = folder_of(o->out)))
+		return TNORM_ENOMEM;
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		int err = tnorm__error_set(TNORM_EINVALID, "the output %s: its folder %s does not exist",
+		                           o->out, dir);
+		free(dir);
+		return err;
+	}
+	free(dir);
 	return 0;
 }
 
@@ -410,7 +448,7 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 	if (o->mode == TNORM_MODE_GENERALIZE && !o->harness)
 		return tnorm__error_set(TNORM_EINVALID, "generalize needs a harness: it annotates the "
 		                        "steps of harness tests");
-	if ((err = check_output(o)) < 0)
+	if ((err = tnorm_pipeline_check_output(o)) < 0)
 		return err;
 	r->unit = o->harness ? "steps" : "bytes";
 

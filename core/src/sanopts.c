@@ -110,7 +110,7 @@ int tnorm__sanopts_merge(const char *base, const char *over, char **out)
 	*out = NULL;
 	/* The flags of base, each with its winning value (over's, or its own last one). */
 	for (p = base; p && err == 0 && next_flag(&p, &f);) {
-		flag last;
+		flag last = f;
 		if (find_flag(over, &f, &g))
 			f = g;
 		else if (find_flag(base, &f, &last))
@@ -121,7 +121,7 @@ int tnorm__sanopts_merge(const char *base, const char *over, char **out)
 	}
 	/* Then the flags that only over sets. */
 	for (p = over; p && err == 0 && next_flag(&p, &f);) {
-		flag last;
+		flag last = f; /* (found again below: f came from over) */
 		if (find_flag(base, &f, &g) || find_flag(b.ptr ? b.ptr : "", &f, &g))
 			continue;
 		find_flag(over, &f, &last);
@@ -269,7 +269,7 @@ int tnorm_lint_checks(const tnorm_harness *h, const char *program, char **out)
 		goto done;
 	}
 	if (program && access(program, X_OK) < 0) {
-		err = tnorm__error_errno(TNORM_EINVALID, "cannot run '%s'", program);
+		err = tnorm__error_errno(TNORM_ERROR, "cannot run '%s'", program);
 		goto done;
 	}
 	if (program && (!ask_program(program, "--print-hooks", NULL, hooks, HOOKS_SIZE) ||

@@ -253,13 +253,110 @@ static int find_tests(const tnorm_triage_options *o, tnorm_triage_result *res)
 	return 0;
 }
 
-static int make_dirs(const char *out)
+/*
+ * OUT is tnorm's own (issue 28, items 2 and 3): tnorm deletes and rewrites files in its results/,
+ * norm/, claims/ and buckets/, so it works only in a folder it made or was given empty, known
+ * by the marker file it leaves there.  A folder that holds anything else is refused, and so is
+ * the triaged folder itself or a folder inside it (its report files would be triaged next
+ * time), but for the default FOLDER/triage, which the listing of tests skips.
+ */
+#define OUT_MARKER ".tnorm-triage"
+
+static int folder_is_empty(const char *dir)
 {
-	static const char *const subs[] = {"", "/results", "/norm", "/claims", "/buckets"};
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int empty = 1;
+	while (d && empty && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = 0;
+	if (d)
+		closedir(d);
+	return d ? empty : 0;
+}
+
+/* OUT's absolute, resolved path, whether it exists yet or not (NULL: its parent cannot be
+ * resolved, or out of memory). */
+static char *resolve_out(const char *out)
+{
+	char *full = realpath(out, NULL), *parent = NULL, *res = NULL;
+	const char *slash = strrchr(out, '/'), *base;
+	tnorm__buf b = TNORM__BUF_INIT;
+	if (full) {
+		res = tnorm__strdup(full);
+		free(full);
+		return res;
+	}
+	base = slash ? slash + 1 : out;
+	if (slash) {
+		tnorm__buf pb = TNORM__BUF_INIT;
+		if (tnorm__buf_printf(&pb, "%.*s", slash == out ? 1 : (int)(slash - out), out) == 0)
+			parent = realpath(pb.ptr, NULL);
+		tnorm__buf_dispose(&pb);
+	} else {
+		parent = realpath(".", NULL);
+	}
+	if (parent && tnorm__buf_printf(&b, "%s/%s", strcmp(parent, "/") ? parent : "", base) == 0)
+		res = tnorm__buf_detach(&b);
+	tnorm__buf_dispose(&b);
+	free(parent);
+	return res;
+}
+
+static int check_out_place(const char *folder, const char *out)
+{
+	char *f = realpath(folder, NULL), *o = resolve_out(out);
+	size_t n;
+	int err = 0;
+	if (f && o && (n = strlen(f)) > 0 && !strncmp(o, f, n) && (o[n] == '\0' || o[n] == '/')) {
+		const char *rest = o + n;
+		if (strcmp(rest, "/triage"))
+			err = tnorm__error_set(TNORM_EINVALID, "the output folder %s is %sthe folder of "
+			                       "tests %s: its report files would be taken for tests; name "
+			                       "a folder outside it (or leave -o out: %s/triage)", out,
+			                       *rest ? "inside " : "", folder, folder);
+	}
+	free(f);
+	tnorm_free(o);
+	return err;
+}
+
+static int make_dirs(const char *folder, const char *out)
+{
+	static const char *const subs[] = {"/results", "/norm", "/claims", "/buckets"};
+	tnorm__buf p = TNORM__BUF_INIT;
+	struct stat st;
 	size_t k;
+	int err;
+	if ((err = check_out_place(folder, out)) < 0)
+		return err;
+	if (mkdir(out, 0755) < 0 && errno != EEXIST)
+		return tnorm__error_errno(TNORM_EIO, "%s: cannot create", out);
+	if (stat(out, &st) < 0 || !S_ISDIR(st.st_mode))
+		return tnorm__error_set(TNORM_EINVALID, "the output %s is not a folder", out);
+	if ((err = tnorm__buf_printf(&p, "%s/" OUT_MARKER, out)) < 0)
+		return err;
+	if (access(p.ptr, F_OK) < 0) {
+		static const char text[] = "This folder is tnorm triage's output: tnorm deletes and "
+		                           "rewrites the files in results/, norm/, claims/ and buckets/ "
+		                           "and report.json and report.html here.  Keep nothing of your "
+		                           "own in it.\n";
+		if (!folder_is_empty(out)) {
+			err = tnorm__error_set(TNORM_EINVALID, "the output folder %s is not empty and is not "
+			                       "one that tnorm triage made (it has no %s): tnorm deletes "
+			                       "files in its output folder, so it takes only a new or an "
+			                       "empty one; name another", out, OUT_MARKER);
+			tnorm__buf_dispose(&p);
+			return err;
+		}
+		if ((err = tnorm__write_file_atomic(p.ptr, text, sizeof(text) - 1)) < 0) {
+			tnorm__buf_dispose(&p);
+			return err;
+		}
+	}
+	tnorm__buf_dispose(&p);
 	for (k = 0; k < sizeof(subs) / sizeof(*subs); k++) {
-		tnorm__buf p = TNORM__BUF_INIT;
-		int err = tnorm__buf_printf(&p, "%s%s", out, subs[k]);
+		err = tnorm__buf_printf(&p, "%s%s", out, subs[k]);
 		if (err == 0 && mkdir(p.ptr, 0755) < 0 && errno != EEXIST)
 			err = tnorm__error_errno(TNORM_EIO, "%s: cannot create", p.ptr);
 		tnorm__buf_dispose(&p);
@@ -1323,7 +1420,7 @@ int tnorm_triage_run(const tnorm_triage_options *given, tnorm_triage_result *res
 	if (!(res->corpus = tnorm__strdup(o->dir)) ||
 	    !(res->out = o->out ? tnorm__strdup(o->out) : path_of(o->dir, "triage", NULL)))
 		return TNORM_ENOMEM;
-	if ((err = find_tests(o, res)) < 0 || (err = make_dirs(res->out)) < 0 ||
+	if ((err = find_tests(o, res)) < 0 || (err = make_dirs(res->folder, res->out)) < 0 ||
 	    (err = probe_db(o, res, &j.dbpath)) < 0 || (err = job_key(o, j.jobkey)) < 0)
 		return err;
 	keep_shard(o, res);

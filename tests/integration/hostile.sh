@@ -37,5 +37,101 @@ for s in USR1 TERM INT; do
 		sh -c "grep -q '^written to l-$s.min' l-$s.log && grep -qx ALIVE l-$s.log"
 done
 
+# ---- items 1 and 9: -o is checked before anything runs; never a device, FIFO or folder ----------
+AVL=$SRC/examples/avl
+H=$AVL/avl.tnh
+D=$B/examples/avl/avl_driver
+cp "$AVL/tests/fail-1.t" in.t
+mkfifo out.fifo
+mkdir out.dir
+# a private copy of /dev/null (as root): the real one must never be at stake in a test
+if [ "$(id -u)" = 0 ] && mknod out.null c 1 3 2>/dev/null; then dev=out.null; else dev=; fi
+for o in out.fifo out.dir $dev "" ./in.t "$W/in.t" nodir/x; do
+	"$T" reduce --no-db --harness "$H" -o "$o" in.t -- "$D" {} >o.out 2>o.err; rc=$?
+	expect "-o '$o': refused before anything runs, exit 2 ($(head -1 o.err))" \
+		sh -c "[ $rc = 2 ] && ! grep -q '^reduced' o.out"
+done
+expect "-o: the FIFO, the folder and the device are still what they were" \
+	sh -c "[ -p out.fifo ] && [ -d out.dir ] && { [ -z '$dev' ] || [ -c out.null ]; }"
+expect "the input test is untouched" cmp -s in.t "$AVL/tests/fail-1.t"
+for v in nan inf -1 x; do
+	"$T" reduce --no-db --timeout "$v" --harness "$H" in.t -- "$D" {} >/dev/null 2>&1; r1=$?
+	"$T" reduce --no-db --max-time "$v" --harness "$H" in.t -- "$D" {} >/dev/null 2>&1; r2=$?
+	expect "--timeout $v and --max-time $v: usage errors, exit 2" [ "$r1/$r2" = 2/2 ]
+done
+for c in "run in.t" "reduce --harness $H in.t" "triage . --harness $H"; do
+	"$T" $c -- "" >/dev/null 2>e.err; rc=$?
+	expect "${c%% *} -- '': an empty command is a usage error (exit 2)" sh -c "[ $rc = 2 ] && grep -q 'command after -- is empty' e.err"
+done
+"$T" check --driver /nonexistent "$H" in.t >/dev/null 2>&1; rc=$?
+expect "check --driver /nonexistent: cannot start the program, exit 3 (docs/cli.md)" [ $rc = 3 ]
+
+# ---- item 4: tests are regular files of a bounded size, opened without blocking -------------------
+timeout 60 "$T" run out.fifo -- "$D" {} >/dev/null 2>f.err; rc=$?
+expect "a FIFO as the test: one error at once, no hang (exit $rc)" sh -c "[ $rc = 1 ] && grep -q 'a FIFO, not a regular file' f.err"
+timeout 60 "$T" reduce --no-db --harness "$H" /dev/zero -- "$D" {} >/dev/null 2>z.err; rc=$?
+expect "/dev/zero as the test: one error at once, not read forever (exit $rc)" sh -c "[ $rc = 1 ] && grep -q 'a character device, not a regular file' z.err"
+head -c 2048 /dev/zero | tr '\0' 'a' >big.bin
+TNORM_MAX_INPUT=1K "$T" run big.bin -- "$S/sut_catfile" {} >/dev/null 2>b.err; rc=$?
+expect "a test over the size limit: one error naming the limit and how to raise it" \
+	sh -c "[ $rc = 1 ] && grep -q 'larger than 1024 bytes.*TNORM_MAX_INPUT' b.err"
+TNORM_MAX_INPUT=4K "$T" run big.bin -- "$S/sut_catfile" {} >/dev/null 2>&1; rc=$?
+expect "TNORM_MAX_INPUT raises the limit" [ $rc = 0 ]
+
+# ---- items 2 and 3: triage's OUT is its own, and never the folder of tests -----------------------
+mkdir tc mine
+cp "$AVL/tests/fail-1.t" "$AVL/tests/fail-2.t" tc/
+mkdir mine/buckets mine/claims
+echo mine >mine/buckets/notes.txt
+echo mine >mine/claims/keep
+"$T" triage tc --harness "$H" --no-db -o mine -- "$D" {} >/dev/null 2>t.err; rc=$?
+expect "triage -o into a folder of the user's: refused, nothing deleted" \
+	sh -c "[ $rc = 1 ] && grep -q 'not empty and is not one that tnorm triage made' t.err && [ -s mine/buckets/notes.txt ] && [ -s mine/claims/keep ]"
+for o in tc tc/sub ./tc/sub; do
+	"$T" triage tc --harness "$H" --no-db -o "$o" -- "$D" {} >/dev/null 2>t.err; rc=$?
+	expect "triage tc -o $o: refused (the report would be triaged next time)" \
+		sh -c "[ $rc = 1 ] && grep -q 'folder of tests' t.err && [ ! -e tc/report.json ] && [ ! -e tc/sub ]"
+done
+mkdir empty
+"$T" triage tc --harness "$H" --no-db --quiet -o empty -- "$D" {} >/dev/null 2>&1; rc=$?
+"$T" triage tc --harness "$H" --no-db --quiet -o empty -- "$D" {} >/dev/null 2>&1; rc2=$?
+expect "triage -o an empty folder: taken, marked, and taken again" \
+	sh -c "[ $rc = 0 ] && [ $rc2 = 0 ] && [ -s empty/.tnorm-triage ] && [ -s empty/report.json ]"
+"$T" triage tc --harness "$H" --no-db --quiet -- "$D" {} >/dev/null 2>&1; rc=$?
+expect "triage with the default OUT (tc/triage) still works" sh -c "[ $rc = 0 ] && [ -s tc/triage/report.json ]"
+
+# ---- item 11: a debugger session leaves nothing in $TMPDIR -----------------------------------------
+mkdir ptmp ptri
+cp "$AVL/tests/fail-1.t" "$AVL/tests/fail-2.t" ptri/
+TMPDIR=$W/ptmp timeout 300 gdb -batch -nx -ex "source $PLUGIN_GDB" -ex run -ex 'tnorm minimize --no-db' \
+	-ex 'tnorm triage ptri --no-db --quiet' -ex 'tnorm run' -ex 'echo ALIVE\n' --args "$D" in.t >pg.log 2>&1
+TMPDIR=$W/ptmp timeout 300 lldb -b -o "command script import $PLUGIN_LLDB" -o run \
+	-k 'tnorm minimize --no-db -o l.norm' -k 'tnorm triage ptri --no-db --quiet' -k 'script print("ALIVE")' \
+	-- "$D" in.t >pl.log 2>&1
+expect "plugins: the sessions worked (minimize, triage)" \
+	sh -c "grep -qx ALIVE pg.log && grep -qx ALIVE pl.log && [ -s in.t.norm ] && [ -s l.norm ]"
+expect "plugins: nothing left in \$TMPDIR after gdb and lldb sessions ($(ls ptmp | tr '\n' ' '))" \
+	[ -z "$(ls -A ptmp)" ]
+
+# ---- item 7: Ctrl-C during the confirm runs: no result that does not exist --------------------------
+# The gate holds the very first run (a confirm run), and none times out.
+gate_close "$W/g7" 0
+TMPDIR=$W/g7 "$T" reduce --json --harness "$H" --timeout 600 -o c7.min in.t -- "$GATE_D" {} >c7.out 2>c7.err &
+pid=$!
+gate_wait "$W/g7"
+kill -INT $pid
+wait $pid; rc=$?
+expect "Ctrl-C while confirming: exit 130, 'nothing written', no result printed, no file" \
+	sh -c "[ $rc = 130 ] && grep -q 'interrupted before the target was confirmed; nothing written' c7.err && [ ! -s c7.out ] && [ ! -e c7.min ]"
+gate_close "$W/g7" 0
+TMPDIR=$W/g7 timeout 300 gdb -batch -nx -ex "source $PLUGIN_GDB" -ex 'tnorm minimize --timeout 600 -o g7.norm' \
+	-ex 'echo ALIVE\n' --args "$GATE_D" in.t >g7.log 2>&1 &
+pid=$!
+gate_wait "$W/g7"
+kill -INT $pid
+wait $pid
+expect "Ctrl-C while confirming, in gdb: 'nothing written', no signature (null), no file" \
+	sh -c "grep -q '^interrupted before the target was confirmed; nothing written' g7.log && ! grep -q 'signature: None' g7.log && grep -qx ALIVE g7.log && [ ! -e g7.norm ]"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

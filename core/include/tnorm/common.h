@@ -39,7 +39,10 @@ TNORM_EXTERN int tnorm_file_write_atomic(const char *path, const void *data, siz
 
 /**
  * Read a whole file.  *out receives a NUL-terminated copy (free with tnorm_free), *len (may be
- * NULL) its length.  0, TNORM_EIO or TNORM_ENOMEM.
+ * NULL) its length.  Only a regular file is read (it is opened without blocking, so a FIFO or a
+ * device is refused at once), and at most 256 MiB of it, or TNORM_MAX_INPUT from the
+ * environment (bytes, or with a K, M or G suffix).  0, TNORM_EIO, TNORM_EINVALID (not a regular
+ * file, or over the limit: the message says which and how to raise it) or TNORM_ENOMEM.
  */
 TNORM_EXTERN int tnorm_file_read(const char *path, char **out, size_t *len);
 

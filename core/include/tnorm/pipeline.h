@@ -125,6 +125,17 @@ typedef struct tnorm_pipeline_result {
  */
 TNORM_EXTERN int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *res);
 
+/**
+ * The rules for the output file, which tnorm_pipeline_run checks first (a front end may check
+ * them before anything else, to report a command-line mistake as one): `o->out` is named; it
+ * is not the test, the harness, the database nor the program (by device and inode, however it
+ * is spelled); it is not a symbolic link; if it exists it is a regular file (never a device, a
+ * FIFO, a socket or a folder, which the atomic write would replace with a file); its folder
+ * exists.  Reads o->out, o->test, o->harness, o->db and o->argv[0] (each may be NULL but out).
+ * 0, TNORM_EINVALID (the message says which rule), TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_pipeline_check_output(const tnorm_pipeline_options *o);
+
 /** Free what a result owns and zero it.  Safe on a zeroed or disposed result. */
 TNORM_EXTERN void tnorm_pipeline_result_dispose(tnorm_pipeline_result *res);
 

@@ -182,7 +182,7 @@ TNORM_EXTERN int tnorm_signal_from_below(int code, long pid);
  * @param out  receives the warnings, one line each ("warning: checks ..."), free with
  *             tnorm_free(); NULL when there are none.
  * @return 0; TNORM_EINVALID (NULL argument; `program` lists no handlers: not a tnorm driver, or
- *         one built before `handler` lines); TNORM_ENOMEM.
+ *         one built before `handler` lines); TNORM_ERROR (`program` cannot be run); TNORM_ENOMEM.
  */
 TNORM_EXTERN int tnorm_lint_checks(const tnorm_harness *h, const char *program, char **out);
 
