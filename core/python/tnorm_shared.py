@@ -173,15 +173,25 @@ def find_test(args, explicit=None):
     return os.path.abspath(args[idx]), tmpl
 
 
+def is_driver(program):
+    """True when the program links the tnorm driver runtime (it names tnorm_drv_main)."""
+    try:
+        with open(program, "rb") as f:
+            return b"tnorm_drv_main" in f.read()
+    except OSError:
+        return False
+
+
+NOT_A_DRIVER = ("stepping needs a tnorm driver: %s does not link the tnorm driver runtime (it "
+                "has no test steps to stop at).  Without one, tnorm signature, reduce, minimize, "
+                "normalize and triage work on the test file's bytes; see docs/gdb.md")
+
+
 def program_harness(program, workdir):
     """The harness compiled into a tnorm driver (DRIVER --print-harness), written to a file in
     workdir; None when the program is not a tnorm driver.  Only a program that links the tnorm
     driver runtime is asked: any other program could take the option for a file name."""
-    try:
-        with open(program, "rb") as f:
-            if b"tnorm_drv_main" not in f.read():
-                return None
-    except OSError:
+    if not is_driver(program):
         return None
     try:
         p = subprocess.run([program, "--print-harness"], capture_output=True, timeout=10,
@@ -252,6 +262,7 @@ ASAN_DESCRIPTION = "((const char *(*)(void))__asan_get_report_description)()"
 ASAN_PRESENT = "((int (*)(void))__asan_report_present)()"
 ASAN_ACCESS = "((int (*)(void))__asan_get_report_access_type)()"
 DRIVER_FAILURE = "(const char *)&tnorm_drv_failure"
+CALL_EXPRS = (ASAN_DESCRIPTION, ASAN_PRESENT, ASAN_ACCESS)  # these call into the inferior
 UBSAN_REPORT_HOOK = "__ubsan_on_report"
 
 
@@ -264,13 +275,27 @@ def ubsan_report_kind(message):
     return "ubsan:" + word if word else None
 
 
-def stop_kind(signal, host, ubsan_message=None):
+def engine_kind(program, args):
+    """The kind of the engine's own run of the program's test (what the CLI prints), or None."""
+    try:
+        test, tmpl = find_test(args)
+        sig = _tnorm.run([program] + tmpl, test).get("signature")
+    except (UsageError, _tnorm.Error, OSError):
+        return None
+    return sig.split(" at ")[0] if sig else None
+
+
+def stop_kind(signal, host, ubsan_message=None, engine=None):
     """The engine's kind for a stop on `signal` (or at a sanitizer's report, signal None): a
     fatal signal keeps its name, except when the sanitizer or the tnorm driver runtime ended the
     program itself (its abort), as the engine reads it from the report on stderr.  host.evaluate(
     EXPR, as_string) returns the value of a C expression in the stopped inferior, None when it
     cannot be evaluated (the runtime is not linked in); ubsan_message is UBSan's report message
-    as recorded at __ubsan_on_report in this process, or None."""
+    as recorded at __ubsan_on_report in this process, or None.  When the program has a
+    sanitizer's runtime but the debugger cannot call into it (gdb 13 on a CPU whose extended
+    register state it cannot write: "Couldn't write extended state status"), the report cannot
+    be read in the process, and engine() (the engine's own run of the test, engine_kind) gives
+    the kind."""
     if signal not in (None, "SIGABRT"):
         return signal
     desc = host.evaluate(ASAN_DESCRIPTION, True)
@@ -284,6 +309,13 @@ def stop_kind(signal, host, ubsan_message=None):
     failure = host.evaluate(DRIVER_FAILURE, True)
     if failure:
         return failure
+    asan_blind = (host.symbol_address("__asan_report_present") is not None
+                  and host.evaluate(ASAN_PRESENT, False) is None)
+    ubsan_blind = ubsan_message is None and host.symbol_address(UBSAN_REPORT_HOOK) is not None
+    if engine is not None and (asan_blind or ubsan_blind):
+        kind = engine()
+        if kind:
+            return kind
     return signal or "SIGABRT"
 
 
@@ -470,6 +502,8 @@ class _Navigation:
         """Read the steps of `test` (a path); it becomes the test being stepped."""
         self._nav_init()
         program, args = self.host.program()
+        if not is_driver(program):
+            raise UsageError(NOT_A_DRIVER % program)
         if not os.path.isfile(test):
             raise UsageError("%s: no such test file" % test)
         test = os.path.abspath(test)

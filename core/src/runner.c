@@ -50,6 +50,7 @@
 #include "common.h"
 #include "report.h"
 #include "sanopts.h"
+#include "shield.h"
 #include "symbolize.h"
 #include "tnorm/runner.h"
 
@@ -90,6 +91,7 @@ struct tnorm_runner {
 	                  * while it is the same (ASLR is off, so runs of one binary match) */
 	char *test_name; /* what an invalid run's reason calls the candidate (set_test_name) */
 	const volatile int *cancel; /* set_cancel: stops the run under way (borrowed; may be NULL) */
+	tnorm__shield shield; /* the programs' filter: no signal to this process (shield.c) */
 };
 
 const char *tnorm_outcome_name(tnorm_outcome o)
@@ -310,6 +312,7 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 	r->dirfd = -1;
 	r->ctl = -1;
 	r->opts = opts ? *opts : defaults;
+	tnorm__shield_init(&r->shield, getpid(), getpgrp());
 	while (argv[n])
 		n++;
 	if (!(r->argv = tnorm__calloc(n + 1, sizeof(*r->argv)))) {
@@ -911,6 +914,9 @@ static pid_t __attribute__((noinline)) start_child(const tnorm_runner *r, const 
 			sigemptyset(&none);
 			sigprocmask(SIG_SETMASK, &none, NULL);
 		}
+		/* No signal from the program (or what it starts) reaches the engine (shield.c);
+		 * where seccomp cannot be had, the program runs as before. */
+		tnorm__shield_apply(&r->shield);
 		if (r->opts.unwind && ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0)
 			goto child_fail;
 		execvpe(argv[0], argv, envp);

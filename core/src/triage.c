@@ -256,23 +256,42 @@ static int find_tests(const tnorm_triage_options *o, tnorm_triage_result *res)
 /*
  * OUT is tnorm's own (issue 28, items 2 and 3): tnorm deletes and rewrites files in its results/,
  * norm/, claims/ and buckets/, so it works only in a folder it made or was given empty, known
- * by the marker file it leaves there.  A folder that holds anything else is refused, and so is
- * the triaged folder itself or a folder inside it (its report files would be triaged next
- * time), but for the default FOLDER/triage, which the listing of tests skips.
+ * by the marker file it leaves there (or the output of a tnorm from before the marker: nothing
+ * but tnorm's own names, results/ among them).  A folder that holds anything else is refused,
+ * and so is the triaged folder itself (its report files would be triaged next time).
  */
 #define OUT_MARKER ".tnorm-triage"
 
-static int folder_is_empty(const char *dir)
+/* 1 when every entry of OUT is one tnorm triage writes there (or a triage output folder of its
+ * own, with its marker: the shards' folders of examples/cluster) and its results/ is among them
+ * or there are only such folders: taken as tnorm's (an empty folder is, too). */
+static int folder_is_tnorms(const char *dir)
 {
+	static const char *const names[] = {"results", "norm", "claims", "buckets", "report.json",
+	                                    "report.html"};
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	int empty = 1;
-	while (d && empty && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			empty = 0;
+	int ok = 1, entries = 0, results = 0, shards = 0;
+	size_t k;
+	while (d && ok && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		entries++;
+		results |= !strcmp(e->d_name, "results");
+		for (k = 0; k < sizeof(names) / sizeof(*names); k++)
+			if (!strcmp(e->d_name, names[k]))
+				break;
+		/* (an atomic write's temporary file, left by a kill; a shard's own output folder) */
+		if (k == sizeof(names) / sizeof(*names) && !strstr(e->d_name, ".tmp.")) {
+			char *marker = path_of(dir, e->d_name, OUT_MARKER);
+			ok = marker && access(marker, F_OK) == 0;
+			shards |= ok;
+			tnorm_free(marker);
+		}
+	}
 	if (d)
 		closedir(d);
-	return d ? empty : 0;
+	return d && ok && (entries == 0 || results || shards);
 }
 
 /* OUT's absolute, resolved path, whether it exists yet or not (NULL: its parent cannot be
@@ -303,21 +322,58 @@ static char *resolve_out(const char *out)
 	return res;
 }
 
+/* OUT must not be the folder of tests itself: report.json and report.html would be triaged as
+ * tests next time.  A folder inside it is harmless (tests are the folder's regular files only,
+ * never its subfolders' files), the default FOLDER/triage among them. */
 static int check_out_place(const char *folder, const char *out)
 {
 	char *f = realpath(folder, NULL), *o = resolve_out(out);
-	size_t n;
 	int err = 0;
-	if (f && o && (n = strlen(f)) > 0 && !strncmp(o, f, n) && (o[n] == '\0' || o[n] == '/')) {
-		const char *rest = o + n;
-		if (strcmp(rest, "/triage"))
-			err = tnorm__error_set(TNORM_EINVALID, "the output folder %s is %sthe folder of "
-			                       "tests %s: its report files would be taken for tests; name "
-			                       "a folder outside it (or leave -o out: %s/triage)", out,
-			                       *rest ? "inside " : "", folder, folder);
-	}
+	if (f && o && !strcmp(f, o))
+		err = tnorm__error_set(TNORM_EINVALID, "the output folder %s is the folder of tests %s: "
+		                       "its report files would be taken for tests; name another (or "
+		                       "leave -o out: %s/triage)", out, folder, folder);
 	free(f);
 	tnorm_free(o);
+	return err;
+}
+
+static const char out_marker_text[] =
+	"This folder is tnorm triage's output: tnorm deletes and rewrites the files in results/, "
+	"norm/, claims/ and buckets/ and report.json and report.html here.  Keep nothing of your own "
+	"in it.\n";
+
+/* Make OUT with its marker in one step: a folder made beside it, the marker written in it, then
+ * renamed to OUT (over an empty OUT too), so that no other process (a shard of the same job)
+ * ever sees OUT without its marker.  0 when OUT is there now (made by us or another process);
+ * another error when it cannot be made. */
+static int make_out(const char *out)
+{
+	tnorm__buf tmp = TNORM__BUF_INIT, m = TNORM__BUF_INIT;
+	int err;
+	if ((err = tnorm__buf_printf(&tmp, "%s.tmp.XXXXXX", out)) < 0)
+		return err;
+	if (!mkdtemp(tmp.ptr) || chmod(tmp.ptr, 0755) < 0) {
+		err = tnorm__error_errno(TNORM_EIO, "%s: cannot create", out);
+		rmdir(tmp.ptr);
+		goto done;
+	}
+	if ((err = tnorm__buf_printf(&m, "%s/" OUT_MARKER, tmp.ptr)) < 0 ||
+	    (err = tnorm__write_file_atomic(m.ptr, out_marker_text, sizeof(out_marker_text) - 1)) < 0) {
+		unlink(m.ptr);
+		rmdir(tmp.ptr);
+		goto done;
+	}
+	if (rename(tmp.ptr, out) < 0) {
+		int e = errno;
+		unlink(m.ptr);
+		rmdir(tmp.ptr);
+		if (e != ENOTEMPTY && e != EEXIST)
+			err = tnorm__error_set(TNORM_EIO, "%s: cannot create: %s", out, strerror(e));
+	}
+done:
+	tnorm__buf_dispose(&tmp);
+	tnorm__buf_dispose(&m);
 	return err;
 }
 
@@ -330,18 +386,14 @@ static int make_dirs(const char *folder, const char *out)
 	int err;
 	if ((err = check_out_place(folder, out)) < 0)
 		return err;
-	if (mkdir(out, 0755) < 0 && errno != EEXIST)
-		return tnorm__error_errno(TNORM_EIO, "%s: cannot create", out);
-	if (stat(out, &st) < 0 || !S_ISDIR(st.st_mode))
+	if (lstat(out, &st) == 0 && !S_ISDIR(st.st_mode))
 		return tnorm__error_set(TNORM_EINVALID, "the output %s is not a folder", out);
+	if ((err = make_out(out)) < 0)
+		return err;
 	if ((err = tnorm__buf_printf(&p, "%s/" OUT_MARKER, out)) < 0)
 		return err;
 	if (access(p.ptr, F_OK) < 0) {
-		static const char text[] = "This folder is tnorm triage's output: tnorm deletes and "
-		                           "rewrites the files in results/, norm/, claims/ and buckets/ "
-		                           "and report.json and report.html here.  Keep nothing of your "
-		                           "own in it.\n";
-		if (!folder_is_empty(out)) {
+		if (!folder_is_tnorms(out)) {
 			err = tnorm__error_set(TNORM_EINVALID, "the output folder %s is not empty and is not "
 			                       "one that tnorm triage made (it has no %s): tnorm deletes "
 			                       "files in its output folder, so it takes only a new or an "
@@ -349,7 +401,8 @@ static int make_dirs(const char *folder, const char *out)
 			tnorm__buf_dispose(&p);
 			return err;
 		}
-		if ((err = tnorm__write_file_atomic(p.ptr, text, sizeof(text) - 1)) < 0) {
+		if ((err = tnorm__write_file_atomic(p.ptr, out_marker_text,
+		                                    sizeof(out_marker_text) - 1)) < 0) {
 			tnorm__buf_dispose(&p);
 			return err;
 		}
@@ -366,7 +419,67 @@ static int make_dirs(const char *folder, const char *out)
 	return 0;
 }
 
-/* Claims left by a job that died are void: this job redoes unfinished tests. */
+/* The process that holds a claim file, whose content is "PID\n" (written before the claim
+ * appears, see claim()); 0 for an empty file (a tnorm from before the pid: void), -1 for a file
+ * that is not a claim of tnorm's (never deleted). */
+static long claim_owner(const char *file)
+{
+	char buf[32] = "";
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	ssize_t n;
+	char *end;
+	long pid;
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return n == 0 ? 0 : -1;
+	buf[n] = '\0';
+	pid = strtol(buf, &end, 10);
+	return pid > 0 && end != buf && !strcmp(end, "\n") ? pid : -1;
+}
+
+/* 1 when the claim file is held by another process that is alive (a second triage of the same
+ * folder); 0 when it is ours or its owner is gone. */
+static int claim_held_elsewhere(const char *file)
+{
+	long pid = claim_owner(file);
+	return pid > 0 && pid != (long)getpid() && (kill((pid_t)pid, 0) == 0 || errno != ESRCH);
+}
+
+/* 1 when a claim file may be deleted: tnorm's, and its owner is gone or is this process. */
+static int claim_void(const char *file)
+{
+	long pid = claim_owner(file);
+	return pid == 0 || (pid > 0 && !claim_held_elsewhere(file));
+}
+
+/* Claim OUT/claims/NAME (`file`) for this process: its pid is written to a file beside it that is then
+ * linked to the claim's name, so that a claim is never seen without its owner.  1 when claimed,
+ * 0 when the name exists already, or an error. */
+static int take_claim(const char *claims, const char *name, const char *file)
+{
+	tnorm__buf tmp = TNORM__BUF_INIT;
+	char pid[24];
+	int n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid()), err, got = 0;
+	if ((err = tnorm__buf_printf(&tmp, "%s/.%s.%ld.tmp", claims, name, (long)getpid())) < 0 ||
+	    (err = tnorm__write_file_atomic(tmp.ptr, pid, (size_t)n)) < 0) {
+		tnorm__buf_dispose(&tmp);
+		return err;
+	}
+	if (link(tmp.ptr, file) == 0)
+		got = 1;
+	else if (errno != EEXIST)
+		err = tnorm__error_errno(TNORM_EIO, "%s: cannot claim", file);
+	unlink(tmp.ptr);
+	tnorm__buf_dispose(&tmp);
+	return err < 0 ? err : got;
+}
+
+/* Claims left by a job that died are void: this job redoes unfinished tests.  Claims of another
+ * live process (two triages of one folder, issue 28 item 8) are left alone; at the end of the
+ * job its own go. */
 static void clear_claims(const char *out)
 {
 	char *dir = path_of(out, "claims", NULL);
@@ -376,7 +489,7 @@ static void clear_claims(const char *out)
 		char *f;
 		if (e->d_name[0] == '.')
 			continue;
-		if ((f = path_of(dir, e->d_name, NULL)))
+		if ((f = path_of(dir, e->d_name, NULL)) && claim_void(f))
 			unlink(f);
 		tnorm_free(f);
 	}
@@ -781,14 +894,14 @@ static int work_on(job *j, worker_state *w, size_t i)
 	tnorm__buf item = TNORM__BUF_INIT;
 	done_item *d = NULL;
 	size_t len = 0;
-	int fd, err = 0, got = 0;
+	int err = 0, got = 0;
 	if (!file) {
 		err = TNORM_ENOMEM;
 		goto done;
 	}
 	if (tnorm_file_read(file, &text, &len) < 0) {
 		tnorm_error_clear();
-		goto done; /* gone since it was listed: it stays pending */
+		goto done; /* gone since it was listed: it stays pending (see unfinished()) */
 	}
 	hash_hex(text, len, hex);
 	if (!(d = tnorm__calloc(1, sizeof(*d))) || !(d->test.name = tnorm__strdup(name))) {
@@ -820,13 +933,35 @@ static int work_on(job *j, worker_state *w, size_t i)
 		w->held = got ? tnorm__buf_detach(&item) : NULL;
 		pthread_mutex_unlock(&j->lock);
 	} else {
-		if (!(claim = path_of(out, "claims", name))) {
+		char *claims = path_of(out, "claims", NULL);
+		int mine;
+		if (!claims || !(claim = path_of(out, "claims", name))) {
+			tnorm_free(claims);
 			err = TNORM_ENOMEM;
 			goto done;
 		}
-		if ((fd = open(claim, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0)
-			goto done; /* another worker of this job has it */
-		close(fd);
+		mine = take_claim(claims, name, claim);
+		tnorm_free(claims);
+		if (mine < 0) {
+			err = mine;
+			goto done;
+		}
+		if (!mine) {
+			long owner = claim_owner(claim);
+			if (owner == (long)getpid())
+				goto done; /* another worker of this job has it */
+			if (owner < 0) {
+				err = tnorm__error_set(TNORM_EIO, "%s is not a claim of tnorm's: a file of "
+				                       "yours in tnorm's output folder? move it away", claim);
+				goto done;
+			}
+			/* Another process has it (look again later: its result will be there), or had
+			 * it and is gone (its claim is void). */
+			if (claim_void(claim))
+				unlink(claim);
+			err = HELD_ELSEWHERE;
+			goto done;
+		}
 	}
 	err = do_claimed(j, w, d, hex);
 	pthread_mutex_lock(&j->lock);
@@ -1190,14 +1325,17 @@ done:
 	return err;
 }
 
-/* Empty OUT/buckets (an earlier job's buckets may have been others). */
+/* Empty OUT/buckets of the representatives an earlier job wrote there (N-NAME: its buckets may
+ * have been others); nothing else is deleted. */
 static void clear_buckets_dir(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	while (d && (e = readdir(d)))
-		if (e->d_name[0] != '.')
+	while (d && (e = readdir(d))) {
+		size_t n = strspn(e->d_name, "0123456789");
+		if (n > 0 && e->d_name[n] == '-')
 			unlinkat(dirfd(d), e->d_name, 0);
+	}
 	if (d)
 		closedir(d);
 }
@@ -1393,6 +1531,43 @@ static int gather(tnorm_triage_result *r, const char *dir)
 	return 0;
 }
 
+/*
+ * Why the job ended with tests pending although nobody stopped it (issue 28, item 8): the first
+ * pending test whose file is gone, or that another live process holds.  TNORM_EIO with a
+ * message that names the test and the cause; 0 when neither explains it.
+ */
+static int unfinished(const tnorm_triage_result *res)
+{
+	size_t i;
+	for (i = 0; i < res->ntests; i++) {
+		const char *name = res->tests[i].name;
+		char *file, *claim;
+		int gone, held;
+		if (res->tests[i].status != TNORM_TRIAGE_PENDING)
+			continue;
+		file = path_of(res->folder, name, NULL);
+		claim = path_of(res->out, "claims", name);
+		gone = file && access(file, R_OK) < 0;
+		held = claim && claim_held_elsewhere(claim);
+		if (gone || held) {
+			int err = gone ? tnorm__error_set(TNORM_EIO, "%s: the file was deleted (or became "
+			                                  "unreadable) while the triage ran; %zu of %zu "
+			                                  "tests done", file, res->done, res->ntests)
+			               : tnorm__error_set(TNORM_EIO, "%s: another tnorm triage (pid %ld) "
+			                                  "is working on this test in %s; %zu of %zu tests "
+			                                  "done: run the same command again once it is "
+			                                  "done", file, claim_owner(claim), res->out,
+			                                  res->done, res->ntests);
+			tnorm_free(file);
+			tnorm_free(claim);
+			return err;
+		}
+		tnorm_free(file);
+		tnorm_free(claim);
+	}
+	return 0;
+}
+
 int tnorm_triage_run(const tnorm_triage_options *given, tnorm_triage_result *res)
 {
 	tnorm_triage_options opts;
@@ -1446,6 +1621,8 @@ int tnorm_triage_run(const tnorm_triage_options *given, tnorm_triage_result *res
 		res->fresh = p.fresh;
 		if (j.err)
 			err = tnorm__error_set(j.err, "%s", j.errmsg ? j.errmsg : tnorm_error_name(j.err));
+		else if (!j.stop && res->done < res->ntests && (err = unfinished(res)) < 0)
+			; /* a test file deleted, or another triage on the same folder: said as such */
 		else if (j.stop || res->done < res->ntests)
 			err = tnorm__error_set(TNORM_EINTERRUPTED, "interrupted: %zu of %zu tests done; run "
 			                       "the same command again to resume", res->done, res->ntests);

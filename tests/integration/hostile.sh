@@ -11,21 +11,24 @@ cd "$W" || exit 1
 
 # ---- item 5: the program under test signals its parent --------------------------------------------
 # sut_signaller sends each signal its input names to its parent (without the fork server, tnorm
-# or the debugger), then aborts on "boom".  tnorm must not die, stop or take it for Ctrl-C.
-SIGS="USR1 USR2 HUP PIPE ALRM INT TERM TSTP TTIN TTOU"
-printf '%s\n' $SIGS x boom y >sig.txt
-"$T" reduce --no-db -o sig.min sig.txt -- "$S/sut_signaller" {} >sig.out 2>sig.err; rc=$?
+# or the debugger), then aborts on "boom".  tnorm must not die, stop or take it for Ctrl-C: the
+# runs' seccomp filter refuses signals to the engine (SIGSTOP and SIGKILL too), and the front
+# ends' handlers ignore what a program's process sends (core/src/shield.c, core/src/sender.c).
+SIGS="USR1 USR2 HUP PIPE ALRM INT TERM TSTP TTIN TTOU STOP KILL"
+printf '%s\n' $SIGS GROUP x boom y >sig.txt
+# (setsid: tnorm's process group is its own, which GROUP would hit if the shield failed)
+timeout 300 setsid "$T" reduce --no-db -o sig.min sig.txt -- "$S/sut_signaller" {} >sig.out 2>sig.err; rc=$?
 expect "signals from the program: reduce is neither killed nor interrupted (exit $rc)" \
 	sh -c "[ $rc = 0 ] && [ \"\$(cat sig.min)\" = boom ]"
 mkdir sigdir
 for s in $SIGS; do printf '%s\nboom\n%s\n' "$s" "$s" >"sigdir/crash-$s"; done
-"$T" triage sigdir -j 2 --no-db -- "$S/sut_signaller" @@ >sigtri.out 2>sigtri.err; rc=$?
-expect "signals from the program: triage's workers are neither killed nor interrupted (exit $rc)" \
-	sh -c "[ $rc = 0 ] && grep -q '^sigdir: 10 tests, 10 failing, .*: 1 bucket$' sigtri.out"
+timeout 300 "$T" triage sigdir -j 2 --no-db -- "$S/sut_signaller" @@ >sigtri.out 2>sigtri.err; rc=$?
+expect "signals from the program: triage's workers are neither killed, stopped nor interrupted (exit $rc)" \
+	sh -c "[ $rc = 0 ] && grep -q '^sigdir: 12 tests, 12 failing, .*: 1 bucket$' sigtri.out"
 "$T" run sig.txt -- "$S/sut_signaller" {} >sigrun.out 2>&1; rc=$?
 expect "signals from the program: tnorm run reports the failure (exit $rc)" \
 	sh -c "[ $rc = 0 ] && grep -q '^signature: SIGABRT at boom' sigrun.out"
-for s in USR1 TERM INT; do
+for s in USR1 TERM INT STOP; do
 	printf '%s\nx\nboom\n' "$s" >"g-$s.txt"
 	timeout 300 gdb -batch -nx -ex "source $PLUGIN_GDB" -ex "tnorm reduce g-$s.txt -o g-$s.min" \
 		-ex 'echo ALIVE\n' --args "$S/sut_signaller" "g-$s.txt" >"g-$s.log" 2>&1
@@ -87,10 +90,10 @@ echo mine >mine/claims/keep
 "$T" triage tc --harness "$H" --no-db -o mine -- "$D" {} >/dev/null 2>t.err; rc=$?
 expect "triage -o into a folder of the user's: refused, nothing deleted" \
 	sh -c "[ $rc = 1 ] && grep -q 'not empty and is not one that tnorm triage made' t.err && [ -s mine/buckets/notes.txt ] && [ -s mine/claims/keep ]"
-for o in tc tc/sub ./tc/sub; do
+for o in tc ./tc "$W/tc/"; do
 	"$T" triage tc --harness "$H" --no-db -o "$o" -- "$D" {} >/dev/null 2>t.err; rc=$?
-	expect "triage tc -o $o: refused (the report would be triaged next time)" \
-		sh -c "[ $rc = 1 ] && grep -q 'folder of tests' t.err && [ ! -e tc/report.json ] && [ ! -e tc/sub ]"
+	expect "triage tc -o $o: refused (its report would be triaged next time)" \
+		sh -c "[ $rc = 1 ] && grep -q 'is the folder of tests' t.err && [ ! -e tc/report.json ]"
 done
 mkdir empty
 "$T" triage tc --harness "$H" --no-db --quiet -o empty -- "$D" {} >/dev/null 2>&1; rc=$?
@@ -132,6 +135,50 @@ kill -INT $pid
 wait $pid
 expect "Ctrl-C while confirming, in gdb: 'nothing written', no signature (null), no file" \
 	sh -c "grep -q '^interrupted before the target was confirmed; nothing written' g7.log && ! grep -q 'signature: None' g7.log && grep -qx ALIVE g7.log && [ ! -e g7.norm ]"
+
+# ---- item 8: a test deleted during triage, two triages of one folder: the real cause ----------------
+mkdir t8
+for k in 1 2 3; do cp "$AVL/tests/fail-$k.t" t8/; done
+gate_close "$W/g8" 5
+TMPDIR=$W/g8 "$T" triage t8 --harness "$H" -j 1 --no-db --timeout 600 --quiet -- "$GATE_D" {} >t8.out 2>t8.err &
+pid=$!
+gate_wait "$W/g8"
+rm t8/fail-3.t
+gate_open "$W/g8"
+wait $pid; rc=$?
+expect "a test file deleted during triage: named, with the cause, not 'interrupted' (exit $rc)" \
+	sh -c "[ $rc = 3 ] && grep -q 't8/fail-3.t: the file was deleted .* while the triage ran; 2 of 3 tests done' t8.err && ! grep -q interrupted t8.err"
+mkdir t9
+for k in 1 2 3; do cp "$AVL/tests/fail-$k.t" t9/; done
+# A holds its sixth run (on the first test) until B has done the other two; then both finish.
+gate_close "$W/g9a" 5
+TMPDIR=$W/g9a "$T" triage t9 --harness "$H" -j 1 --no-db --timeout 600 --quiet -- "$GATE_D" {} >t9a.out 2>t9a.err &
+pa=$!
+gate_wait "$W/g9a"
+mkdir "$W/g9b"
+TMPDIR=$W/g9b "$T" triage t9 --harness "$H" -j 1 --no-db --timeout 600 --quiet -- "$GATE_D" {} >t9b.out 2>t9b.err &
+pb=$!
+for _ in $(seq 1 3000); do [ "$(ls t9/triage/results/*.json 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
+gate_open "$W/g9a"
+wait $pa; ra=$?
+wait $pb; rb=$?
+expect "two triages --no-db of one folder: both finish every test, neither says 'interrupted' ($ra, $rb)" \
+	sh -c "[ $ra = 0 ] && [ $rb = 0 ] && grep -q '^t9: 3 tests, 3 failing' t9a.out && grep -q '^t9: 3 tests, 3 failing' t9b.out && ! grep -q interrupted t9a.err t9b.err"
+expect "two triages --no-db of one folder: no claim is left behind" [ -z "$(ls -A t9/triage/claims)" ]
+
+# ---- item 10: stepping commands on a program that is not a tnorm driver -----------------------------
+printf '{"n": 123456789012345678901234567890}' >j.json
+timeout 300 gdb -batch -nx -ex "source $PLUGIN_GDB" -ex 'tnorm run' -ex 'tnorm goto fail' -ex 'echo ALIVE\n' \
+	--args "$S/sut_jsonish" j.json >nd-g.log 2>&1
+# (lldb -b stops at a command that fails: one session per command)
+for c in 'tnorm run' 'tnorm goto fail'; do
+	timeout 300 lldb -b -o "command script import $PLUGIN_LLDB" -o "$c" -- "$S/sut_jsonish" j.json
+done >nd-l.log 2>&1
+echo ALIVE >>nd-l.log
+for dbg in g l; do
+	expect "not a driver ($dbg): 'stepping needs a tnorm driver' and what works, twice; no raw debugger error, no 'does not fail'" \
+		sh -c "[ \$(grep -c 'stepping needs a tnorm driver: .*sut_jsonish does not link the tnorm driver runtime' nd-$dbg.log) = 2 ] && grep -q 'reduce, minimize' nd-$dbg.log && ! grep -q 'tnorm_step_hook' nd-$dbg.log && ! grep -q 'does not fail' nd-$dbg.log && grep -qx ALIVE nd-$dbg.log"
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

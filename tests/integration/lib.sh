@@ -23,7 +23,7 @@ expect() { # DESCRIPTION COMMAND...: the command must succeed
 # N-th of an engine whose TMPDIR is DIR blocks until it is killed, so the job is still running
 # when the test acts.  gate_wait DIR [PATH...] waits until a run is held and each PATH is a
 # non-empty file or a folder with a .json result in it (it fails after 5 minutes: a guard against
-# a hang, not a timing); gate_open DIR lets the runs that start after it through.
+# a hang, not a timing); gate_open DIR lets the held runs and all after them go on.
 GATE_D=$B/tests/driver/avl_driver_gate
 gate_close() {
 	mkdir -p "$1" && rm -f "$1"/tnorm-gate* && echo "$2" >"$1/tnorm-gate"

@@ -2,9 +2,10 @@
 /*
  * signaller: a program that signals its parent, as daemons do to say "ready" (issue 28, item 5).
  * Each line of the input file names a signal (USR1, USR2, HUP, PIPE, ALRM, INT, TERM, TSTP, TTIN,
- * TTOU); the program sends each to its parent in turn (kill(getppid(), ...)), then, when the file
- * has a line "boom", aborts in boom().  tnorm must neither die, stop nor take the signal for
- * the user's Ctrl-C.
+ * TTOU, STOP, KILL); the program sends each to its parent in turn (kill(getppid(), ...)), then,
+ * when the file has a line "boom", aborts in boom().  tnorm must neither die, stop nor take the
+ * signal for the user's Ctrl-C.  A line "GROUP" sends SIGTERM to the parent's process group,
+ * which is refused to a program under test too.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@ static const struct {
 	int sig;
 } names[] = {{"USR1", SIGUSR1}, {"USR2", SIGUSR2}, {"HUP", SIGHUP},   {"PIPE", SIGPIPE},
              {"ALRM", SIGALRM}, {"INT", SIGINT},   {"TERM", SIGTERM}, {"TSTP", SIGTSTP},
-             {"TTIN", SIGTTIN}, {"TTOU", SIGTTOU}};
+             {"TTIN", SIGTTIN}, {"TTOU", SIGTTOU}, {"STOP", SIGSTOP}, {"KILL", SIGKILL}};
 
 static void __attribute__((noinline)) boom(void)
 {
@@ -39,6 +40,8 @@ int main(int argc, char **argv)
 		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 			if (!strcmp(line, names[i].name))
 				kill(getppid(), names[i].sig);
+		if (!strcmp(line, "GROUP"))
+			kill(-getpgid(getppid()), SIGTERM);
 	}
 	fclose(f);
 	if (fail)
