@@ -278,6 +278,16 @@ static int detach_twice(void *ctx, const char *d, size_t n, int *yes)
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
+/* `[](` then one byte of 219 (issue 27): every byte but the 33 up to the space and `#`, `$`, `+`,
+ * `-`, so that the failing values are no interval and `!` is the lowest. */
+static int paren_byte(void *ctx, const char *d, size_t n, int *yes)
+{
+	unsigned char c = n == 4 ? (unsigned char)d[3] : 0;
+	(void)ctx;
+	*yes = n == 4 && !memcmp(d, "[](", 3) && c > ' ' && !strchr("#$+-", c);
+	return 0;
+}
+
 static char *norm(const char *in, unsigned rules, tnorm_bytes_oracle fn, void *ctx,
                   tnorm_generic_stats *st)
 {
@@ -574,6 +584,41 @@ static void test_generic__copies_lower(void **state)
 	}
 }
 
+/* The scan (issue 27): the failing values of a byte need not form an interval; every file of
+ * the fault ends at the lowest value, and the normal form is a local minimum: no single byte
+ * lowered, and no byte deleted, still fails. */
+static void test_generic__scan(void **state)
+{
+	static const char *const ins[] = {"[](0", "[](!", "[](*", "[](\"", "[](.", "[](z", "[](\x7f",
+	                                  "[](%"};
+	size_t k, i;
+	(void)state;
+	for (k = 0; k < sizeof(ins) / sizeof(*ins); k++) {
+		tnorm_generic_stats st;
+		char *out = norm(ins[k], TNORM_GENERIC_ALL_RULES, paren_byte, NULL, &st), cand[8];
+		assert_string_equal(out, "[](!");
+		for (i = 0; i < 4; i++) {
+			int v, yes;
+			for (v = 0; v < (unsigned char)out[i]; v++) {
+				memcpy(cand, out, 5);
+				cand[i] = (char)v;
+				paren_byte(NULL, cand, 4, &yes);
+				assert_false(yes);
+			}
+			memcpy(cand, out, i);
+			memcpy(cand + i, out + i + 1, 4 - i);
+			paren_byte(NULL, cand, 3, &yes);
+			assert_false(yes);
+		}
+		tnorm_free(out);
+		/* Without the scan the class minimum and the search stop at a local minimum. */
+		out = norm(ins[k], TNORM_GENERIC_ALL_RULES & ~RULE(SCAN), paren_byte, NULL, &st);
+		if (strchr("0*.z", ins[k][3]))
+			assert_string_not_equal(out, "[](!");
+		tnorm_free(out);
+	}
+}
+
 static void test_generic__errors(void **state)
 {
 	static const char in[] = "x\nthe alpha\ny\nz\nomega w\n";
@@ -617,6 +662,7 @@ int main(void)
 	    cmocka_unit_test(test_generic__chunk_calls),
 	    cmocka_unit_test(test_generic__binary),
 	    cmocka_unit_test(test_generic__integer_copies),
+	    cmocka_unit_test(test_generic__scan),
 	    cmocka_unit_test(test_generic__errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,8 +37,8 @@
 
 const char *tnorm_generic_rule_name(tnorm_generic_rule r)
 {
-	static const char *const names[] = {"delete",  "integer",    "word",       "byte",
-	                                    "replace", "sort-lines", "sort-words", "copies"};
+	static const char *const names[] = {"delete",     "integer",    "word",   "byte", "replace",
+	                                    "sort-lines", "sort-words", "copies", "scan"};
 	return (unsigned)r < TNORM_GENERIC_RULE_COUNT ? names[r] : "?";
 }
 
@@ -1078,6 +1078,51 @@ static int rule_copies(gen *g)
 	return 0;
 }
 
+/* ---- the scan: canonical in fact (issue 27) ------------------------------------------------ */
+
+/* The longest form the scan's cheap pass works on, and the longest its full pass does: that one
+ * costs up to a run per lower value of each byte (bench/generic.c's triage table). */
+#define SCAN_MAX 16
+#define SCAN_FULL_MAX 4
+
+/*
+ * In a short form, each byte at every lower value, lowest first: the first value that keeps the
+ * failure is the lowest one, whatever the set of such values looks like.  The class minimum and
+ * the binary search of the one-place rules assume that the failing values form an interval; a
+ * parser's do not (`[](` then one of 219 bytes: `!` is the lowest, and `0`, `*` and `.` are each
+ * a local minimum of the search).  Two passes: first the cheap values (NUL, space, `!`, `0`, `A`,
+ * `a`) at every place, which brings most files of one fault to the same string, so that the
+ * second pass, every value below each byte, is asked about once for all of them (the caller's
+ * cache and database answer the rest).  The cheap pass runs on forms of up to SCAN_MAX bytes, the
+ * full one on text of up to SCAN_FULL_MAX bytes: in binary data bytes are numbers, whose failing
+ * values the byte rule's binary search finds as a range, and a byte of 0xff would cost 255 runs
+ * (bench/generic.c: the opcodes folder took twice its runs).  Runs only at a fixed point of the
+ * other rules.
+ */
+static int rule_scan(gen *g)
+{
+	static const unsigned char cheap[] = {0, ' ', '!', '0', 'A', 'a'};
+	size_t i, k;
+	int err, yes, pass;
+	if (g->len > SCAN_MAX)
+		return 0;
+	for (pass = 0; pass < (g->len <= SCAN_FULL_MAX && !is_binary(g) ? 2 : 1); pass++)
+		for (i = 0; i < g->len; i++) {
+			unsigned v, c = (unsigned char)g->cur[i];
+			for (k = 0, yes = 0; pass == 0 && k < sizeof(cheap) && cheap[k] < c && !yes; k++) {
+				char t = (char)cheap[k];
+				if ((err = try_replace(g, TNORM_GENERIC_RULE_SCAN, i, i + 1, &t, 1, &yes)) < 0)
+					return err;
+			}
+			for (v = 0, yes = 0; pass == 1 && v < c && !yes; v++) {
+				char t = (char)v;
+				if ((err = try_replace(g, TNORM_GENERIC_RULE_SCAN, i, i + 1, &t, 1, &yes)) < 0)
+					return err;
+			}
+		}
+	return 0;
+}
+
 /* ---- the public functions ------------------------------------------------------------------ */
 
 static int start(gen *g, const char *data, size_t len, const tnorm_generic_options *o,
@@ -1139,8 +1184,8 @@ int tnorm_generic_normalize(const char *data, size_t len, const tnorm_generic_op
                             tnorm_generic_stats *stp)
 {
 	static const rule_fn rules[TNORM_GENERIC_RULE_COUNT] = {
-	    NULL,         rule_integer,    rule_word,       rule_byte,
-	    rule_replace, rule_sort_lines, rule_sort_words, rule_copies};
+	    NULL,         rule_integer,    rule_word,       rule_byte,  rule_replace,
+	    rule_sort_lines, rule_sort_words, rule_copies, rule_scan};
 	tnorm_generic_options defaults = TNORM_GENERIC_OPTIONS_INIT;
 	tnorm_generic_stats st;
 	gen g;
@@ -1151,14 +1196,15 @@ int tnorm_generic_normalize(const char *data, size_t len, const tnorm_generic_op
 	/* Rounds of every rule in turn, until a round lowers nothing.  A lowered value can free what
 	 * it needed before (an index, a count): deletion runs after the integer rule when it lowered
 	 * one, and at the end of every round that rewrote anything after that.  The copies rule, two
-	 * runs per byte value that mostly fail, only runs in a round where the one-place rules
-	 * lowered nothing: once per fixed point of theirs. */
+	 * runs per byte value that mostly fail, and the scan only run in a round where the one-place
+	 * rules lowered nothing: once per fixed point of theirs. */
 	del = (o->rules & (1u << TNORM_GENERIC_RULE_DELETE)) != 0;
 	for (;;) {
 		int round = 0, since = 0;
 		for (r = 1; r < TNORM_GENERIC_RULE_COUNT; r++) {
 			uint64_t before = st.per_rule[r];
-			if (!(o->rules & (1u << r)) || (r == TNORM_GENERIC_RULE_COPIES && round))
+			if (!(o->rules & (1u << r)) ||
+			    ((r == TNORM_GENERIC_RULE_COPIES || r == TNORM_GENERIC_RULE_SCAN) && round))
 				continue;
 			if ((err = rules[r](&g)) < 0)
 				goto done;

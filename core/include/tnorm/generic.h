@@ -31,7 +31,10 @@
  * lines, or adjacent blank-separated words, sorted, and, once those lower nothing, every copy
  * of one integer lowered at once (`detach 2` twice), then every copy of one byte value replaced
  * at once by a lower value (which no change at one place can do when
- * each single change breaks the failure: `0000e0-` -> `-------` in a number).  The rules run in that order, in rounds;
+ * each single change breaks the failure: `0000e0-` -> `-------` in a number), and, in a form of
+ * at most 16 bytes, each byte at every lower value, lowest first (the scan: the values that keep
+ * a failure need not form an interval, so neither a class minimum nor a binary search finds the
+ * lowest; `[](0`, `[](*` and `[](.` of one bug all end as `[](!`).  The rules run in that order, in rounds;
  * deletion runs again after the integer rule lowered something (a lowered index can free the
  * lines it needed) and at the end of a round that rewrote anything after that (the bytes view
  * only when lines or tokens went); normalization stops after a round that lowered nothing.  Two files of one fault that differ only in
@@ -66,14 +69,15 @@ typedef enum tnorm_generic_rule {
 	TNORM_GENERIC_RULE_SORT_LINES = 5,  /**< two adjacent lines swapped, the lower first */
 	TNORM_GENERIC_RULE_SORT_WORDS = 6,  /**< two adjacent blank-separated words swapped */
 	TNORM_GENERIC_RULE_COPIES = 7,      /**< every copy of one integer, or one byte value, at once */
-	TNORM_GENERIC_RULE_COUNT = 8
+	TNORM_GENERIC_RULE_SCAN = 8,        /**< in a short form, a byte at every lower value, lowest first */
+	TNORM_GENERIC_RULE_COUNT = 9
 } tnorm_generic_rule;
 
-/** "delete", "integer", "word", "byte", "replace", "sort-lines", "sort-words", "copies".
- * Static. */
+/** "delete", "integer", "word", "byte", "replace", "sort-lines", "sort-words", "copies",
+ * "scan".  Static. */
 TNORM_EXTERN const char *tnorm_generic_rule_name(tnorm_generic_rule r);
 
-#define TNORM_GENERIC_ALL_RULES 0xffu
+#define TNORM_GENERIC_ALL_RULES 0x1ffu
 
 /**
  * Oracle over byte strings: is `data` (len bytes; data[len] is readable and 0) interesting?  Set
