@@ -137,10 +137,16 @@ expect "Ctrl-C while confirming, in gdb: 'nothing written', no signature (null),
 	sh -c "grep -q '^interrupted before the target was confirmed; nothing written' g7.log && ! grep -q 'signature: None' g7.log && grep -qx ALIVE g7.log && [ ! -e g7.norm ]"
 
 # ---- item 8: a test deleted during triage, two triages of one folder: the real cause ----------------
-mkdir t8
-for k in 1 2 3; do cp "$AVL/tests/fail-$k.t" t8/; done
+# gtriage DIR GATE OUT: `tnorm triage DIR` with the gate driver, its runs in GATE, no run timing
+# out, in the background; output in OUT.out and OUT.err
+gtriage() {
+	TMPDIR=$W/$2 "$T" triage "$1" --harness "$H" -j 1 --no-db --timeout 600 --quiet -- "$GATE_D" {} \
+		>"$3.out" 2>"$3.err" &
+}
+mkdir t8 t9
+for k in 1 2 3; do cp "$AVL/tests/fail-$k.t" t8/; cp "$AVL/tests/fail-$k.t" t9/; done
 gate_close "$W/g8" 5
-TMPDIR=$W/g8 "$T" triage t8 --harness "$H" -j 1 --no-db --timeout 600 --quiet -- "$GATE_D" {} >t8.out 2>t8.err &
+gtriage t8 g8 t8
 pid=$!
 gate_wait "$W/g8"
 rm t8/fail-3.t
@@ -148,15 +154,13 @@ gate_open "$W/g8"
 wait $pid; rc=$?
 expect "a test file deleted during triage: named, with the cause, not 'interrupted' (exit $rc)" \
 	sh -c "[ $rc = 3 ] && grep -q 't8/fail-3.t: the file was deleted .* while the triage ran; 2 of 3 tests done' t8.err && ! grep -q interrupted t8.err"
-mkdir t9
-for k in 1 2 3; do cp "$AVL/tests/fail-$k.t" t9/; done
 # A holds its sixth run (on the first test) until B has done the other two; then both finish.
 gate_close "$W/g9a" 5
-TMPDIR=$W/g9a "$T" triage t9 --harness "$H" -j 1 --no-db --timeout 600 --quiet -- "$GATE_D" {} >t9a.out 2>t9a.err &
+gtriage t9 g9a t9a
 pa=$!
 gate_wait "$W/g9a"
 mkdir "$W/g9b"
-TMPDIR=$W/g9b "$T" triage t9 --harness "$H" -j 1 --no-db --timeout 600 --quiet -- "$GATE_D" {} >t9b.out 2>t9b.err &
+gtriage t9 g9b t9b
 pb=$!
 for _ in $(seq 1 3000); do [ "$(ls t9/triage/results/*.json 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
 gate_open "$W/g9a"

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Bucket crash files by (a) a ClusterFuzz-style stack hash: sanitizer bug type
++ the top 3 frames (function names) of the crash stack, skipping sanitizer,
+libc and harness frames; (b) the crash line: file:line of the first such frame.
+
+usage: stackbuckets.py RUNNER STACKHASH.tsv CRASHLINE.tsv FILE...
+"""
+import os, re, subprocess, sys
+
+TYPE = re.compile(r"ERROR: (?:AddressSanitizer|LeakSanitizer): ([\w-]+(?: on unknown address)?)")
+ACCESS = re.compile(r"^(READ|WRITE) of size (\d+)", re.M)
+FRAME = re.compile(r"^\s*#(\d+) 0x[0-9a-f]+ in (.+?) (\S+?)(?::(\d+))?(?::\d+)?$")
+FRAME_NOFILE = re.compile(r"^\s*#(\d+) 0x[0-9a-f]+ (?:in (\S+) )?\((.+)\)$")
+SKIP_FUNC = re.compile(
+    r"^(__asan|__lsan|__sanitizer|__interceptor_|__interception|__ubsan|asan_|__libc_|__GI_|_start$|"
+    r"abort$|raise$|malloc$|calloc$|realloc$|free$|mem(cpy|move|set|cmp|chr)$|str\w*$|"
+    r"gt_md_assert_exit$|LLVMFuzzerTestOneInput$|main$|fuzzer::)")
+SKIP_FILE = re.compile(r"(compiler-rt|/sanitizer_common/|/asan/|/lsan/|libc\.so|libc-|/glibc|runner-main\.c|assert-shim\.c|fuzz-mdhtml\.c)")
+
+
+def analyze(runner, path):
+    env = dict(os.environ, ASAN_OPTIONS="handle_abort=1:symbolize=1")
+    try:
+        p = subprocess.run([runner, path], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=60, env=env)
+        err = p.stderr.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        return "timeout", ["timeout"], "timeout"
+    m = TYPE.search(err)
+    if not m:
+        return "nocrash", ["rc=%d" % p.returncode], "nocrash"
+    btype = m.group(1).replace(" on unknown address", "")
+    if "LeakSanitizer" in m.group(0):
+        btype = "memory-leak"
+    frames = []  # (func, file:line)
+    started = False
+    for line in err[m.end():].splitlines():
+        fm = FRAME.match(line)
+        if fm:
+            if fm.group(1) == "0" and started:
+                break  # only the first stack (the crash / allocation stack)
+            started = True
+            func, fil, ln = fm.group(2), fm.group(3), fm.group(4)
+            func = re.sub(r"\(.*$", "", func).strip()
+            if SKIP_FUNC.match(func) or SKIP_FILE.search(fil):
+                continue
+            frames.append((func, "%s:%s" % (os.path.basename(fil), ln)))
+        elif started and not line.strip():
+            break
+    top = [f for f, _ in frames[:3]] or ["?"]
+    line = frames[0][1] if frames else "?"
+    return btype, top, line
+
+
+def main():
+    runner, out_hash, out_line = sys.argv[1:4]
+    with open(out_hash, "w") as oh, open(out_line, "w") as ol:
+        for f in sorted(sys.argv[4:]):
+            btype, top, line = analyze(runner, f)
+            b = os.path.basename(f)
+            oh.write("%s\t%s|%s\n" % (b, btype, ">".join(top)))
+            ol.write("%s\t%s\n" % (b, line))
+
+
+if __name__ == "__main__":
+    main()
