@@ -146,6 +146,32 @@ static void test_signature__calibrate(void **state)
 	expect_text(out, 0, "SIGABRT at f (a.c:10)");
 	tnorm_signature_free(out);
 	assert_int_equal(tnorm_signature_calibrate(&out, &stable, sigs, 0), TNORM_EINVALID);
+	/* The message is the target's too (issue 27): a failure helper inlined into main, whose
+	 * call site cannot be told, is told apart by it; a target without it matched no candidate.
+	 * Runs that disagree on it are not stable. */
+	assert_int_equal(tnorm_signature_set_message(a, "model check failed: key stored twice"), 0);
+	sigs[1] = a;
+	assert_int_equal(tnorm_signature_calibrate(&out, &stable, sigs, 2), 0);
+	assert_int_equal(stable, 1);
+	assert_non_null(tnorm_signature_message(out));
+	assert_string_equal(tnorm_signature_message(out), tnorm_signature_message(a));
+	{
+		tnorm_match *m = NULL;
+		assert_int_equal(tnorm_match_parse(&m, "line"), 0);
+		assert_true(tnorm_match_test(m, out, a, "", ""));
+		tnorm_match_free(m);
+	}
+	tnorm_signature_free(out);
+	{
+		tnorm_signature *c = NULL;
+		assert_int_equal(tnorm_signature_dup(&c, a), 0);
+		assert_int_equal(tnorm_signature_set_message(c, "model check failed: size mismatch"), 0);
+		sigs[1] = c;
+		assert_int_equal(tnorm_signature_calibrate(&out, &stable, sigs, 2), 0);
+		assert_int_equal(stable, 0);
+		tnorm_signature_free(out);
+		tnorm_signature_free(c);
+	}
 	tnorm_signature_free(a);
 	tnorm_signature_free(b);
 }

@@ -124,15 +124,16 @@ stage_buckets() {
         rm -rf "$GT/corpus-triage/triage" "$GT/corpus-triage/.tnorm"
         local t0=$(date +%s.%N)
         "$TNORM" triage "$GT/corpus-triage" --no-db -j "$JOBS" -- "$runner" @@ > "$GT/tnorm.out" 2> "$GT/tnorm.err"
-        echo "$(date +%s.%N) - $t0" | bc > "$GT/tnorm.seconds"
-        python3 - "$GT/corpus-triage/triage/report.json" > "$GT/buckets-tnorm.tsv" <<'PY'
-import json, os, sys
+        awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f\n", b-a}' > "$GT/tnorm.seconds"
+        python3 - "$GT/corpus-triage/triage/report.json" "$GT/tnorm.runs" > "$GT/buckets-tnorm.tsv" <<'PY'
+import collections, json, sys
 r = json.load(open(sys.argv[1]))
-for i, b in enumerate(r["buckets"]):
-    name = b.get("name") or b.get("id") or str(i)
+for b in r["buckets"]:
     for t in b["tests"]:
-        t = t if isinstance(t, str) else (t.get("file") or t.get("name") or t.get("path"))
-        print("%s\t%s" % (os.path.basename(t), name))
+        print("%s\ttnorm-%s" % (t, b["id"]))
+res = r.get("results", [])
+st = collections.Counter(x.get("status") for x in res)
+open(sys.argv[2], "w").write("%d runs; statuses %s\n" % (sum(x.get("runs", 0) for x in res), dict(st)))
 PY
     fi
     if [ ! -s "$GT/buckets-stackhash.tsv" ]; then
@@ -148,7 +149,8 @@ stage_score() {
         echo "== $m"
         python3 "$HERE/score.py" "$GT/labels.tsv" "$GT/buckets-$m.tsv"
     done | tee "$GT/score.txt"
-    echo "== tnorm runs/seconds"; cat "$GT/tnorm.seconds"; grep -iE 'runs|second|wall' "$GT/tnorm.out" "$GT/tnorm.err" | tail -5 || true
+    echo "== tnorm: $(cat "$GT/tnorm.runs"), $(cat "$GT/tnorm.seconds") s wall"
+    grep -E 'tests, .* buckets' "$GT/tnorm.out" || true
 }
 
 case "${1:-all}" in

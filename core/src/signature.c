@@ -764,7 +764,8 @@ int tnorm_signature_calibrate(tnorm_signature **out, int *stable, tnorm_signatur
 	for (j = 1; j < n; j++) {
 		const tnorm_signature *s = sigs[j];
 		size_t k = 0;
-		if (strcmp(s->kind, s0->kind))
+		if (strcmp(s->kind, s0->kind) ||
+		    strcmp(s->message ? s->message : "", s0->message ? s0->message : ""))
 			all = 0;
 		while (k < keep && s->throwing + k < s->n &&
 		       same_frame(&s0->frames[s0->throwing + k], &s->frames[s->throwing + k]))
@@ -782,6 +783,15 @@ int tnorm_signature_calibrate(tnorm_signature **out, int *stable, tnorm_signatur
 			*out = NULL;
 			return err;
 		}
+	/* The message too (already masked: copied as it is): where a failure helper's call site
+	 * cannot be told, it is what tells failures apart, and a target without it took every
+	 * candidate for a slip (issue 27: `SIGABRT at main (driver.c:25)` against the same with
+	 * `[message]`, not one byte removed in 6,134 runs). */
+	if (s0->message && !((*out)->message = tnorm__strdup(s0->message))) {
+		tnorm_signature_free(*out);
+		*out = NULL;
+		return TNORM_ENOMEM;
+	}
 	*stable = all;
 	return 0;
 }

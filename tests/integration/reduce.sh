@@ -115,5 +115,21 @@ printf 'this is not a database at all, just text\n%.0s' $(seq 1 200) >"$W/corrup
 expect "--db CORRUPT.db: a warning naming it, and the job is done" sh -c "[ $rc = 0 ] && grep -q 'warning: .*corrupt.db' '$W/db4.err' && test -s '$W/db4.min'"
 chmod 0755 "$W/ro"
 
+# ---- a failure helper inlined and merged (issue 27): the target keeps the helper's message ------
+# clang -O1 inlines fail() into main and merges its two abort calls: faults A and B stop at one
+# place, told apart by the message only.  The target used to lose it, so every candidate,
+# message and all, was a slip and not one byte went.
+if command -v clang >/dev/null; then
+	clang -g -O1 -o "$W/twofail" "$SRC/tests/suts/twofail.c"
+	printf 'aaaa zz bbb xy ccc ddd\nmore lines here\n' >"$W/tf.txt"
+	"$T" reduce --no-db -o "$W/tf.min" "$W/tf.txt" -- "$W/twofail" {} >"$W/tf.out" 2>&1; rc=$?
+	expect "inlined failure helper: fault A reduced to its trigger, with its message in the target" \
+		sh -c "[ $rc = 0 ] && [ \"\$(cat '$W/tf.min')\" = xy ] && grep -q '^signature: SIGABRT at .*\[model check failed: key stored twice\]' '$W/tf.out'"
+	expect "inlined failure helper: fault B, same place, other message, is a slip" \
+		grep -q '^slipped: SIGABRT at .*\[model check failed: size mismatch\]' "$W/tf.out"
+else
+	bad "clang is not installed (the README's commands install it)"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

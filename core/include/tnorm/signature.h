@@ -163,8 +163,9 @@ TNORM_EXTERN int tnorm_match_key(const tnorm_match *m, const tnorm_signature *s,
 
 /**
  * Calibrate a target from the signatures of several runs of the original test: *out receives
- * a copy of sigs[0] cut to the frames (from the throwing frame outwards) that all runs share,
- * and *stable is 1 when all runs agreed on every frame.  0, TNORM_EINVALID (n == 0 or a NULL
+ * a copy of sigs[0] (its extra stacks and message included) cut to the frames (from the
+ * throwing frame outwards) that all runs share, and *stable is 1 when all runs agreed on every
+ * frame and on the message.  0, TNORM_EINVALID (n == 0 or a NULL
  * signature), TNORM_ENOMEM.  Free *out with tnorm_signature_free().
  */
 TNORM_EXTERN int tnorm_signature_calibrate(tnorm_signature **out, int *stable,
