@@ -14,11 +14,14 @@
  *   tnorm-gate        N, written by the test: the gate is closed after N runs (no file: open)
  *   tnorm-gate.count  one byte appended per run through the gate
  *   tnorm-gate.held   made by the first held run, so that the test can wait for it
+ *   tnorm-gate.signal a signal number: each run sends it to its parent first (a hostile program,
+ *                     issue 28 item 5: without the fork server the parent is the engine)
  * Runs outside a run folder (the debugger's own `run`, a driver started by hand) never stop.
  * Removing tnorm-gate opens the gate: the held runs go on, and so do the runs after them.
  */
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +50,15 @@ static void gate(void)
 	long limit = -1;
 	int fd;
 
-	if (!in_run_folder() || !(f = fopen("../tnorm-gate", "r")))
+	if (!in_run_folder())
+		return;
+	if ((f = fopen("../tnorm-gate.signal", "r"))) {
+		int sig = 0;
+		if (fscanf(f, "%d", &sig) == 1 && sig > 0)
+			kill(getppid(), sig);
+		fclose(f);
+	}
+	if (!(f = fopen("../tnorm-gate", "r")))
 		return;
 	if (fscanf(f, "%ld", &limit) != 1)
 		limit = -1;

@@ -40,6 +40,17 @@ for s in USR1 TERM INT STOP; do
 		sh -c "grep -q '^written to l-$s.min' l-$s.log && grep -qx ALIVE l-$s.log"
 done
 
+# tnorm fuzz without the fork server: the AVL driver behind the gate sends its parent, tnorm, the
+# signal in tnorm-gate.signal before each run (tests/driver/gate.c).
+for sig in USR1 TERM STOP; do
+	mkdir -p "$W/fs-$sig"
+	kill -l "$sig" >"$W/fs-$sig/tnorm-gate.signal"
+	TMPDIR=$W/fs-$sig timeout 300 "$T" fuzz "$SRC/examples/avl/avl.tnh" --runs 40 --no-fork-server \
+		-o "fz-$sig" -- "$GATE_D" {} >"fz-$sig.out" 2>&1; rc=$?
+	expect "signals from the program: SIG$sig does not reach tnorm fuzz (exit $rc)" \
+		sh -c "[ $rc = 0 ] && grep -q '^fz-$sig: 40 runs' fz-$sig.out"
+done
+
 # ---- items 1 and 9: -o is checked before anything runs; never a device, FIFO or folder ----------
 AVL=$SRC/examples/avl
 H=$AVL/avl.tnh
