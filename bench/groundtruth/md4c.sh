@@ -147,7 +147,7 @@ stage_score() {
     local m
     for m in tnorm stackhash crashline; do
         echo "== $m"
-        python3 "$HERE/score.py" "$GT/labels.tsv" "$GT/buckets-$m.tsv"
+        python3 "$HERE/score.py" -v "$GT/labels.tsv" "$GT/buckets-$m.tsv"
     done | tee "$GT/score.txt"
     echo "== tnorm: $(cat "$GT/tnorm.runs"), $(cat "$GT/tnorm.seconds") s wall"
     grep -E 'tests, .* buckets' "$GT/tnorm.out" || true

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Score a bucketing of crash files against ground-truth labels.
 
-usage: score.py LABELS.tsv BUCKETS.tsv
+usage: score.py [-v] LABELS.tsv BUCKETS.tsv   (-v: also print each bucket's label counts)
   LABELS.tsv:  file<TAB>label   (label = the commit that fixed the file's bug)
   BUCKETS.tsv: file<TAB>bucket
 Prints: files, bugs (distinct labels), buckets, impure buckets (files of 2+
@@ -24,9 +24,13 @@ def read(path):
 
 
 def main():
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    verbose = bool(args) and args[0] == "-v"
+    if verbose:
+        args = args[1:]
+    if len(args) != 2:
         sys.exit(__doc__)
-    labels, buckets = read(sys.argv[1]), read(sys.argv[2])
+    labels, buckets = read(args[0]), read(args[1])
     members = collections.defaultdict(list)
     for f, b in buckets.items():
         if f in labels:
@@ -54,6 +58,11 @@ def main():
         print(f"unbucketed\t{len(unbucketed)}")
     if extra:
         print(f"unlabeled_in_buckets\t{len(extra)}")
+    if verbose:
+        for b in sorted(members, key=lambda b: -len(members[b])):
+            c = collections.Counter(members[b])
+            print("  %4d  %s  %s" % (len(members[b]), b[:110],
+                                     " ".join("%s:%d" % (l[:10], n) for l, n in c.most_common())))
 
 
 if __name__ == "__main__":
