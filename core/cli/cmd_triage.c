@@ -96,8 +96,11 @@ static void print_summary(const tnorm_triage_result *r)
 	       r->distinct_normalized, r->nbuckets, r->nbuckets == 1 ? "" : "s");
 	for (b = 0; b < r->nbuckets; b++) {
 		const tnorm_triage_bucket *bk = &r->buckets[b];
-		printf("\n== bucket %zu: %zu tests; %s\n   representative %s (%s):\n", b + 1,
-		       bk->count, bk->signature, r->tests[bk->representative].name, bk->file);
+		printf("\n== bucket %zu: %zu tests", b + 1, bk->count);
+		if (bk->nforms > 1)
+			printf(" in %zu normal forms (report.json lists them)", bk->nforms);
+		printf("; %s\n   representative %s (%s):\n", bk->signature,
+		       r->tests[bk->representative].name, bk->file);
 		if (bk->annotated)
 			fputs(bk->annotated, stdout);
 		else

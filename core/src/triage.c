@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "tnorm/db.h"
+#include "tnorm/generic.h"
 #include "tnorm/harness.h"
 #include "tnorm/triage.h"
 #include "tnorm/triage_report.h"
@@ -1216,6 +1217,15 @@ static size_t count_distinct(const tnorm_triage_result *r, int normal)
 }
 
 /* Buckets: (signature key, normal form), in order of first appearance; and the counts. */
+/*
+ * Buckets by fault (issue 27, item 3): one per signature key.  Inside one key the normal forms
+ * are merged: files of one fault that normalization could not bring to the same bytes (a byte
+ * whose failing values are no interval in a longer form, two places that must change together)
+ * are still one fault, as the stack hash and the crash line say; what tells two faults apart is
+ * the key (kind, throwing frame, call site, message).  The representative is the test with the
+ * lowest normal form in shortlex (the shortest), the first by name among equals; the bucket's
+ * other normal forms are listed in the report with their counts (bucket_forms).
+ */
 static int make_buckets(tnorm_triage_result *r)
 {
 	size_t i, k, b;
@@ -1223,6 +1233,7 @@ static int make_buckets(tnorm_triage_result *r)
 		return TNORM_ENOMEM;
 	for (i = 0; i < r->ntests; i++) {
 		tnorm_triage_test *t = &r->tests[i];
+		tnorm_triage_bucket *bk;
 		if (t->status != TNORM_TRIAGE_OK)
 			continue;
 		r->failing++;
@@ -1231,21 +1242,36 @@ static int make_buckets(tnorm_triage_result *r)
 				break;
 		r->signatures += k == i;
 		for (b = 0; b < r->nbuckets; b++)
-			if (!strcmp(r->buckets[b].key, t->key) &&
-			    same_bytes(r->buckets[b].normal, r->buckets[b].normal_len, t->normal,
-			               t->normal_len))
+			if (!strcmp(r->buckets[b].key, t->key))
 				break;
+		bk = &r->buckets[b];
 		if (b == r->nbuckets) {
-			r->buckets[b].signature = t->signature;
-			r->buckets[b].key = t->key;
-			r->buckets[b].normal = t->normal;
-			r->buckets[b].normal_len = t->normal_len;
-			r->buckets[b].representative = i;
 			r->nbuckets++;
+		} else if (tnorm_shortlex_cmp(t->normal, t->normal_len, bk->normal, bk->normal_len) >= 0) {
+			bk->count++;
+			t->bucket = b + 1;
+			continue;
 		}
-		r->buckets[b].count++;
+		bk->signature = t->signature;
+		bk->key = t->key;
+		bk->normal = t->normal;
+		bk->normal_len = t->normal_len;
+		bk->representative = i;
+		bk->count++;
 		t->bucket = b + 1;
 	}
+	for (b = 0; b < r->nbuckets; b++)
+		for (i = 0; i < r->ntests; i++) {
+			const tnorm_triage_test *t = &r->tests[i];
+			if (t->bucket != b + 1)
+				continue;
+			for (k = 0; k < i; k++)
+				if (r->tests[k].bucket == b + 1 &&
+				    same_bytes(r->tests[k].normal, r->tests[k].normal_len, t->normal,
+				               t->normal_len))
+					break;
+			r->buckets[b].nforms += k == i;
+		}
 	r->distinct_reduced = count_distinct(r, 0);
 	r->distinct_normalized = count_distinct(r, 1);
 	return 0;

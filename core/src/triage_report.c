@@ -11,12 +11,63 @@
  */
 #include <string.h>
 
+#include "tnorm/generic.h"
 #include "tnorm/triage_report.h"
 
 #include "common.h"
 #include "json.h"
 
 /* ---- report.json --------------------------------------------------------------------------- */
+
+static int same_normal(const tnorm_triage_test *a, const tnorm_triage_test *b)
+{
+	return a->normal_len == b->normal_len &&
+	       (a->normal_len == 0 || !memcmp(a->normal, b->normal, a->normal_len));
+}
+
+/* Bucket b's normal forms, lowest first (the representative's), each with its number of tests
+ * and its first test: [{"normal_form", "count", "first"}, ...].  NULL when out of memory. */
+static json_t *bucket_forms(const tnorm_triage_result *r, size_t b)
+{
+	json_t *forms = json_array();
+	const tnorm_triage_test *last = NULL;
+	size_t n;
+	int bad = !forms;
+	for (n = 0; n < r->buckets[b].nforms && !bad; n++) {
+		/* the next form above `last` in shortlex, and its count */
+		const tnorm_triage_test *next = NULL;
+		size_t i, count = 0;
+		json_t *o;
+		for (i = 0; i < r->ntests; i++) {
+			const tnorm_triage_test *t = &r->tests[i];
+			if (t->bucket != b + 1 || (last && tnorm_shortlex_cmp(t->normal, t->normal_len,
+			                                                      last->normal, last->normal_len) <= 0))
+				continue;
+			if (!next || tnorm_shortlex_cmp(t->normal, t->normal_len, next->normal,
+			                                next->normal_len) < 0)
+				next = t;
+		}
+		if (!next)
+			break;
+		for (i = 0; i < r->ntests; i++)
+			count += r->tests[i].bucket == b + 1 && same_normal(&r->tests[i], next);
+		if (!(o = json_object())) {
+			bad = 1;
+			break;
+		}
+		bad |= tnorm__json_set_bytes(o, "normal_form", "normal_form_hex", next->normal,
+		                             next->normal_len);
+		bad |= json_object_set_new(o, "count", json_integer((json_int_t)count));
+		bad |= json_object_set_new(o, "first", tnorm__json_str(next->name));
+		bad |= json_array_append_new(forms, o);
+		last = next;
+	}
+	if (bad) {
+		json_decref(forms);
+		return NULL;
+	}
+	return forms;
+}
 
 static json_t *bucket_json(const tnorm_triage_result *r, size_t b)
 {
@@ -36,6 +87,7 @@ static json_t *bucket_json(const tnorm_triage_result *r, size_t b)
 	bad |= json_object_set_new(o, "annotated", tnorm__json_str(bk->annotated));
 	bad |= json_object_set_new(o, "file", tnorm__json_str(bk->file));
 	bad |= json_object_set_new(o, "tests", tests);
+	bad |= json_object_set_new(o, "normal_forms", bucket_forms(r, b));
 	return tnorm__json_done(o, bad);
 }
 
@@ -208,6 +260,31 @@ static int put_bucket_table(tnorm__buf *h, const tnorm_triage_result *r)
 	return err ? TNORM_ENOMEM : 0;
 }
 
+/* A bucket's normal forms other than its representative's, with their counts (issue 27: one
+ * bucket per fault, whatever forms its files ended in). */
+static int put_other_forms(tnorm__buf *h, const tnorm_triage_result *r, size_t b)
+{
+	json_t *forms = bucket_forms(r, b);
+	size_t k;
+	int err = !forms;
+	err |= tnorm__buf_printf(h, "<p>%zu normal forms; besides the one above:</p>\n<ul>\n",
+	                         r->buckets[b].nforms);
+	for (k = 1; forms && k < json_array_size(forms) && err == 0; k++) {
+		json_t *f = json_array_get(forms, k);
+		const char *hex = json_string_value(json_object_get(f, "normal_form_hex"));
+		const char *text = json_string_value(json_object_get(f, "normal_form"));
+		err |= tnorm__buf_printf(h, "<li>%lld tests (first: ",
+		                         (long long)json_integer_value(json_object_get(f, "count")));
+		err |= put_html(h, json_string_value(json_object_get(f, "first")));
+		err |= tnorm__buf_puts(h, "): <code>");
+		err |= hex ? tnorm__buf_printf(h, "hex %s", hex) : put_html(h, text ? text : "");
+		err |= tnorm__buf_puts(h, "</code></li>\n");
+	}
+	err |= tnorm__buf_puts(h, "</ul>\n");
+	json_decref(forms);
+	return err ? TNORM_ENOMEM : 0;
+}
+
 /* Each bucket's annotated test and its tests; then the tests that are not in a bucket. */
 static int put_buckets(tnorm__buf *h, const tnorm_triage_result *r)
 {
@@ -221,7 +298,10 @@ static int put_buckets(tnorm__buf *h, const tnorm_triage_result *r)
 		err |= tnorm__buf_puts(h, "</code></p>\n<pre>");
 		err |= bk->annotated ? put_html(h, bk->annotated)
 		                     : put_html_bytes(h, bk->normal, bk->normal_len);
-		err |= tnorm__buf_puts(h, "</pre>\n<p>Tests: ");
+		err |= tnorm__buf_puts(h, "</pre>\n");
+		if (bk->nforms > 1)
+			err |= put_other_forms(h, r, b);
+		err |= tnorm__buf_puts(h, "<p>Tests: ");
 		for (i = 0, shown = 0; i < r->ntests; i++)
 			if (r->tests[i].bucket == b + 1) {
 				if (shown++)

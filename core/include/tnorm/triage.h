@@ -107,15 +107,23 @@ typedef struct tnorm_triage_test {
 } tnorm_triage_test;
 
 /** One fault: the tests whose (signature key, normal form) are the same. */
+/**
+ * One bucket: one fault.  Tests are bucketed by their signature key (the match policy's key:
+ * kind, throwing frame, call site, message); inside a key their normal forms are merged (issue
+ * 27), and the representative is the test with the lowest normal form in shortlex, the first by
+ * name among equals.  The bucket's tests (tnorm_triage_test.bucket) may have other normal forms:
+ * `nforms` counts them, report.json lists them.
+ */
 typedef struct tnorm_triage_bucket {
 	const char *signature; /**< the representative's signature (borrowed from its test) */
 	const char *key;       /**< the shared key (borrowed from the representative) */
-	const char *normal;    /**< the shared normal form (borrowed from the representative) */
+	const char *normal;    /**< the representative's normal form, the bucket's lowest (borrowed) */
 	char *annotated;       /**< the generalized representative (owned), NULL when not done */
 	size_t count;          /**< tests in the bucket */
-	size_t representative; /**< index in tnorm_triage_result.tests of its first test by name */
+	size_t representative; /**< index in tnorm_triage_result.tests of the representative */
 	size_t normal_len;     /**< the length of `normal`, which may hold any bytes */
 	char *file;            /**< OUT/buckets/N-NAME: the normal form, byte for byte (owned) */
+	size_t nforms;         /**< distinct normal forms among the bucket's tests (1 or more) */
 } tnorm_triage_bucket;
 
 /** What the job found.  Dispose of it with tnorm_triage_result_dispose(). */
