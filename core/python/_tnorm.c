@@ -633,8 +633,6 @@ static void on_job_signal(int sig, siginfo_t *si, void *uc)
 			prev = &job_prev[i];
 	if (!prev)
 		return;
-	if (sig == SIGINT)
-		job_cancel = 1;
 	if (prev->sa_flags & SA_SIGINFO) {
 		if (prev->sa_sigaction)
 			prev->sa_sigaction(sig, si, uc);
@@ -646,6 +644,11 @@ static void on_job_signal(int sig, siginfo_t *si, void *uc)
 	} else if (prev->sa_handler != SIG_IGN) {
 		prev->sa_handler(sig);
 	}
+	/* After the debugger's handler: lldb's raises KeyboardInterrupt in the job's thread as an
+	 * asynchronous exception (PyThreadState_SetAsyncExc), which ctx_stop must find there when
+	 * the engine, seeing the flag, has returned. */
+	if (sig == SIGINT)
+		job_cancel = 1;
 }
 
 /* Ready the context for a call to the engine with the GIL released into *saved. */
@@ -682,6 +685,10 @@ static void ctx_stop(job_ctx *c)
 	}
 	if (job_cancel) {
 		c->interrupted = 1;
+		/* The interrupt was the job's: gdb's KeyboardInterrupt (a pending signal) and lldb's (an
+		 * asynchronous exception in this thread) are taken here, not raised in the caller's
+		 * code after the job, which would lose its result. */
+		PyThreadState_SetAsyncExc((unsigned long)PyThread_get_thread_ident(), NULL);
 		if (PyErr_CheckSignals() < 0)
 			stop_on_exception(c);
 	}
