@@ -208,7 +208,7 @@ uint64_t tnorm__read_limit(void)
 	return *end || v == 0 ? READ_LIMIT_DEFAULT : (uint64_t)v;
 }
 
-static const char *file_kind(mode_t m)
+const char *tnorm__file_kind(unsigned m)
 {
 	return S_ISDIR(m) ? "a folder" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device"
 	       : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
@@ -247,7 +247,7 @@ int tnorm__read_file(const char *path, char **out, size_t *len)
 		close(fd);
 		return tnorm__error_set(TNORM_EINVALID, "%s: %s, not a regular file: tnorm reads tests, "
 		                        "harnesses and inputs from regular files only", path,
-		                        file_kind(st.st_mode));
+		                        tnorm__file_kind(st.st_mode));
 	}
 	if ((uint64_t)st.st_size > limit) {
 		close(fd);

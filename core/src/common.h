@@ -65,6 +65,9 @@ void tnorm__buf_dispose(tnorm__buf *b);
 
 /* Read a whole file into a NUL-terminated buffer (caller frees with tnorm_free). */
 int tnorm__read_file(const char *path, char **out, size_t *len);
+/* What a file that is not a regular one is, for messages: "a folder", "a FIFO", "a character
+ * device", "a block device", "a socket" (alloc.c). */
+const char *tnorm__file_kind(unsigned m);
 /* The largest input file tnorm reads: 256 MiB, or TNORM_MAX_INPUT (alloc.c). */
 uint64_t tnorm__read_limit(void);
 

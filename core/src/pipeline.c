@@ -402,9 +402,7 @@ int tnorm_pipeline_check_output(const tnorm_pipeline_options *o)
 			return tnorm__error_set(TNORM_EINVALID, "the output %s exists and is %s, not a "
 			                        "regular file: tnorm writes its results to regular files "
 			                        "only (it would be replaced by one)", o->out,
-			                        S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode)
-			                        ? "a FIFO" : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)
-			                        ? "a device" : "a socket");
+			                        tnorm__file_kind(st.st_mode));
 	}
 	if (!(dir = folder_of(o->out)))
 		return TNORM_ENOMEM;

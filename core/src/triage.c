@@ -441,19 +441,18 @@ static long claim_owner(const char *file)
 	return pid > 0 && end != buf && !strcmp(end, "\n") ? pid : -1;
 }
 
-/* 1 when the claim file is held by another process that is alive (a second triage of the same
- * folder); 0 when it is ours or its owner is gone. */
-static int claim_held_elsewhere(const char *file)
+/* 1 when `pid` (a claim's owner, claim_owner) is another process that is alive: its claim is
+ * held elsewhere (a second triage of the same folder). */
+static int held_by(long pid)
 {
-	long pid = claim_owner(file);
 	return pid > 0 && pid != (long)getpid() && (kill((pid_t)pid, 0) == 0 || errno != ESRCH);
 }
 
-/* 1 when a claim file may be deleted: tnorm's, and its owner is gone or is this process. */
-static int claim_void(const char *file)
+/* 1 when a claim with owner `pid` may be deleted: tnorm's, and its owner is gone or is this
+ * process. */
+static int void_claim(long pid)
 {
-	long pid = claim_owner(file);
-	return pid == 0 || (pid > 0 && !claim_held_elsewhere(file));
+	return pid == 0 || (pid > 0 && !held_by(pid));
 }
 
 /* Claim OUT/claims/NAME (`file`) for this process: its pid is written to a file beside it that is then
@@ -490,7 +489,7 @@ static void clear_claims(const char *out)
 		char *f;
 		if (e->d_name[0] == '.')
 			continue;
-		if ((f = path_of(dir, e->d_name, NULL)) && claim_void(f))
+		if ((f = path_of(dir, e->d_name, NULL)) && void_claim(claim_owner(f)))
 			unlink(f);
 		tnorm_free(f);
 	}
@@ -958,7 +957,7 @@ static int work_on(job *j, worker_state *w, size_t i)
 			}
 			/* Another process has it (look again later: its result will be there), or had
 			 * it and is gone (its claim is void). */
-			if (claim_void(claim))
+			if (void_claim(owner))
 				unlink(claim);
 			err = HELD_ELSEWHERE;
 			goto done;
@@ -1260,18 +1259,16 @@ static int make_buckets(tnorm_triage_result *r)
 		bk->count++;
 		t->bucket = b + 1;
 	}
-	for (b = 0; b < r->nbuckets; b++)
-		for (i = 0; i < r->ntests; i++) {
-			const tnorm_triage_test *t = &r->tests[i];
-			if (t->bucket != b + 1)
-				continue;
-			for (k = 0; k < i; k++)
-				if (r->tests[k].bucket == b + 1 &&
-				    same_bytes(r->tests[k].normal, r->tests[k].normal_len, t->normal,
-				               t->normal_len))
-					break;
-			r->buckets[b].nforms += k == i;
-		}
+	for (i = 0; i < r->ntests; i++) { /* a normal form counts at its first test in the bucket */
+		const tnorm_triage_test *t = &r->tests[i];
+		if (!t->bucket)
+			continue;
+		for (k = 0; k < i; k++)
+			if (r->tests[k].bucket == t->bucket &&
+			    same_bytes(r->tests[k].normal, r->tests[k].normal_len, t->normal, t->normal_len))
+				break;
+		r->buckets[t->bucket - 1].nforms += k == i;
+	}
 	r->distinct_reduced = count_distinct(r, 0);
 	r->distinct_normalized = count_distinct(r, 1);
 	return 0;
@@ -1575,7 +1572,7 @@ static int unfinished(const tnorm_triage_result *res)
 		file = path_of(res->folder, name, NULL);
 		claim = path_of(res->out, "claims", name);
 		gone = file && access(file, R_OK) < 0;
-		held = claim && claim_held_elsewhere(claim);
+		held = claim && held_by(claim_owner(claim));
 		if (gone || held) {
 			int err = gone ? tnorm__error_set(TNORM_EIO, "%s: the file was deleted (or became "
 			                                  "unreadable) while the triage ran; %zu of %zu "
