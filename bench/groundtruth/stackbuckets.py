@@ -4,6 +4,10 @@
 libc and harness frames; (b) the crash line: file:line of the first such frame.
 
 usage: stackbuckets.py RUNNER STACKHASH.tsv CRASHLINE.tsv FILE...
+
+Harness frames of a corpus (its fuzz target, a shim) are skipped too when named
+by the environment: GT_SKIP_FUNC and GT_SKIP_FILE, each a Python regex
+(function names are matched from the start, file names searched).
 """
 import os, re, subprocess, sys
 
@@ -14,8 +18,10 @@ FRAME_NOFILE = re.compile(r"^\s*#(\d+) 0x[0-9a-f]+ (?:in (\S+) )?\((.+)\)$")
 SKIP_FUNC = re.compile(
     r"^(__asan|__lsan|__sanitizer|__interceptor_|__interception|__ubsan|asan_|__libc_|__GI_|_start$|"
     r"abort$|raise$|malloc$|calloc$|realloc$|free$|mem(cpy|move|set|cmp|chr)$|str\w*$|"
-    r"gt_md_assert_exit$|LLVMFuzzerTestOneInput$|main$|fuzzer::)")
-SKIP_FILE = re.compile(r"(compiler-rt|/sanitizer_common/|/asan/|/lsan/|libc\.so|libc-|/glibc|runner-main\.c|assert-shim\.c|fuzz-mdhtml\.c)")
+    r"LLVMFuzzerTestOneInput$|main$|fuzzer::" +
+    ("|" + os.environ["GT_SKIP_FUNC"] if os.environ.get("GT_SKIP_FUNC") else "") + ")")
+SKIP_FILE = re.compile(r"(compiler-rt|/sanitizer_common/|/asan/|/lsan/|libc\.so|libc-|/glibc" +
+    ("|" + os.environ["GT_SKIP_FILE"] if os.environ.get("GT_SKIP_FILE") else "") + ")")
 
 
 def analyze(runner, path):

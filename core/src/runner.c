@@ -48,6 +48,7 @@
 #include <libunwind-ptrace.h>
 
 #include "common.h"
+#include "probe.h"
 #include "report.h"
 #include "sanopts.h"
 #include "shield.h"
@@ -92,6 +93,7 @@ struct tnorm_runner {
 	char *test_name; /* what an invalid run's reason calls the candidate (set_test_name) */
 	const volatile int *cancel; /* set_cancel: stops the run under way (borrowed; may be NULL) */
 	tnorm__shield shield; /* the programs' filter: no signal to this process (shield.c) */
+	tnorm__probe *probe;  /* breakpoints for the runs (merged abort sites, coverage), or NULL */
 };
 
 const char *tnorm_outcome_name(tnorm_outcome o)
@@ -563,6 +565,74 @@ static int rm_find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t
 	return _UPT_find_proc_info(as, ip, pi, need_unwind_info, arg);
 }
 
+/*
+ * Merged abort sites.  clang merges the abort() calls of several inlined checks of a function
+ * (asserts, a fail() helper) into one call, which its line table gives line 0: every check of the
+ * function then fails at one address, and its failures have one signature, whichever check
+ * failed.  When a run fails at such a call (merged_site), the runner runs the test again with a
+ * trail probe on the function's line-table addresses (probe.h): the last address with a line
+ * that ran before the failure is in the check that jumped to the merged call.  Its frames (with
+ * the functions inlined there, innermost first, as a build without the merge would show them)
+ * replace the merged call's frames in the second run's signature.  The same happens for the
+ * target and for every candidate, so that their signatures compare check by check.
+ */
+#define TRAIL_MAX_STOPS 200000
+
+/* The throwing frame of frames[0..n): the first one that is not the runtime's; n if none. */
+static size_t first_user_frame(const tnorm_frame *frames, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (frames[i].function && !tnorm_frame_is_runtime(frames[i].function, frames[i].module))
+			return i;
+	return n;
+}
+
+/* Whether frames[i], a user frame that called frames[i-1] (the runtime), stopped at a merged
+ * abort site: a call of line 0 (clang), or a call of abort() in the cold part of its function
+ * (gcc moves the calls it merges there, and gives the merged call the line of one of them). */
+static int merged_call(tnorm_runner *r, const tnorm_frame *frames, size_t n, size_t i)
+{
+	const tnorm_frame *f = &frames[i];
+	int how;
+	if (i == 0 || i >= n || !f->module || f->module[0] != '/' || !f->offset ||
+	    !(how = tnorm__symcache_merged(r->syms, f->module, f->offset)))
+		return 0;
+	return how == 1 ? f->line == 0
+	                : frames[i - 1].function && !strcmp(frames[i - 1].function, "abort");
+}
+
+/* In the trail's run: the merged call's frames (frames[i..j), one pc) become those of the last
+ * line the trail saw.  Returns the new frame count. */
+static size_t resolve_merged(tnorm_runner *r, const char *maps, tnorm_frame *frames, size_t n,
+                             size_t max)
+{
+	tnorm_frame got[16];
+	uint64_t last = r->probe ? tnorm__probe_last(r->probe) : 0, at;
+	size_t i = first_user_frame(frames, n), j, k, ng;
+	if (!last || !merged_call(r, frames, n, i) ||
+	    tnorm__symcache_proc_addr(r->syms, maps, frames[i].module, last, &at) < 0)
+		return n;
+	for (j = i; j < n && frames[j].pc == frames[i].pc; j++)
+		;
+	ng = tnorm__symbolize(r->syms, maps, at, 1, got, sizeof(got) / sizeof(got[0]));
+	if (!ng || !got[0].function || n - (j - i) + ng > max)
+		return n;
+	memmove(&frames[i + ng], &frames[j], (n - j) * sizeof(*frames));
+	for (k = 0; k < ng; k++)
+		frames[i + k] = got[k];
+	return n - (j - i) + ng;
+}
+
+/* The module and module-relative address of a signature's throwing call when it lies in code
+ * the compiler merged from several lines (a line-0 row); NULL otherwise. */
+static const tnorm_frame *merged_site(tnorm_runner *r, const tnorm_signature *sig)
+{
+	size_t i = tnorm_signature_throwing(sig), n = tnorm_signature_frame_count(sig);
+	const tnorm_frame *f = tnorm_signature_frame(sig, 0);
+	return f && merged_call(r, f, n, i) ? &f[i] : NULL;
+}
+
 /* Unwind the stopped thread `tid` of process `pid` and build its signature. */
 static void unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnorm_signature **out)
 {
@@ -606,6 +676,8 @@ static void unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnor
 	}
 	free(rm);
 	n = frames_from_pcs(r->syms, maps, pcs, starts, npcs, frames, names, MAX_FRAMES);
+	if (r->probe && maps)
+		n = resolve_merged(r, maps, frames, n, MAX_FRAMES);
 	free(maps);
 	tnorm_signature_free(*out);
 	*out = NULL;
@@ -936,7 +1008,7 @@ child_fail:
 
 /* One ptrace stop of thread `tid` of the program `pid`: record what it means, resume it. */
 static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, int *exec_seen,
-                    tnorm_run_result *res)
+                    int arm_at_exec, tnorm_run_result *res)
 {
 	int sig = WSTOPSIG(status), event = status >> 16, deliver = 0;
 	char kind[32];
@@ -953,6 +1025,12 @@ static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, int *exec
 		/* The stop right after exec: set the options, start the program. */
 		ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)TRACE_OPTS);
 		*exec_seen = 1;
+		if (r->probe && arm_at_exec)
+			tnorm__probe_arm(r->probe, r->syms, pid);
+	} else if (event == PTRACE_EVENT_EXEC && tid == pid && r->probe && arm_at_exec) {
+		tnorm__probe_arm(r->probe, r->syms, pid); /* a wrapper exec'd the program */
+	} else if (sig == SIGTRAP && !event && r->probe && tnorm__probe_trap(r->probe, tid)) {
+		deliver = 0; /* a breakpoint of the probe's, taken back */
 	} else if (event) {
 		deliver = 0; /* other ptrace events (clone, exec): nothing to do; a new thread is
 		              * traced from its first instruction, and its events come to the tracer's
@@ -1423,7 +1501,7 @@ static void trace_one(tnorm_runner *r, tracer *t, const char *dir, char **argv, 
 				ptrace(PTRACE_CONT, pid, NULL, NULL);
 			} else {
 				execs += event == PTRACE_EVENT_EXEC;
-				on_stop(r, pid, pid, st, &exec_seen, current_res(t, &scratch));
+				on_stop(r, pid, pid, st, &exec_seen, ctl < 0, current_res(t, &scratch));
 			}
 			continue;
 		}
@@ -1464,12 +1542,15 @@ static void trace_one(tnorm_runner *r, tracer *t, const char *dir, char **argv, 
 			    k && k->started && said_hello(t->ctl_engine)) {
 				send(t->ctl_engine, "N", 1, MSG_NOSIGNAL);
 				ptrace(PTRACE_CONT, w, NULL, NULL);
+			} else if (r->probe && !(st >> 16) && WSTOPSIG(st) == SIGTRAP &&
+			           tnorm__probe_foreign(r->probe, w)) {
+				ptrace(PTRACE_CONT, w, NULL, NULL); /* a breakpoint it inherited, undone */
 			} else {
 				other_stop(k, w, st);
 			}
 		} else if (!is_server) {
 			/* One of the program's threads: its stops are the program's; its end, nothing. */
-			on_stop(r, pid, w, st, &exec_seen, current_res(t, &scratch));
+			on_stop(r, pid, w, st, &exec_seen, ctl < 0, current_res(t, &scratch));
 		} else if (k && k->tgid == pid) {
 			ptrace(PTRACE_CONT, w, NULL, NULL); /* a thread of the server's */
 		} else {
@@ -1482,9 +1563,11 @@ static void trace_one(tnorm_runner *r, tracer *t, const char *dir, char **argv, 
 				/* The child's first stop: trace it as a program run afresh. */
 				child_started = 1;
 				ptrace(PTRACE_SETOPTIONS, w, NULL, (void *)(long)TRACE_OPTS);
+				if (r->probe)
+					tnorm__probe_arm(r->probe, r->syms, w);
 				ptrace(PTRACE_CONT, w, NULL, NULL);
 			} else {
-				on_stop(r, child, w, st, &child_exec_seen, current_res(t, &scratch));
+				on_stop(r, child, w, st, &child_exec_seen, 0, current_res(t, &scratch));
 			}
 		}
 	}
@@ -2079,6 +2162,55 @@ static int leak_check(tnorm_runner *r, tracer *t, tnorm_run_result *res)
 }
 
 /*
+ * A failure at a merged abort site: the run again with a trail on the function (see "Merged
+ * abort sites" above).  Its result replaces the first when it fails too (whether or not the
+ * trail found the check); otherwise (a flaky test) the first stays.
+ */
+static int trail_again(tnorm_runner *r, tracer *t, tnorm_run_result *res)
+{
+	const tnorm_frame *f = merged_site(r, res->sig);
+	tnorm_run_result again;
+	uint64_t *addrs = NULL, cold_lo, cold_hi;
+	unsigned char *lined = NULL;
+	size_t n = 0, i;
+	int err = 0, retry = 0, attempt;
+	if (!f || tnorm__symcache_func_rows(r->syms, f->module, f->offset, &addrs, &n) < 0)
+		return 0;
+	if (!(lined = tnorm__malloc(n))) {
+		free(addrs);
+		return TNORM_ENOMEM;
+	}
+	/* Where the trail looks from: not the merged code itself (line 0; or gcc's cold part,
+	 * whose rows have the line of one of the calls merged). */
+	if (tnorm__symcache_merged(r->syms, f->module, f->offset) != 2 ||
+	    tnorm__symcache_symbol_extent(r->syms, f->module, f->offset, &cold_lo, &cold_hi) < 0)
+		cold_lo = cold_hi = 0;
+	for (i = 0; i < n; i++)
+		lined[i] = !tnorm__symcache_noline(r->syms, f->module, addrs[i]) &&
+		           !(addrs[i] >= cold_lo && addrs[i] < cold_hi);
+	err = tnorm__probe_new(&r->probe, TNORM__PROBE_TRAIL, f->module, addrs, lined, n,
+	                       TRAIL_MAX_STOPS);
+	free(addrs);
+	free(lined);
+	if (err < 0)
+		return err;
+	for (attempt = 0; attempt < 4; attempt++)
+		if ((err = run_attempt(r, t, pick_mode(r, t), &again, &retry)) < 0 || !retry)
+			break;
+	tnorm__probe_free(r->probe);
+	r->probe = NULL;
+	if (err < 0 || retry)
+		return err;
+	if (again.outcome == TNORM_OUTCOME_FAIL && again.sig) {
+		tnorm_run_result_dispose(res);
+		*res = again;
+	} else {
+		tnorm_run_result_dispose(&again);
+	}
+	return 0;
+}
+
+/*
  * For an invalid run, why: the program's last line on standard error, without the driver
  * runtime's "tnorm driver: " prefix, and with the candidate's private path (gone once the run is
  * over) replaced by the test's name (tnorm_runner_set_test_name; "the test" without one).
@@ -2130,6 +2262,8 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 		snprintf(res->message, sizeof(res->message), "the fork server of '%s' kept dying",
 		         r->argv[0]);
 	}
+	if (err == 0 && res->outcome == TNORM_OUTCOME_FAIL && res->sig && !r->probe)
+		err = trail_again(r, t, res);
 	if (err == 0 && res->outcome == TNORM_OUTCOME_PASS && r->leak_envp)
 		err = leak_check(r, t, res);
 	if (err == 0 && res->outcome == TNORM_OUTCOME_INVALID)

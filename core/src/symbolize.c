@@ -54,9 +54,15 @@ typedef struct {
 
 typedef struct {
 	uint64_t addr;
-	uint32_t line; /* 0 marks the end of a sequence */
+	uint32_t line; /* 0: the end of a sequence, or (noline) code of no one line */
 	uint32_t file;
+	uint8_t noline; /* line 0 in the table: code the compiler merged from several lines */
 } row;
+
+static int row_end(const row *r)
+{
+	return r->line == 0 && !r->noline;
+}
 
 typedef struct {
 	uint64_t offset, vaddr, size;
@@ -211,7 +217,7 @@ static int cmp_row(const void *a, const void *b)
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
 	/* At one address, an end-of-sequence row sorts before the start of the next sequence. */
-	return (x->line != 0) - (y->line != 0);
+	return !row_end(x) - !row_end(y);
 }
 
 /*
@@ -715,7 +721,7 @@ static void load_lines(module *m, Dwarf_Debug dbg, Dwarf_Die cu, size_t *rcap, s
 				continue;
 			dwarf_lineendsequence(lines[i], &end, &err);
 			if (!end) {
-				if (dwarf_lineno(lines[i], &ln, &err) != DW_DLV_OK || ln == 0)
+				if (dwarf_lineno(lines[i], &ln, &err) != DW_DLV_OK)
 					continue;
 				if (dwarf_linesrc(lines[i], &src, &err) != DW_DLV_OK)
 					continue;
@@ -735,6 +741,7 @@ static void load_lines(module *m, Dwarf_Debug dbg, Dwarf_Die cu, size_t *rcap, s
 			m->rows[m->nrows].addr = addr;
 			m->rows[m->nrows].line = end ? 0 : (uint32_t)ln;
 			m->rows[m->nrows].file = fidx;
+			m->rows[m->nrows].noline = !end && ln == 0;
 			m->nrows++;
 		}
 	}
@@ -889,13 +896,14 @@ static const row *find_row(const module *m, uint64_t addr)
 		else
 			hi = mid;
 	}
-	if (lo == 0 || m->rows[lo - 1].line == 0)
+	if (lo == 0 || row_end(&m->rows[lo - 1]))
 		return NULL;
 	return &m->rows[lo - 1];
 }
 
 /* Frames for module-relative address `vaddr` (the looked-up address, already pc-1 for callers). */
-static size_t symbolize_in(module *m, uint64_t pc, uint64_t vaddr, tnorm_frame *out, size_t max)
+static size_t symbolize_in(module *m, uint64_t pc, uint64_t vaddr, int innermost,
+                           tnorm_frame *out, size_t max)
 {
 	int32_t nd = find_node(m, vaddr);
 	const row *r = find_row(m, vaddr);
@@ -907,7 +915,12 @@ static size_t symbolize_in(module *m, uint64_t pc, uint64_t vaddr, tnorm_frame *
 	out[0].module = m->path;
 	out[0].offset = vaddr;
 	out[0].build_id = m->build_id;
-	if (r) {
+	/* A line-0 row is code of several lines (clang gives a call it merged from several calls
+	 * line 0): a call there has no line of its own.  An innermost address in one (a loop's
+	 * increment, say) keeps the line before it, as it always had. */
+	while (r && r->noline && innermost && r > m->rows && !row_end(r - 1))
+		r--;
+	if (r && !(r->noline && innermost)) {
 		out[0].file = m->files[r->file];
 		out[0].line = r->line;
 	}
@@ -1042,7 +1055,7 @@ size_t tnorm__symbolize(tnorm__symcache *c, const char *maps, uint64_t pc, int i
 	out->pc = pc;
 	if (!maps || !(l = find_mapping(c, maps, addr)))
 		return 1;
-	return symbolize_in(l->mod, pc, module_vaddr(l, addr), out, max);
+	return symbolize_in(l->mod, pc, module_vaddr(l, addr), innermost, out, max);
 }
 
 int tnorm__symcache_unwind_table(tnorm__symcache *c, const char *maps, uint64_t ip,
@@ -1074,5 +1087,124 @@ size_t tnorm__symbolize_module(tnorm__symcache *c, const char *path, uint64_t va
 	out->pc = vaddr;
 	if (!path || path[0] != '/' || !(m = get_module(c, path)))
 		return 1;
-	return symbolize_in(m, vaddr, addr, out, max);
+	return symbolize_in(m, vaddr, addr, innermost, out, max);
+}
+
+int tnorm__symcache_noline(tnorm__symcache *c, const char *path, uint64_t vaddr)
+{
+	module *m;
+	const row *r;
+	if (!path || path[0] != '/' || !(m = get_module(c, path)))
+		return 0;
+	r = find_row(m, vaddr);
+	return r && r->noline;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+int tnorm__symcache_func_rows(tnorm__symcache *c, const char *path, uint64_t vaddr,
+                              uint64_t **addrs, size_t *n)
+{
+	module *m;
+	int32_t nd;
+	size_t i, k, cnt = 0, cap = 0;
+	uint64_t *v = NULL;
+	*addrs = NULL;
+	*n = 0;
+	if (!path || path[0] != '/' || !(m = get_module(c, path)) || (nd = find_node(m, vaddr)) < 0)
+		return TNORM_ENOTFOUND;
+	while (m->nodes[nd].parent >= 0)
+		nd = m->nodes[nd].parent;
+	for (i = 0; i < m->nranges; i++) {
+		size_t lo = 0, hi = m->nrows;
+		if (m->ranges[i].node != (uint32_t)nd)
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (m->rows[mid].addr < m->ranges[i].lo)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (k = lo; k < m->nrows && m->rows[k].addr < m->ranges[i].hi; k++) {
+			if (row_end(&m->rows[k]) || (cnt && v[cnt - 1] == m->rows[k].addr))
+				continue;
+			if (cnt == cap) {
+				size_t nc = cap ? cap * 2 : 64;
+				uint64_t *nv = tnorm__reallocarray(v, nc, sizeof(*nv));
+				if (!nv) {
+					free(v);
+					return TNORM_ENOMEM;
+				}
+				v = nv;
+				cap = nc;
+			}
+			v[cnt++] = m->rows[k].addr;
+		}
+	}
+	if (!cnt)
+		return TNORM_ENOTFOUND;
+	qsort(v, cnt, sizeof(*v), cmp_u64);
+	for (i = k = 0; i < cnt; i++)
+		if (!k || v[k - 1] != v[i])
+			v[k++] = v[i];
+	*addrs = v;
+	*n = k;
+	return 0;
+}
+
+int tnorm__symcache_proc_addr(tnorm__symcache *c, const char *maps, const char *path,
+                              uint64_t vaddr, uint64_t *out)
+{
+	size_t i, k;
+	if (!maps || !path || parse_maps(c, maps) < 0)
+		return -1;
+	for (i = 0; i < c->nlines; i++) {
+		mapping *l = &c->lines[i];
+		if (l->path_len != strlen(path) || memcmp(l->path, path, l->path_len) ||
+		    !find_mapping(c, maps, l->start) || !l->mod)
+			continue;
+		for (k = 0; k < l->mod->nsegs; k++) {
+			const seg *s = &l->mod->segs[k];
+			uint64_t foff;
+			if (vaddr < s->vaddr || vaddr >= s->vaddr + s->size)
+				continue;
+			foff = vaddr - s->vaddr + s->offset;
+			if (foff >= l->off && foff - l->off < l->end - l->start) {
+				*out = l->start + (foff - l->off);
+				return 0;
+			}
+		}
+	}
+	return -1;
+}
+
+int tnorm__symcache_merged(tnorm__symcache *c, const char *path, uint64_t vaddr)
+{
+	module *m;
+	const row *r;
+	const func *f;
+	if (!path || path[0] != '/' || !(m = get_module(c, path)))
+		return 0;
+	if ((r = find_row(m, vaddr)) && r->noline)
+		return 1;
+	f = find_func(m->sfuncs, m->nsfuncs, vaddr);
+	return f && f->name && (strstr(f->name, ".cold") != NULL) ? 2 : 0;
+}
+
+int tnorm__symcache_symbol_extent(tnorm__symcache *c, const char *path, uint64_t vaddr,
+                                  uint64_t *lo, uint64_t *hi)
+{
+	module *m;
+	const func *f;
+	if (!path || path[0] != '/' || !(m = get_module(c, path)) ||
+	    !(f = find_func(m->sfuncs, m->nsfuncs, vaddr)))
+		return -1;
+	*lo = f->lo;
+	*hi = f->hi;
+	return 0;
 }

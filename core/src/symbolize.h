@@ -45,4 +45,38 @@ typedef struct {
 int tnorm__symcache_unwind_table(tnorm__symcache *c, const char *maps, uint64_t ip,
                                  tnorm__unwind_table *out);
 
+/*
+ * Code the compiler merged from several lines: 1 when module-relative `vaddr` of the module at
+ * `path` lies in a row of line 0 of its line table (clang gives line 0 to a call it merged from
+ * several calls: the one abort() of several inlined checks), else 0.
+ */
+int tnorm__symcache_noline(tnorm__symcache *c, const char *path, uint64_t vaddr);
+
+/*
+ * Where a compiler may have merged several calls into the call at `vaddr` (a caller frame's
+ * looked-up address): 1 in a line-0 row (clang), 2 in a function's cold part (an ELF symbol
+ * NAME.cold: gcc moves there the calls to abort() it merges, under the line of one of them),
+ * else 0.
+ */
+int tnorm__symcache_merged(tnorm__symcache *c, const char *path, uint64_t vaddr);
+
+/* The extent [*lo, *hi) of the ELF function symbol that holds `vaddr` in the module at `path`:
+ * 0, or -1 when there is none. */
+int tnorm__symcache_symbol_extent(tnorm__symcache *c, const char *path, uint64_t vaddr,
+                                  uint64_t *lo, uint64_t *hi);
+
+/*
+ * The line-table addresses (module-relative, sorted, each once) of the function that holds
+ * `vaddr` in the module at `path`: the rows inside every range of its DWARF subprogram, the code
+ * of the functions inlined into it included.  *addrs is allocated (free it), *n its length.
+ * 0, TNORM_ENOTFOUND (no module, no subprogram, no rows), TNORM_ENOMEM.
+ */
+int tnorm__symcache_func_rows(tnorm__symcache *c, const char *path, uint64_t vaddr,
+                              uint64_t **addrs, size_t *n);
+
+/* The address in the process whose map is `maps` of module-relative `vaddr` of the module at
+ * `path`: 0 and *out set, or -1 (the module is not mapped there, or not that part of it). */
+int tnorm__symcache_proc_addr(tnorm__symcache *c, const char *maps, const char *path,
+                              uint64_t vaddr, uint64_t *out);
+
 #endif

@@ -2,8 +2,9 @@
 /*
  * twofail: two faults that fail through one helper, fail(), which prints a message and aborts
  * (a model-checking driver's way).  Built with clang -O1 (tests/integration/reduce.sh), fail()
- * is inlined into main and the two abort calls are merged: both failures stop at one place,
- * and only the message tells them apart.  "xy" in the input is fault A, "zz" fault B.
+ * is inlined into main and the two abort calls are merged: both failures stop at one call, of
+ * line 0.  The runner's trail finds which call of fail() led there (fault A's or B's); the
+ * message is what tells them apart where it cannot.  "xy" in the input is fault A, "zz" fault B.
  */
 #include <stdio.h>
 #include <stdlib.h>

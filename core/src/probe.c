@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * probe.c - breakpoints at line-table addresses of a traced program (see probe.h).
+ *
+ * The int3s are written through /proc/PID/mem, which a tracer may write even where the mapping
+ * is read-only (the kernel copies the page for the process, as it does for a debugger's
+ * breakpoint); the addresses lie in one module's text, so arming reads the span they cover once,
+ * patches it and writes it back once.  A hit is an int3 the kernel reports as SIGTRAP with
+ * si_code SI_KERNEL and the instruction pointer one byte past it: the original byte goes back
+ * and the instruction pointer back one byte, so that the thread runs the original instruction
+ * when it is continued.  A trail re-arms the address it disarmed at the previous hit, so each of
+ * its addresses catches every pass but the one straight after itself (a one-row loop is one
+ * record, which is all a trail needs: the last address).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <unistd.h>
+
+#include "probe.h"
+
+#define INT3 0xcc
+
+struct tnorm__probe {
+	tnorm__probe_mode mode;
+	char *path;
+	uint64_t *vaddr;      /* module-relative, sorted */
+	unsigned char *lined; /* per address: its row has a line */
+	unsigned char *hit;   /* cover: hit in the last run */
+	unsigned char *orig;  /* the original bytes, read at arming */
+	uint64_t *addr;       /* the addresses in the armed process */
+	size_t n;
+	size_t max_stops, stops;
+	uint64_t bias;        /* process address - module-relative address */
+	int memfd;            /* /proc/PID/mem of the armed process, or -1 */
+	pid_t pid;
+	int armed;
+	size_t open_slot;     /* trail: the address disarmed at the last hit (n: none) */
+	uint64_t last;        /* trail: module-relative address of the last lined hit, 0: none */
+	int over;             /* trail: past max_stops */
+};
+
+int tnorm__probe_new(tnorm__probe **out, tnorm__probe_mode mode, const char *path,
+                     const uint64_t *addrs, const unsigned char *lined, size_t n,
+                     size_t max_stops)
+{
+	tnorm__probe *p;
+	size_t i;
+	*out = NULL;
+	if (!(p = tnorm__calloc(1, sizeof(*p))))
+		return TNORM_ENOMEM;
+	p->mode = mode;
+	p->n = n;
+	p->max_stops = max_stops;
+	p->memfd = -1;
+	p->open_slot = n;
+	if (!(p->path = tnorm__strdup(path)) || !(p->vaddr = tnorm__calloc(n + 1, sizeof(*p->vaddr))) ||
+	    !(p->addr = tnorm__calloc(n + 1, sizeof(*p->addr))) ||
+	    !(p->lined = tnorm__calloc(n + 1, 1)) || !(p->hit = tnorm__calloc(n + 1, 1)) ||
+	    !(p->orig = tnorm__calloc(n + 1, 1))) {
+		tnorm__probe_free(p);
+		return TNORM_ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		p->vaddr[i] = addrs[i];
+		p->lined[i] = lined ? lined[i] : 1;
+	}
+	*out = p;
+	return 0;
+}
+
+void tnorm__probe_free(tnorm__probe *p)
+{
+	if (!p)
+		return;
+	tnorm__probe_end(p);
+	free(p->path);
+	free(p->vaddr);
+	free(p->addr);
+	free(p->lined);
+	free(p->hit);
+	free(p->orig);
+	free(p);
+}
+
+void tnorm__probe_end(tnorm__probe *p)
+{
+	if (p->memfd >= 0)
+		close(p->memfd);
+	p->memfd = -1;
+	p->pid = 0;
+}
+
+int tnorm__probe_armed(const tnorm__probe *p)
+{
+	return p->armed;
+}
+
+uint64_t tnorm__probe_last(const tnorm__probe *p)
+{
+	return p->mode == TNORM__PROBE_TRAIL && p->armed && !p->over ? p->last : 0;
+}
+
+int tnorm__probe_hit(const tnorm__probe *p, size_t i)
+{
+	return i < p->n && p->armed && p->hit[i];
+}
+
+static int put_byte(int fd, uint64_t addr, unsigned char b)
+{
+	return pwrite(fd, &b, 1, (off_t)addr) == 1 ? 0 : -1;
+}
+
+int tnorm__probe_arm(tnorm__probe *p, tnorm__symcache *syms, pid_t pid)
+{
+#if defined(__x86_64__)
+	char path[64], *maps = NULL;
+	unsigned char *span = NULL;
+	uint64_t lo, hi;
+	size_t i;
+	int fd = -1, ok = 0;
+	tnorm__probe_end(p);
+	p->armed = 0;
+	p->over = 0;
+	p->stops = 0;
+	p->last = 0;
+	p->open_slot = p->n;
+	memset(p->hit, 0, p->n);
+	if (!p->n)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if (tnorm__read_file(path, &maps, NULL) < 0)
+		return -1;
+	/* One bias for the module's text: its addresses are in one segment. */
+	if (tnorm__symcache_proc_addr(syms, maps, p->path, p->vaddr[0], &lo) < 0) {
+		free(maps);
+		return -1;
+	}
+	free(maps);
+	p->bias = lo - p->vaddr[0];
+	for (i = 0; i < p->n; i++)
+		p->addr[i] = p->vaddr[i] + p->bias;
+	lo = p->addr[0];
+	hi = p->addr[p->n - 1] + 1;
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0)
+		return -1;
+	if (hi - lo <= (64u << 20) && (span = tnorm__malloc((size_t)(hi - lo))) &&
+	    pread(fd, span, (size_t)(hi - lo), (off_t)lo) == (ssize_t)(hi - lo)) {
+		for (i = 0; i < p->n; i++) {
+			p->orig[i] = span[p->addr[i] - lo];
+			span[p->addr[i] - lo] = INT3;
+		}
+		ok = pwrite(fd, span, (size_t)(hi - lo), (off_t)lo) == (ssize_t)(hi - lo);
+	}
+	free(span);
+	if (!ok) {
+		close(fd);
+		return -1;
+	}
+	p->memfd = fd;
+	p->pid = pid;
+	p->armed = 1;
+	return 0;
+#else
+	(void)syms;
+	(void)pid;
+	p->armed = 0;
+	return -1;
+#endif
+}
+
+/* The index of process address `a` among the probe's, or n. */
+static size_t slot_of(const tnorm__probe *p, uint64_t a)
+{
+	size_t lo = 0, hi = p->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->addr[mid] < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->n && p->addr[lo] == a ? lo : p->n;
+}
+
+#if defined(__x86_64__)
+/* The slot of the int3 that stopped `tid`, its registers in *regs; n when it is not ours. */
+static size_t our_trap(const tnorm__probe *p, pid_t tid, struct user_regs_struct *regs)
+{
+	siginfo_t si;
+	if (!p->armed || ptrace(PTRACE_GETSIGINFO, tid, NULL, &si) < 0 || si.si_code != SI_KERNEL ||
+	    ptrace(PTRACE_GETREGS, tid, NULL, regs) < 0 || regs->rip == 0)
+		return p->n;
+	return slot_of(p, (uint64_t)regs->rip - 1);
+}
+#endif
+
+/* Every int3 back to the original byte (a trail past its stops). */
+static void disarm_all(tnorm__probe *p)
+{
+	size_t i;
+	for (i = 0; i < p->n; i++)
+		if (i != p->open_slot)
+			put_byte(p->memfd, p->addr[i], p->orig[i]);
+	p->open_slot = p->n;
+}
+
+int tnorm__probe_trap(tnorm__probe *p, pid_t tid)
+{
+#if defined(__x86_64__)
+	struct user_regs_struct regs;
+	size_t i;
+	if (p->memfd < 0 || (i = our_trap(p, tid, &regs)) == p->n)
+		return 0;
+	regs.rip = p->addr[i];
+	if (ptrace(PTRACE_SETREGS, tid, NULL, &regs) < 0)
+		return 0;
+	if (p->mode == TNORM__PROBE_COVER) {
+		if (!p->hit[i])
+			put_byte(p->memfd, p->addr[i], p->orig[i]);
+		p->hit[i] = 1;
+		return 1;
+	}
+	if (p->over) /* another thread's trap at an int3 being taken back */
+		return 1;
+	if (p->open_slot != p->n && p->open_slot != i)
+		put_byte(p->memfd, p->addr[p->open_slot], INT3);
+	put_byte(p->memfd, p->addr[i], p->orig[i]);
+	p->open_slot = i;
+	if (p->lined[i])
+		p->last = p->vaddr[i];
+	if (p->max_stops && ++p->stops > p->max_stops) {
+		p->over = 1;
+		disarm_all(p);
+	}
+	return 1;
+#else
+	(void)p;
+	(void)tid;
+	return 0;
+#endif
+}
+
+int tnorm__probe_foreign(tnorm__probe *p, pid_t tid)
+{
+#if defined(__x86_64__)
+	struct user_regs_struct regs;
+	char path[64];
+	unsigned char b = 0;
+	size_t i;
+	int fd, ok;
+	if ((i = our_trap(p, tid, &regs)) == p->n)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)tid);
+	if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0)
+		return 0;
+	/* Ours only if the byte there is still an int3 (the process may have exec'd another image). */
+	ok = pread(fd, &b, 1, (off_t)p->addr[i]) == 1 && b == INT3 &&
+	     put_byte(fd, p->addr[i], p->orig[i]) == 0;
+	close(fd);
+	if (!ok)
+		return 0;
+	regs.rip = p->addr[i];
+	return ptrace(PTRACE_SETREGS, tid, NULL, &regs) == 0;
+#else
+	(void)p;
+	(void)tid;
+	return 0;
+#endif
+}
