@@ -115,8 +115,9 @@ static double live_children_cpu(void)
 	return sum;
 }
 
-typedef enum { V_BARE, V_RUNNER, V_FORKSERVER, NVARIANTS } variant;
-static const char *const variant_name[NVARIANTS] = {"bare loop", "runner", "fork server"};
+typedef enum { V_BARE, V_RUNNER, V_FORKSERVER, V_COVERAGE, NVARIANTS } variant;
+static const char *const variant_name[NVARIANTS] = {"bare loop", "runner", "fork server",
+                                                    "+ coverage"};
 
 typedef struct {
 	double wall[MAX_REPS], self[MAX_REPS], child[MAX_REPS];
@@ -145,7 +146,7 @@ static void batch(variant v, tnorm_runner *r, const char *driver, const char *te
 				die("tnorm_runner_run");
 			if (res.outcome == TNORM_OUTCOME_ERROR)
 				die(res.message);
-			if (v == V_FORKSERVER)
+			if (v == V_FORKSERVER || v == V_COVERAGE)
 				forked += res.child_cpu;
 			if (first && i == 0) {
 				char *sig = NULL;
@@ -195,6 +196,9 @@ static void row(const char *label, const char *driver, const char *test, size_t 
 	memset(s, 0, sizeof(s));
 	r[V_RUNNER] = new_runner(driver, 0);
 	r[V_FORKSERVER] = new_runner(driver, 1);
+	r[V_COVERAGE] = new_runner(driver, 1); /* line coverage (issue 27): one stop per new line */
+	if (tnorm_runner_set_coverage(r[V_COVERAGE], 1) < 0)
+		die("tnorm_runner_set_coverage");
 	/* One warm-up batch each: the page cache, the runner's symbol caches, the server's start. */
 	for (v = 0; v < nv; v++) {
 		char *first = NULL;

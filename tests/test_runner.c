@@ -530,6 +530,106 @@ static void test_runner__fork_server(void **state)
 	}
 }
 
+/* Whether line `line` of a file named `base` is among `n` covered lines. */
+static int covered(const tnorm_covered_line *v, size_t n, const char *base, unsigned line)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		const char *slash = strrchr(v[i].file, '/');
+		if (!strcmp(slash ? slash + 1 : v[i].file, base) && v[i].line == line)
+			return 1;
+	}
+	return 0;
+}
+
+/* Line coverage: the lines a run ran, and only those; the same through the fork server (whose
+ * start, before it forks the run's child, counts as the run's, as it does for a program
+ * started afresh). */
+static void test_runner__coverage(void **state)
+{
+	const char *argv[3] = {NULL, "{}", NULL};
+	unsigned abort_line = marker_line("twowords.c", "abort();");
+	unsigned pass_line = marker_line("twowords.c", "return 0;");
+	tnorm_run_options o = TNORM_RUN_OPTIONS_INIT;
+	tnorm_runner *r = NULL;
+	tnorm_run_result res;
+	tnorm_covered_line *v = NULL;
+	size_t n = 0;
+	(void)state;
+	argv[0] = sut("twowords");
+	assert_int_equal(tnorm_runner_new(&r, argv, &o), 0);
+	assert_int_equal(tnorm_runner_coverage(r, &v, &n), 0); /* off: nothing */
+	assert_null(v);
+	assert_int_equal(tnorm_runner_set_coverage(r, 1), 0);
+	assert_int_equal(tnorm_runner_run(r, "alpha omega", 11, &res), 0);
+	assert_int_equal(res.outcome, TNORM_OUTCOME_FAIL);
+	tnorm_run_result_dispose(&res);
+	assert_int_equal(tnorm_runner_coverage(r, &v, &n), 0);
+	assert_true(covered(v, n, "twowords.c", abort_line));
+	assert_false(covered(v, n, "twowords.c", pass_line));
+	tnorm_free(v);
+	assert_int_equal(tnorm_runner_run(r, "beta", 4, &res), 0);
+	assert_int_equal(res.outcome, TNORM_OUTCOME_PASS);
+	tnorm_run_result_dispose(&res);
+	assert_int_equal(tnorm_runner_coverage(r, &v, &n), 0);
+	assert_false(covered(v, n, "twowords.c", abort_line));
+	assert_true(covered(v, n, "twowords.c", pass_line));
+	tnorm_free(v);
+	tnorm_runner_free(r);
+
+	/* A driver: its fork server's children are covered as a program started afresh is. */
+	{
+		char driver[4096], path[4096], *data = NULL;
+		size_t len = 0, k, nv[2];
+		tnorm_covered_line *cv[2];
+		tnorm_runner *rk[2];
+		const char *dargv[3] = {driver, "{}", NULL};
+		snprintf(driver, sizeof(driver), "%s/examples/avl/avl_driver_faulty",
+		         getenv("TNORM_BUILD_ROOT"));
+		snprintf(path, sizeof(path), "%s/examples/avl/tests/fail-1.t", getenv("TNORM_SOURCE_ROOT"));
+		assert_int_equal(tnorm_file_read(path, &data, &len), 0);
+		for (k = 0; k < 2; k++) {
+			tnorm_run_options d = TNORM_RUN_OPTIONS_INIT;
+			int runs;
+			d.fork_server = (int)k;
+			d.suffix = ".t";
+			d.env = no_leak_check;
+			assert_int_equal(tnorm_runner_new(&r, dargv, &d), 0);
+			assert_int_equal(tnorm_runner_set_coverage(r, 1), 0);
+			for (runs = 0; runs < 2; runs++) { /* the second run is a server's child */
+				assert_int_equal(tnorm_runner_run(r, data, len, &res), 0);
+				assert_int_equal(res.outcome, TNORM_OUTCOME_FAIL);
+				tnorm_run_result_dispose(&res);
+			}
+			assert_int_equal(tnorm_runner_coverage(r, &cv[k], &nv[k]), 0);
+			rk[k] = r; /* the lines' strings are the runner's */
+		}
+		/* The example's own lines are the same; the driver runtime's differ (a server's loop). */
+		{
+			size_t i0 = 0, i1 = 0, same = 0;
+			for (;;) {
+				while (i0 < nv[0] && !strstr(cv[0][i0].file, "/examples/"))
+					i0++;
+				while (i1 < nv[1] && !strstr(cv[1][i1].file, "/examples/"))
+					i1++;
+				if (i0 == nv[0] || i1 == nv[1])
+					break;
+				if (strcmp(cv[0][i0].file, cv[1][i1].file) || cv[0][i0].line != cv[1][i1].line)
+					fail_msg("%s:%u started afresh, %s:%u served", cv[0][i0].file,
+					         cv[0][i0].line, cv[1][i1].file, cv[1][i1].line);
+				i0++, i1++, same++;
+			}
+			assert_true(i0 == nv[0] && i1 == nv[1]);
+			assert_true(same > 20);
+		}
+		tnorm_runner_free(rk[0]);
+		tnorm_runner_free(rk[1]);
+		tnorm_free(cv[0]);
+		tnorm_free(cv[1]);
+		tnorm_free(data);
+	}
+}
+
 /* The text of one run of `argv` on `data` by a runner with fork_server on or off. */
 static char *run_with(const char *const *argv, int fork_server, const char *data, size_t len,
                       int times)
@@ -637,6 +737,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_runner__segv_line),
+		cmocka_unit_test(test_runner__coverage),
 		cmocka_unit_test(test_runner__assert_skips_libc),
 		cmocka_unit_test(test_runner__exit_code_has_a_stack),
 		cmocka_unit_test(test_runner__pass_invalid_sigkill),

@@ -33,6 +33,7 @@ struct tnorm__probe {
 	uint64_t *vaddr;      /* module-relative, sorted */
 	unsigned char *lined; /* per address: its row has a line */
 	unsigned char *hit;   /* cover: hit in the last run */
+	unsigned char *base;  /* cover: hit by the fork server before it said hello (its start) */
 	unsigned char *orig;  /* the original bytes, read at arming */
 	uint64_t *addr;       /* the addresses in the armed process */
 	size_t n;
@@ -63,6 +64,7 @@ int tnorm__probe_new(tnorm__probe **out, tnorm__probe_mode mode, const char *pat
 	if (!(p->path = tnorm__strdup(path)) || !(p->vaddr = tnorm__calloc(n + 1, sizeof(*p->vaddr))) ||
 	    !(p->addr = tnorm__calloc(n + 1, sizeof(*p->addr))) ||
 	    !(p->lined = tnorm__calloc(n + 1, 1)) || !(p->hit = tnorm__calloc(n + 1, 1)) ||
+	    !(p->base = tnorm__calloc(n + 1, 1)) ||
 	    !(p->orig = tnorm__calloc(n + 1, 1))) {
 		tnorm__probe_free(p);
 		return TNORM_ENOMEM;
@@ -85,6 +87,7 @@ void tnorm__probe_free(tnorm__probe *p)
 	free(p->addr);
 	free(p->lined);
 	free(p->hit);
+	free(p->base);
 	free(p->orig);
 	free(p);
 }
@@ -95,6 +98,26 @@ void tnorm__probe_end(tnorm__probe *p)
 		close(p->memfd);
 	p->memfd = -1;
 	p->pid = 0;
+}
+
+tnorm__probe_mode tnorm__probe_mode_of(const tnorm__probe *p)
+{
+	return p->mode;
+}
+
+const char *tnorm__probe_path(const tnorm__probe *p)
+{
+	return p->path;
+}
+
+size_t tnorm__probe_count(const tnorm__probe *p)
+{
+	return p->n;
+}
+
+uint64_t tnorm__probe_vaddr(const tnorm__probe *p, size_t i)
+{
+	return i < p->n ? p->vaddr[i] : 0;
 }
 
 int tnorm__probe_armed(const tnorm__probe *p)
@@ -117,7 +140,7 @@ static int put_byte(int fd, uint64_t addr, unsigned char b)
 	return pwrite(fd, &b, 1, (off_t)addr) == 1 ? 0 : -1;
 }
 
-int tnorm__probe_arm(tnorm__probe *p, tnorm__symcache *syms, pid_t pid)
+int tnorm__probe_arm(tnorm__probe *p, tnorm__symcache *syms, pid_t pid, int child)
 {
 #if defined(__x86_64__)
 	char path[64], *maps = NULL;
@@ -131,7 +154,14 @@ int tnorm__probe_arm(tnorm__probe *p, tnorm__symcache *syms, pid_t pid)
 	p->stops = 0;
 	p->last = 0;
 	p->open_slot = p->n;
-	memset(p->hit, 0, p->n);
+	/* A server's child starts with what the server's start ran; a program started afresh, and
+	 * so a server to be, with nothing. */
+	if (child) {
+		memcpy(p->hit, p->base, p->n);
+	} else {
+		memset(p->hit, 0, p->n);
+		memset(p->base, 0, p->n);
+	}
 	if (!p->n)
 		return -1;
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
@@ -212,6 +242,17 @@ static void disarm_all(tnorm__probe *p)
 	p->open_slot = p->n;
 }
 
+void tnorm__probe_disarm(tnorm__probe *p)
+{
+	if (p->memfd >= 0) {
+		p->open_slot = p->n;
+		disarm_all(p);
+		memcpy(p->base, p->hit, p->n);
+	}
+	tnorm__probe_end(p);
+	p->armed = 0;
+}
+
 int tnorm__probe_trap(tnorm__probe *p, pid_t tid)
 {
 #if defined(__x86_64__)
@@ -223,8 +264,9 @@ int tnorm__probe_trap(tnorm__probe *p, pid_t tid)
 	if (ptrace(PTRACE_SETREGS, tid, NULL, &regs) < 0)
 		return 0;
 	if (p->mode == TNORM__PROBE_COVER) {
-		if (!p->hit[i])
-			put_byte(p->memfd, p->addr[i], p->orig[i]);
+		/* Hit once: the int3 goes (this thread's trap was the first at it, or another
+		 * thread's arrived before the byte went back: writing it again does no harm). */
+		put_byte(p->memfd, p->addr[i], p->orig[i]);
 		p->hit[i] = 1;
 		return 1;
 	}

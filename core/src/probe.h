@@ -45,10 +45,11 @@ void tnorm__probe_free(tnorm__probe *p);
 
 /*
  * Write the int3s into stopped, traced process `pid`, if it maps the probe's module (found
- * through /proc/PID/maps and `syms`): a new run's records start empty.  0, or -1 (the module is
+ * through /proc/PID/maps and `syms`): a new run's records start empty, or for a fork server's
+ * `child` (1) with the coverage of the server's start (tnorm__probe_disarm).  0, or -1 (the module is
  * not mapped, the memory cannot be written, not x86-64): the run goes on without the probe.
  */
-int tnorm__probe_arm(tnorm__probe *p, tnorm__symcache *syms, pid_t pid);
+int tnorm__probe_arm(tnorm__probe *p, tnorm__symcache *syms, pid_t pid, int child);
 
 /* A SIGTRAP stop of thread `tid` of the armed process: 1 when an int3 of the probe raised it
  * (handled: the thread resumes at the original instruction when continued with no signal), 0
@@ -59,6 +60,11 @@ int tnorm__probe_trap(tnorm__probe *p, pid_t tid);
  * its copy of the memory): the int3 hit is undone there for good.  1 or 0 as above. */
 int tnorm__probe_foreign(tnorm__probe *p, pid_t tid);
 
+/* Take the int3s out of the armed process (every original byte back) and forget it: a
+ * program armed at its start that turned out to be a fork server.  What it covered so far is
+ * kept as the start of its children's coverage. */
+void tnorm__probe_disarm(tnorm__probe *p);
+
 /* The run is over: forget its process (the records stay until the next arm). */
 void tnorm__probe_end(tnorm__probe *p);
 
@@ -68,6 +74,13 @@ uint64_t tnorm__probe_last(const tnorm__probe *p);
 
 /* Cover: whether address i (in the order given to tnorm__probe_new) was hit in the last run. */
 int tnorm__probe_hit(const tnorm__probe *p, size_t i);
+
+/* What the probe was made with: its mode, its module's path (borrowed), its number of
+ * addresses, and address i (module-relative). */
+tnorm__probe_mode tnorm__probe_mode_of(const tnorm__probe *p);
+const char *tnorm__probe_path(const tnorm__probe *p);
+size_t tnorm__probe_count(const tnorm__probe *p);
+uint64_t tnorm__probe_vaddr(const tnorm__probe *p, size_t i);
 
 /* Whether the last run was armed (its process mapped the module and the int3s were written). */
 int tnorm__probe_armed(const tnorm__probe *p);

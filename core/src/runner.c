@@ -128,6 +128,7 @@ void tnorm_runner_free(tnorm_runner *r)
 	free(r->suffix);
 	free(r->invalid_exits);
 	tracer_free(r->tr);
+	tnorm__probe_free(r->probe);
 	if (r->ctl >= 0)
 		close(r->ctl);
 	folder_drop(r);
@@ -1026,9 +1027,9 @@ static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, int *exec
 		ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)TRACE_OPTS);
 		*exec_seen = 1;
 		if (r->probe && arm_at_exec)
-			tnorm__probe_arm(r->probe, r->syms, pid);
+			tnorm__probe_arm(r->probe, r->syms, pid, 0);
 	} else if (event == PTRACE_EVENT_EXEC && tid == pid && r->probe && arm_at_exec) {
-		tnorm__probe_arm(r->probe, r->syms, pid); /* a wrapper exec'd the program */
+		tnorm__probe_arm(r->probe, r->syms, pid, 0); /* a wrapper exec'd the program */
 	} else if (sig == SIGTRAP && !event && r->probe && tnorm__probe_trap(r->probe, tid)) {
 		deliver = 0; /* a breakpoint of the probe's, taken back */
 	} else if (event) {
@@ -1492,6 +1493,10 @@ static void trace_one(tnorm_runner *r, tracer *t, const char *dir, char **argv, 
 			} else if (ctl >= 0 && exec_seen && !event && sig == SIGSTOP && execs == 0 &&
 			           said_hello(t->ctl_engine)) {
 				is_server = 1;
+				/* The probe is for the server's children (armed at their first stop): the
+				 * server's own copy of the code goes back as it was. */
+				if (r->probe)
+					tnorm__probe_disarm(r->probe);
 				pthread_mutex_lock(&t->mu);
 				t->hello = 1;
 				t->server = pid;
@@ -1501,7 +1506,7 @@ static void trace_one(tnorm_runner *r, tracer *t, const char *dir, char **argv, 
 				ptrace(PTRACE_CONT, pid, NULL, NULL);
 			} else {
 				execs += event == PTRACE_EVENT_EXEC;
-				on_stop(r, pid, pid, st, &exec_seen, ctl < 0, current_res(t, &scratch));
+				on_stop(r, pid, pid, st, &exec_seen, 1, current_res(t, &scratch));
 			}
 			continue;
 		}
@@ -1550,7 +1555,7 @@ static void trace_one(tnorm_runner *r, tracer *t, const char *dir, char **argv, 
 			}
 		} else if (!is_server) {
 			/* One of the program's threads: its stops are the program's; its end, nothing. */
-			on_stop(r, pid, w, st, &exec_seen, ctl < 0, current_res(t, &scratch));
+			on_stop(r, pid, w, st, &exec_seen, 1, current_res(t, &scratch));
 		} else if (k && k->tgid == pid) {
 			ptrace(PTRACE_CONT, w, NULL, NULL); /* a thread of the server's */
 		} else {
@@ -1564,7 +1569,7 @@ static void trace_one(tnorm_runner *r, tracer *t, const char *dir, char **argv, 
 				child_started = 1;
 				ptrace(PTRACE_SETOPTIONS, w, NULL, (void *)(long)TRACE_OPTS);
 				if (r->probe)
-					tnorm__probe_arm(r->probe, r->syms, w);
+					tnorm__probe_arm(r->probe, r->syms, w, 1);
 				ptrace(PTRACE_CONT, w, NULL, NULL);
 			} else {
 				on_stop(r, child, w, st, &child_exec_seen, 0, current_res(t, &scratch));
@@ -2242,6 +2247,76 @@ static void invalid_reason(const tnorm_runner *r, tnorm_run_result *res)
 	res->message[n] = '\0';
 }
 
+int tnorm_runner_set_coverage(tnorm_runner *r, int on)
+{
+	char *exe;
+	uint64_t *addrs = NULL;
+	size_t n = 0;
+	int err;
+	if (!r)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_runner_set_coverage: NULL runner");
+	tnorm__probe_free(r->probe);
+	r->probe = NULL;
+	if (!on)
+		return 0;
+	if (!(exe = realpath(r->argv[0], NULL)))
+		return tnorm__error_errno(TNORM_ENOTFOUND, "%s: cannot find the program", r->argv[0]);
+	err = tnorm__symcache_module_rows(r->syms, exe, &addrs, &n);
+	if (err == TNORM_ENOTFOUND)
+		err = tnorm__error_set(TNORM_ENOTFOUND, "%s: no line table to cover (build it with -g; "
+		                       "a script cannot be covered)", exe);
+	else if (err == 0)
+		err = tnorm__probe_new(&r->probe, TNORM__PROBE_COVER, exe, addrs, NULL, n, 0);
+	free(addrs);
+	free(exe);
+	return err;
+}
+
+static int cmp_covered(const void *a, const void *b)
+{
+	const tnorm_covered_line *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+int tnorm_runner_coverage(tnorm_runner *r, tnorm_covered_line **lines, size_t *n)
+{
+	tnorm_covered_line *v = NULL;
+	size_t i, k = 0, total;
+	if (!r || !lines || !n)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_runner_coverage: NULL argument");
+	*lines = NULL;
+	*n = 0;
+	if (!r->probe || tnorm__probe_mode_of(r->probe) != TNORM__PROBE_COVER)
+		return 0;
+	total = tnorm__probe_count(r->probe);
+	for (i = 0; i < total; i++) {
+		tnorm_frame f;
+		if (!tnorm__probe_hit(r->probe, i))
+			continue;
+		if (!v && !(v = tnorm__calloc(total, sizeof(*v))))
+			return TNORM_ENOMEM;
+		tnorm__symbolize_module(r->syms, tnorm__probe_path(r->probe),
+		                        tnorm__probe_vaddr(r->probe, i), 1, &f, 1);
+		if (!f.file || !f.line)
+			continue;
+		v[k].file = f.file;
+		v[k].line = f.line;
+		k++;
+	}
+	if (!k) {
+		free(v);
+		return 0;
+	}
+	qsort(v, k, sizeof(*v), cmp_covered);
+	for (i = 1, total = 1; i < k; i++)
+		if (cmp_covered(&v[i], &v[total - 1]))
+			v[total++] = v[i];
+	*lines = v;
+	*n = total;
+	return 0;
+}
+
 int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_result *res)
 {
 	tracer *t = NULL;
@@ -2269,6 +2344,8 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 	if (err == 0 && res->outcome == TNORM_OUTCOME_INVALID)
 		invalid_reason(r, res);
 done:
+	if (r->probe)
+		tnorm__probe_end(r->probe);
 	folder_clean(r);
 	return err;
 }

@@ -1208,3 +1208,32 @@ int tnorm__symcache_symbol_extent(tnorm__symcache *c, const char *path, uint64_t
 	*hi = f->hi;
 	return 0;
 }
+
+int tnorm__symcache_module_rows(tnorm__symcache *c, const char *path, uint64_t **addrs,
+                                size_t *n)
+{
+	module *m;
+	size_t k, cnt = 0;
+	uint64_t *v;
+	*addrs = NULL;
+	*n = 0;
+	if (!path || path[0] != '/' || !(m = get_module(c, path)) || !m->nrows)
+		return TNORM_ENOTFOUND;
+	if (!(v = tnorm__calloc(m->nrows, sizeof(*v))))
+		return TNORM_ENOMEM;
+	for (k = 0; k < m->nrows; k++) {
+		const row *r = &m->rows[k];
+		if (r->line == 0 || (cnt && v[cnt - 1] == r->addr))
+			continue;
+		if (m->rt_count && r->addr >= m->rt_lo && r->addr < m->rt_hi)
+			continue; /* a sanitizer runtime linked in */
+		v[cnt++] = r->addr;
+	}
+	if (!cnt) {
+		free(v);
+		return TNORM_ENOTFOUND;
+	}
+	*addrs = v;
+	*n = cnt;
+	return 0;
+}

@@ -79,4 +79,10 @@ int tnorm__symcache_func_rows(tnorm__symcache *c, const char *path, uint64_t vad
 int tnorm__symcache_proc_addr(tnorm__symcache *c, const char *maps, const char *path,
                               uint64_t vaddr, uint64_t *out);
 
+/* Every line-table address with a line of the module at `path` (module-relative, sorted, each
+ * once), but those of a sanitizer runtime linked into it: the breakpoints of line coverage.
+ * *addrs is allocated (free it).  0, TNORM_ENOTFOUND (no module or no line table), TNORM_ENOMEM. */
+int tnorm__symcache_module_rows(tnorm__symcache *c, const char *path, uint64_t **addrs,
+                                size_t *n);
+
 #endif

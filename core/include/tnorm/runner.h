@@ -159,6 +159,35 @@ TNORM_EXTERN int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len,
 /** Free what a result owns and zero it.  Safe on a zeroed or already disposed result. */
 TNORM_EXTERN void tnorm_run_result_dispose(tnorm_run_result *res);
 
+/** One source line that a run executed (line coverage). */
+typedef struct tnorm_covered_line {
+	const char *file; /**< the source file as the line table names it */
+	uint32_t line;
+} tnorm_covered_line;
+
+/**
+ * Line coverage.  With `on` 1, every later run records which source lines of the program's
+ * executable it ran: an int3 at each address of the executable's DWARF line table (not those
+ * of a sanitizer runtime linked into it) is written into the run's process once it is
+ * started, the fork server's child included, and taken back at its first hit, so a line costs
+ * one ptrace stop the first time it runs and nothing after; the program is not rebuilt.
+ * Shared libraries are not covered.  While coverage is on, a failure at a merged abort site
+ * keeps its merged signature (no second run; see docs/signatures.md).  `on` 0 turns it off.
+ * @return 0; TNORM_EINVALID (NULL runner); TNORM_ENOTFOUND (the program is not an ELF file
+ *         with a line table: built without -g, a script); TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_runner_set_coverage(tnorm_runner *r, int on);
+
+/**
+ * The lines the last run executed, with coverage on: *lines receives an array of *n lines,
+ * sorted by file then line, each once (free the array with tnorm_free(); its strings are
+ * borrowed from the runner and valid until tnorm_runner_free()).  An empty array (NULL, 0)
+ * when coverage is off, or the run's process did not map the executable (a wrapper script
+ * that ran another program).
+ * @return 0; TNORM_EINVALID (NULL argument); TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_runner_coverage(tnorm_runner *r, tnorm_covered_line **lines, size_t *n);
+
 /**
  * 1 when a signal was sent, with kill(), sigqueue() or tgkill(), by a process that descends from
  * the calling one (a program under test, or a process it started, that signals its parent:
