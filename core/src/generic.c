@@ -1092,8 +1092,11 @@ static int rule_copies(gen *g)
  * parser's do not (`[](` then one of 219 bytes: `!` is the lowest, and `0`, `*` and `.` are each
  * a local minimum of the search).  Two passes: first the cheap values (NUL, space, `!`, `0`, `A`,
  * `a`) at every place, which brings most files of one fault to the same string, so that the
- * second pass, every value below each byte, is asked about once for all of them (the caller's
- * cache and database answer the rest).  The cheap pass runs on forms of up to SCAN_MAX bytes, the
+ * last pass, every value below each byte, is asked about once for all of them (the caller's
+ * cache and database answer the rest).  Between them, in text: each letter or digit at every
+ * lower value of its class, then adjacent bytes swapped, the lower first (two places changed
+ * together, where each alone cannot move: "naabbabab" to "naaaabbbb" when what fails is a count
+ * of consonants).  The cheap, class and swap passes run on forms of up to SCAN_MAX bytes, the
  * full one on text of up to SCAN_FULL_MAX bytes: in binary data bytes are numbers, whose failing
  * values the byte rule's binary search finds as a range, and a byte of 0xff would cost 255 runs
  * (bench/generic.c: the opcodes folder took twice its runs).  Runs only at a fixed point of the
@@ -1103,23 +1106,49 @@ static int rule_scan(gen *g)
 {
 	static const unsigned char cheap[] = {0, ' ', '!', '0', 'A', 'a'};
 	size_t i, k;
-	int err, yes, pass;
+	int err, yes, pass, text = !is_binary(g);
 	if (g->len > SCAN_MAX)
 		return 0;
-	for (pass = 0; pass < (g->len <= SCAN_FULL_MAX && !is_binary(g) ? 2 : 1); pass++)
+	for (pass = 0; pass < 4; pass++) {
+		if ((pass == 1 || pass == 2) && !text)
+			continue;
+		if (pass == 3 && (g->len > SCAN_FULL_MAX || !text))
+			break;
 		for (i = 0; i < g->len; i++) {
-			unsigned v, c = (unsigned char)g->cur[i];
+			unsigned v, c = (unsigned char)g->cur[i], lo = c;
 			for (k = 0, yes = 0; pass == 0 && k < sizeof(cheap) && cheap[k] < c && !yes; k++) {
 				char t = (char)cheap[k];
 				if ((err = try_replace(g, TNORM_GENERIC_RULE_SCAN, i, i + 1, &t, 1, &yes)) < 0)
 					return err;
 			}
-			for (v = 0, yes = 0; pass == 1 && v < c && !yes; v++) {
+			/* Within its class: a letter at every lower letter of its case, a digit at every
+			 * lower digit (a letter can matter as a letter: a vowel, a consonant). */
+			if (pass == 1)
+				lo = c >= 'a' && c <= 'z' ? 'a' : c >= 'A' && c <= 'Z' ? 'A'
+				     : c >= '0' && c <= '9' ? '0' : c;
+			for (v = lo, yes = 0; pass == 1 && v < c && !yes; v++) {
+				char t = (char)v;
+				if ((err = try_replace(g, TNORM_GENERIC_RULE_SCAN, i, i + 1, &t, 1, &yes)) < 0)
+					return err;
+			}
+			/* Two places at once: a byte and the next swapped, the lower first, where
+			 * lowering either alone loses the failure (a count of vowels kept). */
+			if (pass == 2 && i + 1 < g->len && (unsigned char)g->cur[i + 1] < c) {
+				char t[2];
+				t[0] = g->cur[i + 1];
+				t[1] = g->cur[i];
+				if ((err = try_replace(g, TNORM_GENERIC_RULE_SCAN, i, i + 2, t, 2, &yes)) < 0)
+					return err;
+				if (yes && i > 0)
+					i -= 2; /* the lower byte may move further left */
+			}
+			for (v = 0, yes = 0; pass == 3 && v < c && !yes; v++) {
 				char t = (char)v;
 				if ((err = try_replace(g, TNORM_GENERIC_RULE_SCAN, i, i + 1, &t, 1, &yes)) < 0)
 					return err;
 			}
 		}
+	}
 	return 0;
 }
 

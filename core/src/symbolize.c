@@ -1209,6 +1209,19 @@ int tnorm__symcache_symbol_extent(tnorm__symcache *c, const char *path, uint64_t
 	return 0;
 }
 
+/* A sanitizer runtime's source file (compiler-rt's tree).  Its extent by symbols is no guide:
+ * a program that defines __asan_default_options has a runtime entry point among its own code. */
+static int runtime_source(const char *file)
+{
+	static const char *const dirs[] = {"/compiler-rt/", "/sanitizer_common/", "/asan/", "/ubsan/",
+	                                   "/lsan/", "/interception/", "/tsan/", "/msan/", NULL};
+	size_t i;
+	for (i = 0; dirs[i]; i++)
+		if (strstr(file, dirs[i]))
+			return 1;
+	return 0;
+}
+
 int tnorm__symcache_module_rows(tnorm__symcache *c, const char *path, uint64_t **addrs,
                                 size_t *n)
 {
@@ -1225,8 +1238,8 @@ int tnorm__symcache_module_rows(tnorm__symcache *c, const char *path, uint64_t *
 		const row *r = &m->rows[k];
 		if (r->line == 0 || (cnt && v[cnt - 1] == r->addr))
 			continue;
-		if (m->rt_count && r->addr >= m->rt_lo && r->addr < m->rt_hi)
-			continue; /* a sanitizer runtime linked in */
+		if (runtime_source(m->files[r->file]))
+			continue; /* a sanitizer runtime linked in, built with line tables */
 		v[cnt++] = r->addr;
 	}
 	if (!cnt) {

@@ -80,7 +80,7 @@ int tnorm__symcache_proc_addr(tnorm__symcache *c, const char *maps, const char *
                               uint64_t vaddr, uint64_t *out);
 
 /* Every line-table address with a line of the module at `path` (module-relative, sorted, each
- * once), but those of a sanitizer runtime linked into it: the breakpoints of line coverage.
+ * once), but those in a sanitizer runtime's sources (compiler-rt): the breakpoints of line coverage.
  * *addrs is allocated (free it).  0, TNORM_ENOTFOUND (no module or no line table), TNORM_ENOMEM. */
 int tnorm__symcache_module_rows(tnorm__symcache *c, const char *path, uint64_t **addrs,
                                 size_t *n);

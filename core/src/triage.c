@@ -1274,6 +1274,203 @@ static int make_buckets(tnorm_triage_result *r)
 	return 0;
 }
 
+/*
+ * Buckets by root cause (issue 27).  A signature is one bucket unless the executions of its
+ * normal forms say otherwise: each distinct normal form of a bucket that has several is run
+ * once more with line coverage (tnorm_runner_set_coverage), and normal forms whose executed
+ * lines overlap by at least SPLIT_SIMILARITY (Jaccard: shared lines over all lines of the two)
+ * are linked; the bucket splits along the linked groups (single linkage), each group with its
+ * own lowest normal form as representative.  Minimized executions of one bug look alike (Igor,
+ * CCS 2021): on the md4c corpus, normal forms of one bug share 0.90 to 0.99 of their lines, and
+ * two different bugs at neighbouring lines of one function share 0.90 as well, so coverage can
+ * only split what the signature joined, never join what it split, and only where the paths
+ * clearly differ.  A normal form whose covered run does not fail, or a program without a line
+ * table, leaves its bucket as it is.
+ */
+#define SPLIT_SIMILARITY 0.6
+
+typedef struct {
+	size_t test;            /* the first test with this normal form */
+	tnorm_covered_line *v;  /* its executed lines (strings borrowed from the runner) */
+	size_t n;
+	size_t group;
+} form_cov;
+
+static double jaccard(const form_cov *a, const form_cov *b)
+{
+	size_t i = 0, k = 0, both = 0;
+	while (i < a->n && k < b->n) {
+		int c = strcmp(a->v[i].file, b->v[k].file);
+		if (!c)
+			c = (a->v[i].line > b->v[k].line) - (a->v[i].line < b->v[k].line);
+		if (c < 0) {
+			i++;
+		} else if (c > 0) {
+			k++;
+		} else {
+			both++;
+			i++;
+			k++;
+		}
+	}
+	return a->n + b->n - both ? (double)both / (double)(a->n + b->n - both) : 1.0;
+}
+
+static size_t group_root(form_cov *f, size_t i)
+{
+	while (f[i].group != i)
+		i = f[i].group = f[f[i].group].group;
+	return i;
+}
+
+/* Cover each distinct normal form of bucket b (bucket numbers are 1-based in tests). */
+static int cover_forms(tnorm_runner *run, tnorm_triage_result *r, size_t b, form_cov **out,
+                       size_t *nout, int *usable)
+{
+	form_cov *f = NULL;
+	size_t i, k, n = 0;
+	int err = 0;
+	*usable = 1;
+	if (!(f = tnorm__calloc(r->buckets[b].nforms + 1, sizeof(*f))))
+		return TNORM_ENOMEM;
+	for (i = 0; i < r->ntests && n < r->buckets[b].nforms; i++) {
+		const tnorm_triage_test *t = &r->tests[i];
+		tnorm_run_result res;
+		if (t->bucket != b + 1)
+			continue;
+		for (k = 0; k < n; k++)
+			if (same_bytes(r->tests[f[k].test].normal, r->tests[f[k].test].normal_len, t->normal,
+			               t->normal_len))
+				break;
+		if (k < n)
+			continue;
+		f[n].test = i;
+		f[n].group = n;
+		if ((err = tnorm_runner_run(run, t->normal, t->normal_len, &res)) < 0)
+			break;
+		if (res.outcome != TNORM_OUTCOME_FAIL)
+			*usable = 0;
+		tnorm_run_result_dispose(&res);
+		if ((err = tnorm_runner_coverage(run, &f[n].v, &f[n].n)) < 0)
+			break;
+		if (!f[n].n)
+			*usable = 0;
+		n++;
+	}
+	*out = f;
+	*nout = n;
+	return err;
+}
+
+static void free_forms(form_cov *f, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		tnorm_free(f[i].v);
+	free(f);
+}
+
+static int split_bucket(tnorm_runner *run, tnorm_triage_result *r, size_t b)
+{
+	form_cov *f = NULL;
+	size_t n = 0, i, k, g, ngroups = 0;
+	int usable = 0, err;
+	if ((err = cover_forms(run, r, b, &f, &n, &usable)) < 0 || !usable || n < 2) {
+		free_forms(f, n);
+		return err;
+	}
+	for (i = 0; i < n; i++)
+		for (k = i + 1; k < n; k++)
+			if (group_root(f, i) != group_root(f, k) && jaccard(&f[i], &f[k]) >= SPLIT_SIMILARITY)
+				f[group_root(f, k)].group = group_root(f, i);
+	for (i = 0; i < n; i++)
+		ngroups += group_root(f, i) == i;
+	if (ngroups > 1) {
+		/* Every group but the bucket's representative's goes to a bucket of its own. */
+		size_t keep = n, first = r->nbuckets;
+		for (i = 0; i < n; i++)
+			if (f[i].test == r->buckets[b].representative ||
+			    same_bytes(r->tests[f[i].test].normal, r->tests[f[i].test].normal_len,
+			               r->buckets[b].normal, r->buckets[b].normal_len))
+				keep = group_root(f, i);
+		for (g = 0; g < n; g++) {
+			size_t nb;
+			if (group_root(f, g) != g || g == keep)
+				continue;
+			nb = r->nbuckets++;
+			memset(&r->buckets[nb], 0, sizeof(r->buckets[nb]));
+			for (i = 0; i < r->ntests; i++) {
+				tnorm_triage_test *t = &r->tests[i];
+				if (t->bucket != b + 1)
+					continue;
+				for (k = 0; k < n; k++)
+					if (group_root(f, k) == g &&
+					    same_bytes(r->tests[f[k].test].normal, r->tests[f[k].test].normal_len,
+					               t->normal, t->normal_len))
+						break;
+				if (k == n)
+					continue;
+				t->bucket = nb + 1;
+			}
+		}
+		/* Each bucket's count, representative (its lowest normal form) and forms anew. */
+		for (g = b; g < r->nbuckets; g = g == b ? first : g + 1) {
+			tnorm_triage_bucket *bk = &r->buckets[g];
+			bk->count = bk->nforms = 0;
+			bk->normal = NULL;
+			for (i = 0; i < r->ntests; i++) {
+				tnorm_triage_test *t = &r->tests[i];
+				if (t->bucket != g + 1)
+					continue;
+				for (k = 0; k < i; k++)
+					if (r->tests[k].bucket == g + 1 && same_bytes(r->tests[k].normal,
+					                                              r->tests[k].normal_len,
+					                                              t->normal, t->normal_len))
+						break;
+				bk->nforms += k == i;
+				bk->count++;
+				if (!bk->normal || tnorm_shortlex_cmp(t->normal, t->normal_len, bk->normal,
+				                                      bk->normal_len) < 0) {
+					bk->signature = t->signature;
+					bk->key = t->key;
+					bk->normal = t->normal;
+					bk->normal_len = t->normal_len;
+					bk->representative = i;
+				}
+			}
+		}
+	}
+	free_forms(f, n);
+	return 0;
+}
+
+static int split_by_coverage(const tnorm_triage_options *o, tnorm_triage_result *r)
+{
+	tnorm_run_options ro = o->job.run;
+	tnorm_runner *run = NULL;
+	size_t b, nb = r->nbuckets;
+	int err = 0;
+	for (b = 0; b < nb && r->buckets[b].nforms < 2; b++)
+		;
+	if (b == nb || !o->argv)
+		return 0;
+	if (ro.timeout <= 0)
+		ro.timeout = 10;
+	if ((err = tnorm_runner_new(&run, o->argv, &ro)) < 0)
+		return err;
+	tnorm_runner_set_cancel(run, o->job.session.cancel);
+	if (tnorm_runner_set_coverage(run, 1) < 0) { /* no line table: buckets by signature */
+		tnorm_error_clear();
+		tnorm_runner_free(run);
+		return 0;
+	}
+	for (b = 0; b < nb && err == 0; b++)
+		if (r->buckets[b].nforms >= 2)
+			err = split_bucket(run, r, b);
+	tnorm_runner_free(run);
+	return err;
+}
+
 /* Write `len` bytes to `path` (atomically) unless the file holds them already. */
 static int write_unless_same(const char *path, const char *p, size_t len)
 {
@@ -1661,6 +1858,11 @@ int tnorm_triage_run(const tnorm_triage_options *given, tnorm_triage_result *res
 		res->complete = 1; /* the report is the unsharded job's */
 		return 0;
 	}
+	if ((err = split_by_coverage(o, res)) < 0)
+		return err == TNORM_EINTERRUPTED
+		           ? tnorm__error_set(err, "interrupted while comparing executions; run again "
+		                                   "to finish")
+		           : err;
 	g.o = o;
 	g.p = &p;
 	g.t0 = t0;

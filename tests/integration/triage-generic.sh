@@ -197,6 +197,32 @@ expect "@@: tnorm run" sh -c "[ $rc = 0 ] && grep -q '^outcome: fail$' run.out"
 "$T" minimize --no-db --quiet --invalid-exit 1 -o j.min "$(ls cj/id:000000,*)" -- "$S/sut_jsonish" @@ >/dev/null; rc=$?
 expect "@@: tnorm minimize" sh -c "[ $rc = 0 ] && [ \"\$(cat j.min)\" = '{\"\":[{}]}' ]"
 
+# ---- buckets by root cause (issue 27) ------------------------------------------------------------
+# tworoots: two bugs write out of one table at one line, with one stack (one signature key); the
+# executions of their normal forms differ (the name parser or the value parser), so they are two
+# buckets.  Bug A's files reduce to one canonical form (a letter at every lower letter, adjacent
+# bytes swapped: "naaaabbbb" from three different names), bug B's to "v-1".
+if [ -x "$S/sut_tworoots" ]; then
+	mkdir tr
+	libfuzzer tr 'v3\nnabcdefghij\n'
+	libfuzzer tr 'nqwrtyzxcvbnm\nv1\n'
+	libfuzzer tr 'nbcdfghjklmnp\n'
+	libfuzzer tr 'v-3\n'
+	libfuzzer tr 'nab\nv-2\n'
+	libfuzzer tr 'v5\nv-1\nnx\n'
+	"$T" triage tr -j 2 --no-db -- "$S/sut_tworoots" @@ >tr.out 2>&1; rc=$?
+	expect "one signature, two root causes: two buckets" \
+		sh -c "[ $rc = 0 ] && grep -q '^tr: 6 tests, 6 failing, 1 distinct signatures, 6 distinct reduced, 2 distinct normalized: 2 buckets$' tr.out"
+	buckets tr/triage/report.json | sed 's/^\[.*\] //' | sort >tr.forms
+	printf 'naaaabbbb\nv-1\n' >tr.want
+	expect "one signature, two root causes: each bug's files in one bucket, with its canonical form" \
+		cmp -s tr.forms tr.want
+	expect "one signature, two root causes: each representative fails" \
+		reps_crash tr/triage/report.json "$S/sut_tworoots" @@
+else
+	bad "sut_tworoots is not built"
+fi
+
 # ---- bad input ----------------------------------------------------------------------------------
 mkdir empty readme-only
 "$T" triage empty -- "$S/sut_jsonish" @@ 2>err; rc=$?
