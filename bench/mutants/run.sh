@@ -35,9 +35,9 @@ if [ -z "${SLIP_ONLY:-}" ]; then # SLIP_ONLY=1: only the slippage part, on the l
 rm -rf "$M"
 mkdir -p "$M"
 /usr/bin/python3 bench/mutants/mutate.py examples/avl/avl.c "$M/src" --max "$NM" >&2 || exit 2
-echo "| mutant | line | mutation | failing / runs | signatures | distinct normalized |"
-echo "|---|---|---|---|---|---|"
-killed=0 perfect=0 sum_norm=0 equiv=0 broken=0
+echo "| mutant | line | mutation | failing / runs | signatures | distinct normalized | buckets |"
+echo "|---|---|---|---|---|---|---|"
+killed=0 perfect=0 perfect_bk=0 sum_norm=0 sum_bk=0 equiv=0 broken=0
 : >"$M/killed.tsv"
 while IFS=$'\t' read -r id line kind what; do
 	d=$M/$id
@@ -59,27 +59,29 @@ while IFS=$'\t' read -r id line kind what; do
 	fi
 	"$T" triage "$d/corpus" --harness "$H" -j 2 --no-generalize --quiet --timeout 5 \
 		--max-time-per-test 120 -- "$d/drv" {} >"$d/triage.out" 2>&1
-	read -r nsig nnorm nok < <(/usr/bin/python3 -c "
+	read -r nsig nnorm nok nbk < <(/usr/bin/python3 -c "
 import json,sys
 r=json.load(open(sys.argv[1]))
-print(r['distinct_signatures'], r['distinct_normalized'], r['failing'])" "$d/corpus/triage/report.json" 2>/dev/null || echo "- - 0")
+print(r['distinct_signatures'], r['distinct_normalized'], r['failing'], len(r['buckets']))" "$d/corpus/triage/report.json" 2>/dev/null || echo "- - 0 -")
 	if [ "$nok" = 0 ] || [ "$nnorm" = - ]; then
 		echo "$id: triage found no confirmed failure (flaky or timeouts)" >&2; continue
 	fi
 	killed=$((killed + 1))
 	sum_norm=$((sum_norm + nnorm))
+	sum_bk=$((sum_bk + nbk))
 	[ "$nnorm" = 1 ] && perfect=$((perfect + 1))
+	[ "$nbk" = 1 ] && perfect_bk=$((perfect_bk + 1))
 	printf '%s\t%s\t%s\n' "$id" "$line" "$d/corpus" >>"$M/killed.tsv"
-	echo "| $id | $line | $what | $nf / $runs | $nsig | $nnorm |"
-	echo "$id: $nf failing, $nsig signatures, $nnorm normalized" >&2
+	echo "| $id | $line | $what | $nf / $runs | $nsig | $nnorm | $nbk |"
+	echo "$id: $nf failing, $nsig signatures, $nnorm normalized, $nbk buckets" >&2
 done <"$M/src/list.tsv"
 echo
 if [ "$killed" -gt 0 ]; then
 	/usr/bin/python3 -c "
-k,s,p=$killed,$sum_norm,$perfect
-print('| mutants | not compiling / failing on the empty test | not killed | killed | mean distinct normalized | exactly 1 |')
-print('|---|---|---|---|---|---|')
-print('| $NM | $broken | $equiv | %d | %.2f | %d (%.0f%%) |' % (k, s / k, p, 100.0 * p / k))"
+k,s,p,b,pb=$killed,$sum_norm,$perfect,$sum_bk,$perfect_bk
+print('| mutants | not compiling / failing on the empty test | not killed | killed | mean distinct normalized | exactly 1 | mean buckets | exactly 1 bucket |')
+print('|---|---|---|---|---|---|---|---|')
+print('| $NM | $broken | $equiv | %d | %.2f | %d (%.0f%%) | %.2f | %d (%.0f%%) |' % (k, s / k, p, 100.0 * p / k, b / k, pb, 100.0 * pb / k))"
 fi
 fi
 

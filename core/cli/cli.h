@@ -119,5 +119,6 @@ int cmd_minimize(int argc, char **argv);
 int cmd_generalize(int argc, char **argv);
 int cmd_fuzz(int argc, char **argv);
 int cmd_triage(int argc, char **argv);
+int cmd_why(int argc, char **argv);
 
 #endif

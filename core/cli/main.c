@@ -17,6 +17,7 @@ static const cli_command commands[] = {
 	{"generalize", "annotate a failing test with what in it is accidental", cmd_generalize},
 	{"fuzz", "random testing from a harness: a corpus of failing tests", cmd_fuzz},
 	{"triage", "minimize a folder of failing tests into one test per fault", cmd_triage},
+	{"why", "rank the source lines that make a failing test fail", cmd_why},
 };
 
 static void usage(FILE *f)

@@ -1102,6 +1102,19 @@ static int rule_copies(gen *g)
  * (bench/generic.c: the opcodes folder took twice its runs).  Runs only at a fixed point of the
  * other rules.
  */
+/* The lowest byte of c's class of ASCII: control characters, punctuation runs, digits, upper and
+ * lower case letters; c itself for space and bytes over 0x7e (no class to search). */
+static unsigned class_low(unsigned c)
+{
+	static const unsigned char lows[] = {0x00, 0x21, 0x30, 0x3a, 0x41, 0x5b, 0x61, 0x7b, 0x7f};
+	size_t k;
+	if (c == ' ' || c >= 0x7f)
+		return c;
+	for (k = sizeof(lows) - 1; k > 0 && c < lows[k]; k--)
+		;
+	return lows[k];
+}
+
 static int rule_scan(gen *g)
 {
 	static const unsigned char cheap[] = {0, ' ', '!', '0', 'A', 'a'};
@@ -1110,7 +1123,7 @@ static int rule_scan(gen *g)
 	if (g->len > SCAN_MAX)
 		return 0;
 	for (pass = 0; pass < 4; pass++) {
-		if ((pass == 1 || pass == 2) && !text)
+		if (pass == 2 && !text)
 			continue;
 		if (pass == 3 && (g->len > SCAN_FULL_MAX || !text))
 			break;
@@ -1122,10 +1135,12 @@ static int rule_scan(gen *g)
 					return err;
 			}
 			/* Within its class: a letter at every lower letter of its case, a digit at every
-			 * lower digit (a letter can matter as a letter: a vowel, a consonant). */
+			 * lower digit, a control character or a punctuation mark at every lower one of
+			 * its run of ASCII (a letter can matter as a letter: a vowel, a consonant; a line
+			 * end as a line end: CR down to LF).  The cheap pass tried each lower class's
+			 * lowest member. */
 			if (pass == 1)
-				lo = c >= 'a' && c <= 'z' ? 'a' : c >= 'A' && c <= 'Z' ? 'A'
-				     : c >= '0' && c <= '9' ? '0' : c;
+				lo = class_low(c);
 			for (v = lo, yes = 0; pass == 1 && v < c && !yes; v++) {
 				char t = (char)v;
 				if ((err = try_replace(g, TNORM_GENERIC_RULE_SCAN, i, i + 1, &t, 1, &yes)) < 0)

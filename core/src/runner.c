@@ -2302,6 +2302,7 @@ int tnorm_runner_coverage(tnorm_runner *r, tnorm_covered_line **lines, size_t *n
 			continue;
 		v[k].file = f.file;
 		v[k].line = f.line;
+		v[k].function = f.function;
 		k++;
 	}
 	if (!k) {

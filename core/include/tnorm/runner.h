@@ -161,8 +161,10 @@ TNORM_EXTERN void tnorm_run_result_dispose(tnorm_run_result *res);
 
 /** One source line that a run executed (line coverage). */
 typedef struct tnorm_covered_line {
-	const char *file; /**< the source file as the line table names it */
+	const char *file;     /**< the source file as the line table names it */
 	uint32_t line;
+	const char *function; /**< the function whose code the line is (the innermost inlined
+	                           one); NULL when unknown */
 } tnorm_covered_line;
 
 /**

@@ -21,5 +21,6 @@
 #include "version.h"
 #include "triage.h"
 #include "triage_report.h"
+#include "why.h"
 
 #endif

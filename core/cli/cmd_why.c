@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd_why.c - `tnorm why [--harness H] TEST -- CMD ARGS {}`: where is the bug?  Minimize the
+ * test (unless it is given as a normal form), then rank the source lines that make it fail over
+ * its neighbours' runs (tnorm/why.h, docs/why.md).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static void help(FILE *f)
+{
+	fprintf(f, "usage: tnorm why [--harness H] [--json] [--top N] [--normal] [--neighbours N]\n"
+	           "                 [--timeout T] [--mem SIZE] [--stdin] [--no-fork-server] [--env NAME=VALUE]...\n"
+	           "                 [--invalid-exit N]... TEST -- CMD ARGS...\n\n"
+	           "Where is the bug?  Minimize TEST (as `tnorm minimize` does, without the database),\n"
+	           "then run its normal form and tests one small edit away from it with line coverage,\n"
+	           "and rank the program's source lines by how well running them separates the\n"
+	           "neighbours that fail with the normal form's signature from those that pass.\n"
+	           "CMD must be built with -g; its own executable's lines are covered, not libraries'.\n\n"
+	           "  --harness H    TEST is a harness test (steps): neighbours delete a step or change\n"
+	           "                 an integer; without it, a byte is deleted or changed\n"
+	           "  --normal       TEST is a normal form already: do not minimize it first\n"
+	           "  --top N        print the N best lines (default 10; 0 = all)\n"
+	           "  --neighbours N run at most N neighbours (default 400)\n"
+	           "  --json         print {\"signature\", \"lines\": [{file, line, function, score,\n"
+	           "                 failing, passing}...] best first, \"neighbours\": [{test,\n"
+	           "                 outcome}...], \"runs\"}\n\n"
+	           "exit status: 0 done, 1 bad harness or test, or a program without a line table,\n"
+	           "2 usage, 3 the program could not be started, 4 the test does not fail,\n"
+	           "130 interrupted\n");
+}
+
+/* Minimize `test` into a private file; its bytes in *out. */
+static int minimize(const char *harness, const char *test, char **rest, const cli_run_args *ra,
+                    char **out, size_t *len)
+{
+	tnorm_pipeline_options po = TNORM_PIPELINE_OPTIONS_INIT;
+	tnorm_pipeline_result pr;
+	char path[4096];
+	const char *tmp = getenv("TMPDIR");
+	int fd, err;
+	snprintf(path, sizeof(path), "%s/tnorm-why-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if ((fd = mkstemp(path)) < 0) {
+		fprintf(stderr, "tnorm why: cannot create a temporary file in %s\n",
+		        tmp && *tmp ? tmp : "/tmp");
+		return TNORM_EIO;
+	}
+	close(fd);
+	memset(&pr, 0, sizeof(pr));
+	po.mode = TNORM_MODE_MINIMIZE;
+	po.harness = harness;
+	po.test = test;
+	po.out = path;
+	po.argv = (const char *const *)rest;
+	po.session.cancel = &cli_cancel_flag;
+	cli_run_args_apply(ra, &po.run);
+	err = tnorm_pipeline_run(&po, &pr);
+	if (err == 0)
+		err = tnorm_file_read(path, out, len);
+	tnorm_pipeline_result_dispose(&pr);
+	unlink(path);
+	return err;
+}
+
+/* Line `line` of `file`, without its newline, in buf ("" when the file cannot be read). */
+static const char *source_line(const char *file, unsigned line, char *buf, size_t size)
+{
+	FILE *f = fopen(file, "r");
+	unsigned n = 0;
+	buf[0] = '\0';
+	if (!f)
+		return buf;
+	while (fgets(buf, (int)size, f))
+		if (++n == line)
+			break;
+	fclose(f);
+	if (n != line)
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf + strspn(buf, " \t");
+}
+
+static int print_json(const tnorm_why_result *w)
+{
+	json_t *o = json_object(), *lines = json_array(), *nb = json_array();
+	size_t i;
+	int bad = 0;
+	for (i = 0; i < w->nlines; i++) {
+		const tnorm_why_line *l = &w->lines[i];
+		json_t *e = json_object();
+		bad |= json_object_set_new(e, "file", cli_json_str(l->file));
+		bad |= json_object_set_new(e, "line", json_integer(l->line));
+		bad |= json_object_set_new(e, "function", l->function ? cli_json_str(l->function)
+		                                                     : json_null());
+		bad |= json_object_set_new(e, "score", cli_json_real(l->score, 4));
+		bad |= json_object_set_new(e, "ochiai", cli_json_real(l->ochiai, 4));
+		bad |= json_object_set_new(e, "failing", json_integer(l->failing));
+		bad |= json_object_set_new(e, "passing", json_integer(l->passing));
+		bad |= json_array_append_new(lines, e);
+	}
+	for (i = 0; i < w->nneighbours; i++) {
+		const tnorm_why_neighbour *n = &w->neighbours[i];
+		json_t *e = json_object();
+		bad |= json_object_set_new(e, "test", cli_json_text(n->test, n->len));
+		bad |= json_object_set_new(e, "outcome",
+		                           json_string(n->same ? "fail" : n->outcome == TNORM_OUTCOME_FAIL
+		                                                              ? "other-failure"
+		                                                              : tnorm_outcome_name(n->outcome)));
+		bad |= json_array_append_new(nb, e);
+	}
+	bad |= json_object_set_new(o, "signature", cli_json_str(w->signature));
+	bad |= json_object_set_new(o, "lines", lines);
+	bad |= json_object_set_new(o, "neighbours", nb);
+	bad |= json_object_set_new(o, "failing", json_integer(w->failing));
+	bad |= json_object_set_new(o, "passing", json_integer(w->passing));
+	bad |= json_object_set_new(o, "runs", json_integer((json_int_t)w->runs));
+	bad |= json_object_set_new(o, "seconds", cli_json_real(w->seconds, 3));
+	return cli_json_print("why", o, bad);
+}
+
+int cmd_why(int argc, char **argv)
+{
+	tnorm_why_options wo = TNORM_WHY_OPTIONS_INIT;
+	tnorm_why_result w;
+	cli_run_args ra;
+	cli_cancel sigs_in;
+	const char *test = NULL, *harness = NULL;
+	char **rest = NULL, *data = NULL;
+	unsigned long long top = 10, nmax = 0;
+	size_t len = 0, i;
+	int json = 0, normal = 0, rc = EXIT_OK, err, nrest = 0;
+
+	memset(&w, 0, sizeof(w));
+	if (cli_run_args_init(&ra) < 0)
+		return EXIT_SYSTEM;
+	for (i = 1; i < (size_t)argc; i++) {
+		const char *a = argv[i];
+		int used;
+		if (!strcmp(a, "--")) {
+			rest = argv + i + 1;
+			nrest = argc - (int)i - 1;
+			break;
+		}
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			help(stdout);
+			cli_run_args_dispose(&ra);
+			return EXIT_OK;
+		}
+		if (!strcmp(a, "--json") || !strcmp(a, "--normal")) {
+			*(a[2] == 'j' ? &json : &normal) = 1;
+			continue;
+		}
+		if (!strcmp(a, "--harness") || !strcmp(a, "--top") || !strcmp(a, "--neighbours")) {
+			if (i + 1 >= (size_t)argc) {
+				rc = cli_usage_error("why", "%s needs a value", a);
+				goto done;
+			}
+			if (a[2] == 'h')
+				harness = argv[++i];
+			else if (cli_parse_u64("why", a, argv[++i], a[2] == 't' ? &top : &nmax) < 0) {
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			continue;
+		}
+		if ((used = cli_run_args_parse(&ra, "why", argc, argv, (int)i)) < 0) {
+			rc = EXIT_USAGE;
+			goto done;
+		}
+		if (used > 0) {
+			i += (size_t)used - 1;
+			continue;
+		}
+		if (a[0] == '-' && a[1]) {
+			rc = cli_usage_error("why", "unknown option '%s'", a);
+			goto done;
+		}
+		if (test) {
+			rc = cli_usage_error("why", "unexpected argument '%s' (put the command after --)", a);
+			goto done;
+		}
+		test = a;
+	}
+	if (!test) {
+		rc = cli_usage_error("why", "missing TEST");
+		goto done;
+	}
+	if (!rest || nrest == 0 || !rest[0][0]) {
+		rc = cli_usage_error("why", "missing the command: tnorm why TEST -- CMD ARGS {}");
+		goto done;
+	}
+	cli_cancel_begin(&sigs_in);
+	err = normal ? tnorm_file_read(test, &data, &len)
+	             : minimize(harness, test, rest, &ra, &data, &len);
+	if (err == 0) {
+		cli_run_args_apply(&ra, &wo.run);
+		wo.argv = (const char *const *)rest;
+		wo.text_steps = harness != NULL;
+		wo.max_neighbours = (size_t)nmax;
+		wo.cancel = &cli_cancel_flag;
+		err = tnorm_why(&wo, data, len, &w);
+	}
+	cli_cancel_end(&sigs_in);
+	if (err < 0) {
+		rc = cli_fail("why", err);
+		goto done;
+	}
+	if (json) {
+		rc = print_json(&w);
+		goto done;
+	}
+	printf("signature: %s\n", w.signature);
+	printf("%u failing and %u passing runs of the normal form and %zu neighbours (%zu runs, "
+	       "%.1f s)\n\n", w.failing, w.passing, w.nneighbours, w.runs, w.seconds);
+	printf("rank  score  fail pass  where\n");
+	for (i = 0; i < w.nlines && (!top || i < top); i++) {
+		const tnorm_why_line *l = &w.lines[i];
+		const char *base = strrchr(l->file, '/');
+		char src[512];
+		printf("%4zu  %5.3f  %4u %4u  %s:%u %s%s\n", i + 1, l->score, l->failing, l->passing,
+		       base ? base + 1 : l->file, l->line, l->function ? l->function : "",
+		       l->on_stack == 2 ? " (where it failed)" : l->on_stack ? " (on its stack)" : "");
+		printf("                        %s\n", source_line(l->file, l->line, src, sizeof(src)));
+	}
+done:
+	tnorm_why_result_dispose(&w);
+	tnorm_free(data);
+	cli_run_args_dispose(&ra);
+	return rc;
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * why.h - where is the bug?  Rank the source lines that make a normal form fail (issue 29).
+ *
+ * The normal form and its neighbours (tests one small edit away: a line or a byte deleted, a
+ * byte or an integer changed) are run with line coverage (tnorm_runner_set_coverage): the ones
+ * that still fail with the normal form's signature, and the ones that pass.  Each line the normal
+ * form executed is scored by how well executing it separates the two (Ochiai: ef / sqrt(F *
+ * (ef + ep))); among equal scores, a line on the failure's stack comes first, then the line the
+ * failure stopped at.  docs/why.md has the reasons and the limits.
+ */
+#ifndef TNORM_WHY_H
+#define TNORM_WHY_H
+
+#include "common.h"
+#include "runner.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TNORM_WHY_OPTIONS_VERSION 1
+
+/** Options.  Initialize with TNORM_WHY_OPTIONS_INIT. */
+typedef struct tnorm_why_options {
+	unsigned version;         /**< TNORM_WHY_OPTIONS_VERSION */
+	const char *const *argv;  /**< CMD ARGS..., NULL-terminated ({} or @@: the test's path) */
+	tnorm_run_options run;    /**< how the program runs (a zero timeout: 10 s) */
+	int text_steps;           /**< 1: the test is a harness test (lines are steps): neighbours
+	                               delete a line or change an integer; 0: bytes (a byte
+	                               deleted or changed) */
+	size_t max_neighbours;    /**< at most this many neighbours are run (0: 400) */
+	const volatile int *cancel; /**< stops the job (TNORM_EINTERRUPTED); may be NULL */
+} tnorm_why_options;
+
+#define TNORM_WHY_OPTIONS_INIT {TNORM_WHY_OPTIONS_VERSION, NULL, TNORM_RUN_OPTIONS_INIT, 0, 0, NULL}
+
+/** One ranked line. */
+typedef struct tnorm_why_line {
+	char *file;        /**< the source file as the line table names it (owned) */
+	uint32_t line;
+	char *function;    /**< the function the line's code is in (owned), NULL if unknown */
+	double score;      /**< tnorm's score: Ochiai, ties broken as described above */
+	double ochiai;     /**< plain Ochiai */
+	unsigned failing;  /**< failing runs that executed it (the normal form's included) */
+	unsigned passing;  /**< passing runs that executed it */
+	int on_stack;      /**< 1 when a frame of the failure's signature is at this line */
+} tnorm_why_line;
+
+/** One neighbour that was run. */
+typedef struct tnorm_why_neighbour {
+	char *test;            /**< its bytes (owned, NUL-terminated) */
+	size_t len;
+	tnorm_outcome outcome; /**< what the run came to */
+	int same;              /**< 1: failed with the normal form's signature */
+} tnorm_why_neighbour;
+
+/** What tnorm_why found.  Dispose with tnorm_why_result_dispose(). */
+typedef struct tnorm_why_result {
+	char *signature;              /**< the normal form's signature text (owned) */
+	tnorm_why_line *lines;        /**< best first (owned) */
+	size_t nlines;
+	tnorm_why_neighbour *neighbours; /**< in the order they were made (owned) */
+	size_t nneighbours;
+	unsigned failing, passing;    /**< failing runs (the normal form's included), passing runs */
+	size_t runs;                  /**< runs made */
+	double seconds;               /**< wall time of the job */
+} tnorm_why_result;
+
+/**
+ * Rank the lines of `test` (its bytes, `len` of them: the normal form).  Fills *res (dispose it,
+ * whatever the return).
+ * @return 0; TNORM_EINVALID (NULL argument, another options version, no argv); TNORM_ENOTFAIL
+ *         (the test does not fail); TNORM_ENOTFOUND (the program has no line table: build it
+ *         with -g); TNORM_EINTERRUPTED; TNORM_EIO; TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_why(const tnorm_why_options *o, const char *test, size_t len,
+                           tnorm_why_result *res);
+
+/** Free what a result owns and zero it. */
+TNORM_EXTERN void tnorm_why_result_dispose(tnorm_why_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

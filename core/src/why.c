@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * why.c - rank the source lines that make a normal form fail (see tnorm/why.h, docs/why.md).
+ *
+ * Neighbours.  A normal form is the lowest failing test of its fault; what separates it from
+ * tests one small edit away is what decides the failure (nearest-neighbour localization,
+ * Renieris and Reiss 2003).  Bytes: each byte deleted, then each byte set to a few values (NUL,
+ * space, '0', 'a', 'A', one less, one more).  Harness tests (lines are steps): each line deleted,
+ * then each decimal integer set to one less, one more and 0.  Neighbours that fail otherwise
+ * (another signature), are invalid or time out say nothing about this failure and are left out.
+ *
+ * Score.  Over the failing runs (the normal form and the neighbours that fail with its
+ * signature) and the passing ones, each line the normal form executed gets Ochiai's
+ * ef / sqrt(F * (ef + ep)) (ef, ep: failing and passing runs that executed it; F: failing runs).
+ * Spectra from one neighbourhood tie often (a function's lines run together), and among equal
+ * scores the failure itself says where to look first: the line it stopped at, then the lines of
+ * its other frames, then the others in file and line order.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "tnorm/signature.h"
+#include "tnorm/why.h"
+
+typedef struct {
+	char *data;
+	size_t len;
+} blob;
+
+typedef struct {
+	blob *v;
+	size_t n, cap, max;
+} blobs;
+
+/* Add a candidate unless it is the normal form itself or one already made. */
+static int add_blob(blobs *b, const char *orig, size_t olen, const char *d, size_t n)
+{
+	size_t i;
+	if (b->n >= b->max || (n == olen && !memcmp(d, orig, n)))
+		return 0;
+	for (i = 0; i < b->n; i++)
+		if (b->v[i].len == n && !memcmp(b->v[i].data, d, n))
+			return 0;
+	if (b->n == b->cap) {
+		size_t nc = b->cap ? b->cap * 2 : 64;
+		blob *nv = tnorm__reallocarray(b->v, nc, sizeof(*nv));
+		if (!nv)
+			return TNORM_ENOMEM;
+		b->v = nv;
+		b->cap = nc;
+	}
+	if (!(b->v[b->n].data = tnorm__malloc(n + 1)))
+		return TNORM_ENOMEM;
+	memcpy(b->v[b->n].data, d, n);
+	b->v[b->n].data[n] = '\0';
+	b->v[b->n].len = n;
+	b->n++;
+	return 0;
+}
+
+/* d with [a, e) replaced by t[0..tn). */
+static int add_edit(blobs *b, const char *d, size_t len, size_t a, size_t e, const char *t,
+                    size_t tn)
+{
+	char *c = tnorm__malloc(len - (e - a) + tn + 1);
+	int err;
+	if (!c)
+		return TNORM_ENOMEM;
+	memcpy(c, d, a);
+	memcpy(c + a, t, tn);
+	memcpy(c + a + tn, d + e, len - e);
+	err = add_blob(b, d, len, c, len - (e - a) + tn);
+	free(c);
+	return err;
+}
+
+static int byte_neighbours(blobs *b, const char *d, size_t len)
+{
+	size_t i, k;
+	int err = 0;
+	for (i = 0; i < len && err == 0; i++)
+		err = add_edit(b, d, len, i, i + 1, "", 0);
+	for (i = 0; i < len && err == 0; i++) {
+		unsigned char c = (unsigned char)d[i];
+		unsigned char vals[7];
+		vals[0] = 0;
+		vals[1] = ' ';
+		vals[2] = '0';
+		vals[3] = 'a';
+		vals[4] = 'A';
+		vals[5] = (unsigned char)(c - 1);
+		vals[6] = (unsigned char)(c + 1);
+		for (k = 0; k < sizeof(vals) && err == 0; k++)
+			if (vals[k] != c)
+				err = add_edit(b, d, len, i, i + 1, (const char *)&vals[k], 1);
+	}
+	return err;
+}
+
+static int step_neighbours(blobs *b, const char *d, size_t len)
+{
+	size_t i = 0, e;
+	int err = 0;
+	/* Each line (a step) deleted. */
+	while (i < len && err == 0) {
+		for (e = i; e < len && d[e] != '\n'; e++)
+			;
+		if (e < len)
+			e++;
+		err = add_edit(b, d, len, i, e, "", 0);
+		i = e;
+	}
+	/* Each decimal integer one less, one more, 0. */
+	for (i = 0; i < len && err == 0; i = e) {
+		long long v;
+		char num[32];
+		int k;
+		if (d[i] < '0' || d[i] > '9' || (i > 0 && ((d[i - 1] >= '0' && d[i - 1] <= '9') ||
+		                                           (d[i - 1] >= 'a' && d[i - 1] <= 'z') ||
+		                                           (d[i - 1] >= 'A' && d[i - 1] <= 'Z') ||
+		                                           d[i - 1] == '_'))) {
+			e = i + 1;
+			continue;
+		}
+		for (e = i, v = 0; e < len && d[e] >= '0' && d[e] <= '9' && e - i < 18; e++)
+			v = v * 10 + (d[e] - '0');
+		for (k = 0; k < 3 && err == 0; k++) {
+			long long nv = k == 0 ? v - 1 : k == 1 ? v + 1 : 0;
+			int n;
+			if (nv < 0 || nv == v)
+				continue;
+			n = snprintf(num, sizeof(num), "%lld", nv);
+			err = add_edit(b, d, len, i, e, num, (size_t)n);
+		}
+	}
+	return err;
+}
+
+/* A line the normal form executed, with its spectrum. */
+typedef struct {
+	const char *file, *function; /* borrowed from the runner until the result is built */
+	uint32_t line;
+	unsigned ef, ep;
+	int stack; /* 2: the line the failure stopped at; 1: another frame's; 0 */
+} spec;
+
+static int cmp_file_line(const char *fa, uint32_t la, const char *fb, uint32_t lb)
+{
+	int c = strcmp(fa, fb);
+	return c ? c : (la > lb) - (la < lb);
+}
+
+/* Count one run's coverage into the spectra (both sorted by file and line). */
+static void count_run(spec *s, size_t ns, const tnorm_covered_line *v, size_t n, int failing)
+{
+	size_t i = 0, k = 0;
+	while (i < ns && k < n) {
+		int c = cmp_file_line(s[i].file, s[i].line, v[k].file, v[k].line);
+		if (c < 0) {
+			i++;
+		} else if (c > 0) {
+			k++;
+		} else {
+			if (failing)
+				s[i].ef++;
+			else
+				s[i].ep++;
+			i++;
+			k++;
+		}
+	}
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = p ? strrchr(p, '/') : NULL;
+	return s ? s + 1 : p ? p : "";
+}
+
+/* Where the failure's frames are: 2 at the throwing frame's line, 1 at another's. */
+static int stack_rank(const tnorm_signature *sig, const char *file, uint32_t line)
+{
+	size_t i, n = tnorm_signature_frame_count(sig), t = tnorm_signature_throwing(sig);
+	int best = 0;
+	for (i = t; i < n; i++) {
+		const tnorm_frame *f = tnorm_signature_frame(sig, i);
+		if (f->line == line && f->file && !strcmp(f->file, base_name(file)))
+			best = best > (i == t ? 2 : 1) ? best : (i == t ? 2 : 1);
+	}
+	return best;
+}
+
+static double ochiai(unsigned ef, unsigned ep, unsigned f)
+{
+	return ef && f ? (double)ef / sqrt((double)f * (double)(ef + ep)) : 0.0;
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const tnorm_why_line *x = a, *y = b;
+	if (x->score != y->score)
+		return x->score < y->score ? 1 : -1;
+	if (x->on_stack != y->on_stack)
+		return x->on_stack < y->on_stack ? 1 : -1;
+	return cmp_file_line(x->file, x->line, y->file, y->line);
+}
+
+/* One covered run: its outcome, whether it fails with `target`'s signature, its lines. */
+static int covered_run(tnorm_runner *r, const tnorm_match *m, const tnorm_signature *target,
+                       const char *d, size_t n, tnorm_run_result *res, int *same,
+                       tnorm_covered_line **v, size_t *nv)
+{
+	int err;
+	*same = 0;
+	*v = NULL;
+	*nv = 0;
+	if ((err = tnorm_runner_run(r, d, n, res)) < 0)
+		return err;
+	if (target && res->outcome == TNORM_OUTCOME_FAIL)
+		*same = tnorm_match_test(m, target, res->sig, res->out, res->err);
+	return tnorm_runner_coverage(r, v, nv);
+}
+
+int tnorm_why(const tnorm_why_options *o, const char *test, size_t len, tnorm_why_result *res)
+{
+	tnorm_run_options ro;
+	tnorm_runner *r = NULL;
+	tnorm_match *m = NULL;
+	tnorm_signature *target = NULL;
+	tnorm_run_result rr;
+	tnorm_covered_line *v = NULL;
+	blobs nb = {NULL, 0, 0, 0};
+	spec *s = NULL;
+	size_t ns = 0, i;
+	double t0 = tnorm__now();
+	int err, same;
+
+	if (!res)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_why: NULL result");
+	memset(res, 0, sizeof(*res));
+	memset(&rr, 0, sizeof(rr));
+	if (!o || (!test && len) || o->version != TNORM_WHY_OPTIONS_VERSION || !o->argv ||
+	    !o->argv[0])
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_why: NULL argument, no command, or "
+		                        "options of another version");
+	ro = o->run;
+	if (ro.timeout <= 0)
+		ro.timeout = 10;
+	if ((err = tnorm_match_parse(&m, "line")) < 0 || (err = tnorm_runner_new(&r, o->argv, &ro)) < 0)
+		goto done;
+	tnorm_runner_set_cancel(r, o->cancel);
+	if ((err = tnorm_runner_set_coverage(r, 1)) < 0)
+		goto done;
+	/* The normal form: it must fail; its lines are the candidates. */
+	if ((err = covered_run(r, m, NULL, test, len, &rr, &same, &v, &ns)) < 0)
+		goto done;
+	res->runs++;
+	if (rr.outcome != TNORM_OUTCOME_FAIL || !rr.sig) {
+		err = tnorm__error_set(TNORM_ENOTFAIL, "the test does not fail: it %s%s%s",
+		                       rr.outcome == TNORM_OUTCOME_PASS ? "passes"
+		                                                        : tnorm_outcome_name(rr.outcome),
+		                       rr.message[0] ? ": " : "", rr.message);
+		goto done;
+	}
+	if (!ns) {
+		err = tnorm__error_set(TNORM_ENOTFOUND, "%s: no line of the program was covered "
+		                       "(is it the program itself, built with -g?)", o->argv[0]);
+		goto done;
+	}
+	target = rr.sig;
+	rr.sig = NULL;
+	if ((err = tnorm_signature_format(target, 0, &res->signature)) < 0)
+		goto done;
+	if (!(s = tnorm__calloc(ns, sizeof(*s)))) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	for (i = 0; i < ns; i++) {
+		s[i].file = v[i].file;
+		s[i].line = v[i].line;
+		s[i].function = v[i].function;
+		s[i].ef = 1;
+		s[i].stack = stack_rank(target, v[i].file, v[i].line);
+	}
+	res->failing = 1;
+	tnorm_free(v);
+	v = NULL;
+	tnorm_run_result_dispose(&rr);
+	/* The neighbours. */
+	nb.max = o->max_neighbours ? o->max_neighbours : 400;
+	if ((err = o->text_steps ? step_neighbours(&nb, test, len) : byte_neighbours(&nb, test, len)) < 0)
+		goto done;
+	if (!(res->neighbours = tnorm__calloc(nb.n + 1, sizeof(*res->neighbours)))) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	for (i = 0; i < nb.n; i++) {
+		tnorm_why_neighbour *w = &res->neighbours[res->nneighbours++];
+		size_t n = 0;
+		w->test = nb.v[i].data;
+		w->len = nb.v[i].len;
+		nb.v[i].data = NULL;
+		if ((err = covered_run(r, m, target, w->test, w->len, &rr, &same, &v, &n)) < 0)
+			goto done;
+		res->runs++;
+		w->outcome = rr.outcome;
+		w->same = same;
+		if (same || rr.outcome == TNORM_OUTCOME_PASS) {
+			count_run(s, ns, v, n, same);
+			if (same)
+				res->failing++;
+			else
+				res->passing++;
+		}
+		tnorm_free(v);
+		v = NULL;
+		tnorm_run_result_dispose(&rr);
+	}
+	/* The ranking. */
+	if (!(res->lines = tnorm__calloc(ns, sizeof(*res->lines)))) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	for (i = 0; i < ns; i++) {
+		tnorm_why_line *l = &res->lines[i];
+		if (!(l->file = tnorm__strdup(s[i].file)) ||
+		    (s[i].function && !(l->function = tnorm__strdup(s[i].function)))) {
+			res->nlines = i + 1;
+			err = TNORM_ENOMEM;
+			goto done;
+		}
+		l->line = s[i].line;
+		l->failing = s[i].ef;
+		l->passing = s[i].ep;
+		l->ochiai = l->score = ochiai(s[i].ef, s[i].ep, res->failing);
+		l->on_stack = s[i].stack;
+	}
+	res->nlines = ns;
+	qsort(res->lines, res->nlines, sizeof(*res->lines), cmp_rank);
+done:
+	res->seconds = tnorm__now() - t0;
+	for (i = 0; i < nb.n; i++)
+		free(nb.v[i].data);
+	free(nb.v);
+	free(s);
+	tnorm_free(v);
+	tnorm_run_result_dispose(&rr);
+	tnorm_signature_free(target);
+	tnorm_runner_free(r);
+	tnorm_match_free(m);
+	return err;
+}
+
+void tnorm_why_result_dispose(tnorm_why_result *res)
+{
+	size_t i;
+	if (!res)
+		return;
+	for (i = 0; i < res->nlines; i++) {
+		free(res->lines[i].file);
+		free(res->lines[i].function);
+	}
+	for (i = 0; i < res->nneighbours; i++)
+		free(res->neighbours[i].test);
+	free(res->lines);
+	free(res->neighbours);
+	tnorm_free(res->signature);
+	memset(res, 0, sizeof(*res));
+}

@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# tnorm why (issue 29): the lines that make a normal form fail, ranked over its neighbours' runs
+# with line coverage.  Planted bugs whose lines are marked in tests/suts; the AVL example's seeded
+# fault; --json; bad input.
+# Needs TNORM_EXE, TNORM_SOURCE_ROOT, TNORM_BUILD_ROOT, TNORM_SUT_DIR (set by meson test).
+. "$(dirname "$0")/lib.sh"
+S=$TNORM_SUT_DIR
+cd "$W" || exit 1
+line_of() { grep -n -F -- "$2" "$1" | head -1 | cut -d: -f1; }
+
+# ---- bytes: a planted bug first -----------------------------------------------------------------
+if [ -x "$S/sut_opcodes" ]; then
+	printf '\x05\xff\x06\x00' >ob
+	"$T" why --top 3 ob -- "$S/sut_opcodes" @@ >ob.out 2>&1; rc=$?
+	b=$(line_of "$SRC/tests/suts/opcodes.c" BUG_B_LINE)
+	expect "opcodes bug B: its line first, with its source text" \
+		sh -c "[ $rc = 0 ] && sed -n 5p ob.out | grep -q '^   1 .* opcodes.c:$b lookup' && sed -n 6p ob.out | grep -qF 'r = table[index];'"
+	"$T" why --json --normal ob -- "$S/sut_opcodes" @@ >ob.json; rc=$?
+	expect "--json: lines best first with file, line, function, score, failing, passing; the neighbours with outcomes" \
+		python3 -c "
+import json, sys
+d = json.load(open('ob.json'))
+l = d['lines'][0]
+assert $rc == 0 and l['file'].endswith('opcodes.c') and l['line'] == $b and l['function'] == 'lookup'
+assert all(k in l for k in ('score', 'failing', 'passing'))
+assert [x['score'] for x in d['lines']] == sorted((x['score'] for x in d['lines']), reverse=True)
+assert d['neighbours'] and {n['outcome'] for n in d['neighbours']} <= {'fail', 'pass', 'other-failure', 'invalid', 'timeout', 'error'}
+assert any(n['outcome'] == 'pass' for n in d['neighbours']) and d['runs'] == len(d['neighbours']) + 1
+"
+	# tworoots: bug B's value parser, not the name parser that shares its crash line.
+	printf 'v-3\n' >tb
+	"$T" why --json tb -- "$S/sut_tworoots" @@ >tb.json; rc=$?
+	expect "tworoots bug B: the value parser's lines above the name parser's" \
+		python3 -c "
+import json
+d = json.load(open('tb.json'))
+f = [l['function'] for l in d['lines']]
+assert $rc == 0 and 'name_slot' not in f[:5] and 'value_slot' in f[:5], f[:8]
+"
+else
+	bad "the AddressSanitizer test programs are not built"
+fi
+
+# ---- a harness test: the AVL example's seeded fault -------------------------------------------------
+A=$B/examples/avl
+fault=$(line_of "$SRC/examples/avl/avl.c" 'the fault: the height is updated')
+"$T" why --json --harness "$SRC/examples/avl/avl.tnh" "$SRC/examples/avl/tests/fail-1.t" -- "$A/avl_driver_faulty" {} >avl.json; rc=$?
+expect "avl: the first line is within 3 lines of the seeded fault (avl.c:$fault)" \
+	python3 -c "
+import json
+d = json.load(open('avl.json'))
+l = d['lines'][0]
+assert $rc == 0 and l['file'].endswith('avl.c') and abs(l['line'] - $fault) <= 3, l
+"
+
+# ---- bad input --------------------------------------------------------------------------------------
+printf 'x' >pass.t
+"$T" why --normal pass.t -- "$S/sut_opcodes" @@ >/dev/null 2>err; rc=$?
+expect "a test that does not fail: exit 4, one clear line" sh -c "[ $rc = 4 ] && [ \$(wc -l <err) = 1 ] && grep -q 'does not fail' err"
+cp "$SRC/tests/suts/twowords.c" tw.c && gcc -O0 -o tw tw.c
+printf 'alpha omega' >tw.t
+"$T" why --normal tw.t -- ./tw {} >/dev/null 2>err; rc=$?
+expect "a program without a line table: exit 1, says to build with -g" sh -c "[ $rc = 1 ] && [ \$(wc -l <err) = 1 ] && grep -q -- 'with -g' err"
+"$T" why tw.t >/dev/null 2>err; rc=$?
+expect "no command: usage, exit 2" sh -c "[ $rc = 2 ] && grep -q 'missing the command' err"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
