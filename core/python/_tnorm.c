@@ -1075,6 +1075,122 @@ out:
 	return result;
 }
 
+/* ---- why (issue 29) ------------------------------------------------------------------------- */
+
+static PyObject *why_dict(const tnorm_why_result *w)
+{
+	PyObject *d = PyDict_New(), *lines = PyList_New(0), *nb = PyList_New(0), *tmp;
+	size_t i;
+	if (!d || !lines || !nb)
+		goto fail;
+	for (i = 0; i < w->nlines; i++) {
+		const tnorm_why_line *l = &w->lines[i];
+		PyObject *e = PyDict_New();
+		if (!e || PyList_Append(lines, e) < 0 || set_item(e, "file", text(l->file)) < 0 ||
+		    set_item(e, "line", PyLong_FromUnsignedLong(l->line)) < 0 ||
+		    set_item(e, "function", l->function ? text(l->function) : Py_NewRef(Py_None)) < 0 ||
+		    set_item(e, "score", PyFloat_FromDouble(l->score)) < 0 ||
+		    set_item(e, "ochiai", PyFloat_FromDouble(l->ochiai)) < 0 ||
+		    set_item(e, "failing", PyLong_FromUnsignedLong(l->failing)) < 0 ||
+		    set_item(e, "passing", PyLong_FromUnsignedLong(l->passing)) < 0 ||
+		    set_item(e, "on_stack", PyLong_FromLong(l->on_stack)) < 0) {
+			Py_XDECREF(e);
+			goto fail;
+		}
+		Py_DECREF(e);
+	}
+	for (i = 0; i < w->nneighbours; i++) {
+		const tnorm_why_neighbour *n = &w->neighbours[i];
+		PyObject *e = PyDict_New();
+		const char *out = n->same ? "fail" : n->outcome == TNORM_OUTCOME_FAIL
+		                                         ? "other-failure" : tnorm_outcome_name(n->outcome);
+		if (!e || PyList_Append(nb, e) < 0 ||
+		    set_item(e, "test", PyBytes_FromStringAndSize(n->test, (Py_ssize_t)n->len)) < 0 ||
+		    set_item(e, "outcome", text(out)) < 0) {
+			Py_XDECREF(e);
+			goto fail;
+		}
+		Py_DECREF(e);
+	}
+	if (set_item(d, "signature", text(w->signature)) < 0)
+		goto fail;
+	tmp = lines; /* set_item takes the reference, whatever it returns */
+	lines = NULL;
+	if (set_item(d, "lines", tmp) < 0)
+		goto fail;
+	tmp = nb;
+	nb = NULL;
+	if (set_item(d, "neighbours", tmp) < 0 ||
+	    set_item(d, "failing", PyLong_FromUnsignedLong(w->failing)) < 0 ||
+	    set_item(d, "passing", PyLong_FromUnsignedLong(w->passing)) < 0 ||
+	    set_item(d, "runs", PyLong_FromSize_t(w->runs)) < 0 ||
+	    set_item(d, "seconds", PyFloat_FromDouble(w->seconds)) < 0)
+		goto fail;
+	return d;
+fail:
+	Py_XDECREF(d);
+	Py_XDECREF(lines);
+	Py_XDECREF(nb);
+	return NULL;
+}
+
+static PyObject *py_why(PyObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {"argv", "test", "steps", "neighbours", "timeout", "stdin",
+	                         "invalid_exit", NULL};
+	PyObject *argv_obj, *keep = NULL, *result = NULL, *invalid_obj = Py_None;
+	PyThreadState *saved = NULL;
+	tnorm_why_options o = TNORM_WHY_OPTIONS_INIT;
+	tnorm_why_result w;
+	const char *test, **argv = NULL;
+	unsigned long long nmax = 0;
+	double timeout = 10.0;
+	int steps = 0, use_stdin = 0, err;
+	int *invalid = NULL;
+	char *data = NULL;
+	size_t len = 0;
+	job_ctx c;
+	(void)self;
+	memset(&w, 0, sizeof(w));
+	memset(&c, 0, sizeof(c));
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|pKdpO:why", kwlist, &argv_obj, &test, &steps,
+	                                 &nmax, &timeout, &use_stdin, &invalid_obj))
+		return NULL;
+	if (int_array(invalid_obj, "invalid_exit", &invalid, &o.run.ninvalid_exits) < 0)
+		return NULL;
+	o.run.invalid_exits = invalid;
+	if (!(argv = str_array(argv_obj, "argv", &keep))) {
+		PyMem_Free(invalid);
+		return NULL;
+	}
+	o.argv = argv;
+	o.run.timeout = timeout;
+	o.run.use_stdin = use_stdin;
+	o.run.suffix = steps ? ".t" : NULL;
+	o.text_steps = steps;
+	o.max_neighbours = (size_t)nmax;
+	o.cancel = &job_cancel;
+	ctx_start(&c, Py_None, &saved);
+	saved = PyEval_SaveThread();
+	err = tnorm_file_read(test, &data, &len);
+	if (err == 0)
+		err = tnorm_why(&o, data, len, &w);
+	PyEval_RestoreThread(saved);
+	ctx_stop(&c);
+	if (err < 0) {
+		raise_engine(err);
+		goto out;
+	}
+	result = why_dict(&w);
+out:
+	tnorm_why_result_dispose(&w);
+	tnorm_free(data);
+	PyMem_Free(argv);
+	PyMem_Free(invalid);
+	Py_XDECREF(keep);
+	return result;
+}
+
 #define JOB_DOC(name, what)                                                                       \
 	name "(argv, test, harness=None, out=None, match='line', generalize=False, jobs=1, db=None,\n" \
 	     "     expect=None, progress=None, timeout=0.0, confirm=3, max_runs=0, max_time=0.0,\n"     \
@@ -1113,6 +1229,13 @@ static PyMethodDef methods[] = {
 	 JOB_DOC("minimize", "Confirm, reduce, then normalize the failing test (needs harness).")},
 	{"generalize", (PyCFunction)(void (*)(void))py_generalize, METH_VARARGS | METH_KEYWORDS,
 	 JOB_DOC("generalize", "Confirm, then annotate the test with what in it is accidental.")},
+	{"why", (PyCFunction)(void (*)(void))py_why, METH_VARARGS | METH_KEYWORDS,
+	 "why(argv, test, steps=False, neighbours=0, timeout=10.0, stdin=False, invalid_exit=()) -> dict\n\n"
+	 "Rank the source lines that make `test` (a normal form) fail over its neighbours' covered\n"
+	 "runs (tnorm/why.h): {'signature', 'lines': [{'file', 'line', 'function', 'score',\n"
+	 "'ochiai', 'failing', 'passing', 'on_stack'}] best first, 'neighbours': [{'test' (bytes),\n"
+	 "'outcome'}], 'failing', 'passing', 'runs', 'seconds'}.  steps: the test is a harness\n"
+	 "test (neighbours delete a step or change an integer).  Ctrl-C raises _tnorm.Error."},
 	{"triage", (PyCFunction)(void (*)(void))py_triage, METH_VARARGS | METH_KEYWORDS,
 	 "triage(dir, argv, harness=None, out=None, db=None, jobs=1, match='line', generalize=True,\n"
 	 "       progress=None, timeout=0.0, max_time_per_test=0.0, confirm=3, invalid_exit=(),\n"

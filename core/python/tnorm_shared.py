@@ -133,6 +133,8 @@ def parse(sub, argstring):
         raise UsageError("%s\nusage: %s" % (e, HELP[sub].splitlines()[0]))
     if sub in NAV_SUBCOMMANDS:
         return _nav_parse(sub, words)
+    if sub == "why":
+        return _why_parse(words)
     a = _parser(sub).parse_args(words)
     if sub == "step" and a.count < 1:
         raise UsageError("tnorm step takes a positive count")
@@ -350,8 +352,13 @@ def parse_steps(text):
 # (a breakpoint on tnorm_step_hook that calls Session.break_hit(step) and stops when it returns
 # True), and an attribute `navigating`, True while the plugin itself moves the program.
 NAV_SUBCOMMANDS = ("goto", "back", "pools", "break", "delete")
-SUBCOMMANDS += NAV_SUBCOMMANDS
+SUBCOMMANDS += NAV_SUBCOMMANDS + ("why",)
 HELP.update({
+    "why": "tnorm why [N] [--test TEST] [--top K]\n"
+           "  Where is the bug: rank the source lines that make the last result (or TEST, or\n"
+           "  the program's test) fail, over its neighbours' runs with line coverage (as the\n"
+           "  tnorm why command, docs/why.md).  'tnorm why N' (re)starts the program on the\n"
+           "  test of the list shown last and stops at its N-th line.",
     "goto": "tnorm goto K|fail\n"
             "  (Re)start the program on the test being stepped (or the last result) and stop\n"
             "  before step K (0-based, as STEP lines print); 'fail': before the step during\n"
@@ -404,6 +411,61 @@ def _nav_parse(sub, words):
             raise UsageError("tnorm back takes a positive count")
         return n
     return [number(w, "step numbers") for w in words]
+
+
+def _why_parse(words):
+    """Arguments of tnorm why: (N or None, test or None, top); raises UsageError."""
+    usage = HELP["why"].splitlines()[0]
+    n, test, top = None, None, 10
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w in ("--test", "--top"):
+            if i + 1 >= len(words):
+                raise UsageError("tnorm why: %s needs a value\nusage: %s" % (w, usage))
+            if w == "--test":
+                test = words[i + 1]
+            elif re.fullmatch(r"\d+", words[i + 1]):
+                top = int(words[i + 1])
+            else:
+                raise UsageError("tnorm why: --top takes a count\nusage: " + usage)
+            i += 2
+            continue
+        if not re.fullmatch(r"[1-9]\d*", w) or n is not None:
+            raise UsageError("tnorm why takes one line number (1, 2, ... as the list shows), "
+                             "not '%s'\nusage: %s" % (w, usage))
+        n = int(w)
+        i += 1
+    return n, test, top
+
+
+def why_table(res, top, source):
+    """The lines of a why result as tnorm why prints them; source(file, line) gives the text."""
+    out = ["signature: %s" % res["signature"],
+           "%d failing and %d passing runs of the test and %d neighbours (%d runs, %.1f s)" % (
+               res["failing"], res["passing"], len(res["neighbours"]), res["runs"],
+               res["seconds"]),
+           "", "rank  score  fail pass  where"]
+    for i, l in enumerate(res["lines"][:top or None]):
+        mark = " (where it failed)" if l["on_stack"] == 2 else \
+            " (on its stack)" if l["on_stack"] else ""
+        out.append("%4d  %5.3f  %4d %4d  %s:%d %s%s" % (
+            i + 1, l["score"], l["failing"], l["passing"], os.path.basename(l["file"]),
+            l["line"], l["function"] or "", mark))
+        out.append("                        " + source(l["file"], l["line"]))
+    return "\n".join(out) + "\n"
+
+
+def source_line(path, line):
+    """Line `line` of file `path`, stripped; '' when it cannot be read."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for k, text in enumerate(f, 1):
+                if k == line:
+                    return text.strip()
+    except OSError:
+        pass
+    return ""
 
 
 def quote_c(data):
@@ -727,6 +789,45 @@ class _Navigation:
         return lines
 
     # ---- dispatch ----------------------------------------------------------------------------
+    # ---- why (issue 29) ----------------------------------------------------------------------
+    def why(self, arg):
+        """tnorm why [N]: the ranked lines of the last result (computed once per test file and
+        program, kept for tnorm why N), or the run of that test stopped at line N."""
+        n, test, top = arg
+        self._nav_init()
+        program, args = self.host.program()
+        cache = getattr(self, "_why", None)
+        if n is not None and test is None and cache is not None and cache[0][0] == program:
+            key = cache[0]  # tnorm why N: a line of the list shown last
+        else:
+            test, tmpl = find_test(args, test if test is not None else self.last_result)
+            st = os.stat(test)
+            key = (program, tuple(tmpl), test, st.st_mtime_ns, st.st_size)
+        program, tmpl, test = key[0], list(key[1]), key[2]
+        if cache is None or cache[0] != key:
+            self.host.write("tnorm why: %s -- %s\n" % (test, " ".join(
+                shlex.quote(x) for x in [program] + tmpl)))
+            self.host.flush()
+            res = _tnorm.why([program] + tmpl, test, steps=is_driver(program))
+            self._why = cache = (key, res)
+        res = cache[1]
+        if n is None:
+            self.host.write(why_table(res, top, source_line))
+            self.host.flush()
+            return res
+        if n > len(res["lines"]):
+            raise UsageError("no line %d: the list has %d lines" % (n, len(res["lines"])))
+        l = res["lines"][n - 1]
+        run_args = [test if x == "{}" else x for x in tmpl]
+        if not self.host.run_to_line(run_args, l["file"], l["line"]):
+            raise UsageError("the program did not reach %s:%d (%s)" % (
+                os.path.basename(l["file"]), l["line"], self.host.stop_description()))
+        self.host.write("stopped at line %d of the list: %s:%d %s\n    %s\n" % (
+            n, os.path.basename(l["file"]), l["line"], l["function"] or "",
+            source_line(l["file"], l["line"])))
+        self.host.flush()
+        return l
+
     def nav_command(self, sub, arg):
         self._nav_init()
         if sub == "goto":
@@ -1035,6 +1136,8 @@ class Session(_Navigation):
             return self.step(a)
         if sub in NAV_SUBCOMMANDS:
             return self.nav_command(sub, a)
+        if sub == "why":
+            return self.why(a)
         return self.steps()
 
 

@@ -234,7 +234,7 @@ int tnorm_why(const tnorm_why_options *o, const char *test, size_t len, tnorm_wh
 	tnorm_covered_line *v = NULL;
 	blobs nb = {NULL, 0, 0, 0};
 	spec *s = NULL;
-	size_t ns = 0, i;
+	size_t ns = 0, i, k;
 	double t0 = tnorm__now();
 	int err, same;
 
@@ -278,13 +278,19 @@ int tnorm_why(const tnorm_why_options *o, const char *test, size_t len, tnorm_wh
 		err = TNORM_ENOMEM;
 		goto done;
 	}
-	for (i = 0; i < ns; i++) {
-		s[i].file = v[i].file;
-		s[i].line = v[i].line;
-		s[i].function = v[i].function;
-		s[i].ef = 1;
-		s[i].stack = stack_rank(target, v[i].file, v[i].line);
+	for (i = k = 0; i < ns; i++) {
+		/* The tnorm driver runtime's own lines (its harness parser, its loop) are no user's
+		 * bug: they are left out of the ranking. */
+		if (v[i].function && !strncmp(v[i].function, "tnorm_", 6))
+			continue;
+		s[k].file = v[i].file;
+		s[k].line = v[i].line;
+		s[k].function = v[i].function;
+		s[k].ef = 1;
+		s[k].stack = stack_rank(target, v[i].file, v[i].line);
+		k++;
 	}
+	ns = k;
 	res->failing = 1;
 	tnorm_free(v);
 	v = NULL;

@@ -141,5 +141,12 @@ g help.log -ex 'help tnorm' -ex 'help tnorm minimize' -ex 'complete tnorm mi' -e
 expect "help: the prefix command lists its subcommands" sh -c "grep -q 'tnorm minimize' help.log && grep -q 'tnorm step' help.log"
 expect "completion: subcommands and file names" sh -c "grep -qx 'tnorm minimize' help.log && grep -qx 'tnorm run fail-1.t' help.log"
 
+# ---- tnorm why (issue 29): the ranked lines, and the run stopped at one of them ---------------
+g why.log -ex 'tnorm why --test fail-1.t.norm --top 3' -ex 'tnorm why 1' -ex 'bt 1' -ex 'tnorm why 9999' \
+	-ex 'echo ALIVE\n' --args "$D" fail-1.t
+why_checks why.log '^#0 .*avl.c:%s$'
+expect "why 9999: one clear error" \
+	sh -c "grep -q '^tnorm: no line 9999: the list has' why.log && grep -qx ALIVE why.log"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

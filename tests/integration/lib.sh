@@ -84,3 +84,19 @@ crash_folder_checks() {
 	expect "triage without a harness: each bucket's representative file" \
 		sh -c "[ \"\$(cat crashes/triage/buckets/2-id:000000,*)\" = '{\"\":[{}]}' ] && [ \"\$(cat crashes/triage/buckets/1-crash-*)\" = ------------------------- ]"
 }
+
+# The plugins' tnorm why (issue 29), the same checks in gdb.sh and lldb.sh: LOG holds
+# `tnorm why --test fail-1.t.norm` and `tnorm why 1` on the AVL driver $D (harness $H);
+# STOP is a grep pattern for the debugger's frame 0 with %s for the line.
+why_checks() { # LOG STOP
+	local log=$1 stop=$2 wfirst wline fault
+	"$T" why --json --normal --harness "$H" fail-1.t.norm -- "$D" {} >why.json
+	wfirst=$(python3 -c "import json; l = json.load(open('why.json'))['lines'][0]; print('%s:%d' % (l['file'].split('/')[-1], l['line']))")
+	wline=${wfirst#avl.c:}
+	fault=$(grep -n 'the fault: the height is updated' "$SRC/examples/avl/avl.c" | cut -d: -f1)
+	expect "why: the list's first line is the CLI's ($wfirst), within 3 lines of the seeded fault (avl.c:$fault)" \
+		sh -c "grep -q '^   1  .* $wfirst delete' $log && [ \$(( $wline - $fault )) -le 3 ] && [ \$(( $fault - $wline )) -le 3 ]"
+	expect "why: each line with its source text" grep -q '^                        } else if (key > n->key) {' "$log"
+	# shellcheck disable=SC2059
+	expect "why 1: the program restarted and stopped at that line" grep -q "$(printf "$stop" "$wline")" "$log"
+}

@@ -153,5 +153,12 @@ expect "lldb keeps working after bad input" grep -qx ALIVE bad5.log
 l help.log -o 'help tnorm' -o 'tnorm help'
 expect "help: lists the subcommands and their options" sh -c "grep -q 'Subcommands: minimize, reduce' help.log && grep -q 'tnorm minimize \[TEST\]' help.log"
 
+# ---- tnorm why (issue 29): the ranked lines, and the run stopped at one of them ---------------
+l why.log -o 'tnorm why --test fail-1.t.norm --top 3' -o 'tnorm why 1' -o 'bt 1' -o 'tnorm why 9999' \
+	-- "$D" fail-1.t
+why_checks why.log 'frame #0: .*avl.c:%s:'
+expect "why 9999: one clear error" \
+	grep -q 'no line 9999: the list has' why.log
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
