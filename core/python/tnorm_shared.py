@@ -135,6 +135,11 @@ def parse(sub, argstring):
         return _nav_parse(sub, words)
     if sub == "why":
         return _why_parse(words)
+    if sub == "changed":
+        if not words:
+            raise UsageError("tnorm changed needs an expression\nusage: " +
+                             HELP["changed"].splitlines()[0])
+        return " ".join(words)
     a = _parser(sub).parse_args(words)
     if sub == "step" and a.count < 1:
         raise UsageError("tnorm step takes a positive count")
@@ -352,8 +357,14 @@ def parse_steps(text):
 # (a breakpoint on tnorm_step_hook that calls Session.break_hit(step) and stops when it returns
 # True), and an attribute `navigating`, True while the plugin itself moves the program.
 NAV_SUBCOMMANDS = ("goto", "back", "pools", "break", "delete")
-SUBCOMMANDS += NAV_SUBCOMMANDS + ("why",)
+SUBCOMMANDS += NAV_SUBCOMMANDS + ("why", "changed")
 HELP.update({
+    "changed": "tnorm changed EXPR\n"
+               "  Which test steps changed EXPR: EXPR is an lvalue of the current stop (a field,\n"
+               "  a variable, an array element); its address is watched (a hardware watchpoint\n"
+               "  where the debugger can) while the test being stepped (or the last result) runs\n"
+               "  again from the start, and every write that changed it is listed: the step, old\n"
+               "  -> new, and the source line that wrote it.",
     "why": "tnorm why [N] [--test TEST] [--top K]\n"
            "  Where is the bug: rank the source lines that make the last result (or TEST, or\n"
            "  the program's test) fail, over its neighbours' runs with line coverage (as the\n"
@@ -828,6 +839,33 @@ class _Navigation:
         self.host.flush()
         return l
 
+    def changed(self, expr):
+        """tnorm changed EXPR: the writes that changed EXPR's location during a run of the test
+        from its start, with the step each happened in."""
+        self._need_test()
+        h = self.host
+        if not h.alive():
+            raise UsageError("tnorm changed needs a stopped program where %s can be evaluated "
+                             "(a breakpoint, tnorm goto, tnorm why N)" % expr)
+        h.navigating = True
+        try:
+            first, writes = h.watch_run(self.run_args, expr)
+        finally:
+            h.navigating = False
+        w = h.write
+        w("%s = %s before step 0\n" % (expr, first))
+        if not writes:
+            w("  not changed by any step of %s\n" % os.path.basename(self.test_path))
+        for step, old, new, where in writes:
+            action = self.stepping[step][0] if self.stepping and 0 <= step < len(self.stepping) \
+                else None
+            w("  step %s%s: %s -> %s    # written at %s\n" % (
+                step if step is not None else "-", " (%s)" % action if action else "", old, new,
+                where))
+        h.write("(the program is stopped where the run ended: %s)\n" % h.stop_description())
+        h.flush()
+        return writes
+
     def nav_command(self, sub, arg):
         self._nav_init()
         if sub == "goto":
@@ -1138,6 +1176,8 @@ class Session(_Navigation):
             return self.nav_command(sub, a)
         if sub == "why":
             return self.why(a)
+        if sub == "changed":
+            return self.changed(a)
         return self.steps()
 
 

@@ -100,3 +100,16 @@ why_checks() { # LOG STOP
 	# shellcheck disable=SC2059
 	expect "why 1: the program restarted and stopped at that line" grep -q "$(printf "$stop" "$wline")" "$log"
 }
+
+# tnorm changed (issue 29) after `tnorm why 1` stopped in delete(n, key): LOG lists the writes to
+# that node's height during a run from step 0; the same in gdb and lldb.
+changed_checks() { # LOG
+	expect "changed: the field's value before step 0, then each write with its step and writer" \
+		sh -c "grep -q '^n->height = .* before step 0' $1 &&
+			grep -q '^  step 2 (avl_insert(avl0, int0)): 0 -> 1    # written at insert avl.c:' $1 &&
+			grep -q '^  step 4 (avl_insert(avl0, int1)): 1 -> 2    # written at update avl.c:' $1"
+	expect "changed: the program ends stopped at the failure" \
+		grep -q '^(the program is stopped where the run ended: the program stopped: SIGABRT at check_node' "$1"
+	expect "changed: an expression that is no location here is one clear error" \
+		grep -q 'tnorm: cannot evaluate nosuch->x here' "$1"
+}
