@@ -336,7 +336,8 @@ struct tnorm_drv_debug_var {
 	uint32_t kind;          /* TNORM__DRV_DBG_*: which member of its tnorm_value to show */
 	uint32_t has_print;     /* 1 when its pool has a print hook */
 	char *printed;          /* the print hook's text (TNORM__DRV_PRINT_SIZE bytes), or NULL */
-	int64_t printed_before; /* the step before which `printed` was written; -1: not printed */
+	int64_t printed_before; /* the step before which `printed` was written (after step k:
+	                         * k + 1, before that step's checks); -1: not printed */
 };
 
 struct tnorm_drv_debug {
@@ -406,15 +407,12 @@ static int tnorm__drv_debug_init(const tnorm_drv *d, size_t nsteps)
 	return 0;
 }
 
-/* Before step `step` (at the hook): what it will call, and the printed form of every instance
- * whose pool prints, as the steps before it left them. */
-static void tnorm__drv_debug_before(const tnorm_drv *d, size_t step, const tnorm_action *a,
-                                    const tnorm_template_info *info)
+/* The printed form of every live instance whose pool prints, marked as printed before step
+ * `before` (after step k is before step k + 1). */
+static void tnorm__drv_debug_print(const tnorm_drv *d, size_t before)
 {
 	struct tnorm_drv_debug *g = &tnorm_drv_debug;
 	uint64_t v;
-	g->step = (int64_t)step;
-	g->handler = info->kind == TNORM_TMPL_CALL ? d->fn[a->tmpl] : NULL;
 	for (v = 0; g->vars && v < g->nvars; v++) {
 		struct tnorm_drv_debug_var *x = &g->vars[v];
 		if (!x->printed || !d->live[v])
@@ -423,8 +421,19 @@ static void tnorm__drv_debug_before(const tnorm_drv *d, size_t step, const tnorm
 		if (g->hooks[v]->print(&d->vars[v], x->printed, TNORM__DRV_PRINT_SIZE) != 0)
 			snprintf(x->printed, TNORM__DRV_PRINT_SIZE, "<print failed>");
 		x->printed[TNORM__DRV_PRINT_SIZE - 1] = '\0';
-		x->printed_before = (int64_t)step;
+		x->printed_before = (int64_t)before;
 	}
+}
+
+/* Before step `step` (at the hook): what it will call, and the printed form of every instance
+ * whose pool prints, as the steps before it left them. */
+static void tnorm__drv_debug_before(const tnorm_drv *d, size_t step, const tnorm_action *a,
+                                    const tnorm_template_info *info)
+{
+	struct tnorm_drv_debug *g = &tnorm_drv_debug;
+	g->step = (int64_t)step;
+	g->handler = info->kind == TNORM_TMPL_CALL ? d->fn[a->tmpl] : NULL;
+	tnorm__drv_debug_print(d, step);
 }
 
 /* After step `step` ran: which instances it assigned, and which it may have modified. */
@@ -458,6 +467,9 @@ static void tnorm__drv_debug_after(const tnorm_drv *d, size_t step, const tnorm_
 			x->changed = (int64_t)step;
 		}
 	}
+	/* Printed again after the step, before its checks run: a debugger stopped at a failing
+	 * check shows the state the failing step left (issue 29). */
+	tnorm__drv_debug_print(d, step + 1);
 }
 
 static void tnorm__drv_debug_free(void)

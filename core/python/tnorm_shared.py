@@ -708,7 +708,9 @@ class _Navigation:
             value = v["value"]
             if v["printed"] is not None:
                 value += " " + v["printed"]
-                if not before and v["printed_before"] >= 0:
+                if not before and v["printed_before"] == k + 1:
+                    value += " (after step %d)" % k  # a failing check after the step
+                elif not before and v["printed_before"] >= 0:
                     value += " (as before step %d)" % v["printed_before"]
             where = "assigned by step %d" % v["assigned"]
             if v["changed"] >= 0:

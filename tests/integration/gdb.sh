@@ -146,7 +146,7 @@ g why.log -ex 'tnorm why --test fail-1.t.norm --top 3' -ex 'tnorm why 1' -ex 'bt
 	-ex 'echo ALIVE\n' --args "$D" fail-1.t
 why_checks why.log '^#0 .*avl.c:%s$'
 g changed.log -ex 'tnorm why --test fail-1.t.norm --top 1' -ex 'tnorm why 1' -ex 'tnorm changed n->height' \
-	-ex 'tnorm changed nosuch->x' --args "$D" fail-1.t.norm
+	-ex 'tnorm pools' -ex 'tnorm changed nosuch->x' --args "$D" fail-1.t.norm
 changed_checks changed.log
 expect "why 9999: one clear error" \
 	sh -c "grep -q '^tnorm: no line 9999: the list has' why.log && grep -qx ALIVE why.log"

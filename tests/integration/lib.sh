@@ -110,6 +110,8 @@ changed_checks() { # LOG
 			grep -q '^  step 4 (avl_insert(avl0, int1)): 1 -> 2    # written at update avl.c:' $1"
 	expect "changed: the program ends stopped at the failure" \
 		grep -q '^(the program is stopped where the run ended: the program stopped: SIGABRT at check_node' "$1"
+	expect "pools at the failure: the printed form the failing step left (after step 9)" \
+		grep -qE '^  avl0 = 0x[0-9a-f]+ \{2, 3, 4\} \(after step 9\) +# assigned by step 0, changed by step 9$' "$1"
 	expect "changed: an expression that is no location here is one clear error" \
 		grep -q 'tnorm: cannot evaluate nosuch->x here' "$1"
 }

@@ -158,7 +158,7 @@ l why.log -o 'tnorm why --test fail-1.t.norm --top 3' -o 'tnorm why 1' -o 'bt 1'
 	-- "$D" fail-1.t
 why_checks why.log 'frame #0: .*avl.c:%s:'
 l changed.log -o 'tnorm why --test fail-1.t.norm --top 1' -o 'tnorm why 1' -o 'tnorm changed n->height' \
-	-o 'tnorm changed nosuch->x' -- "$D" fail-1.t.norm
+	-o 'tnorm pools' -o 'tnorm changed nosuch->x' -- "$D" fail-1.t.norm
 changed_checks changed.log
 expect "why 9999: one clear error" \
 	grep -q 'no line 9999: the list has' why.log
