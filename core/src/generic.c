@@ -1119,10 +1119,11 @@ static int rule_scan(gen *g)
 {
 	static const unsigned char cheap[] = {0, ' ', '!', '0', 'A', 'a'};
 	size_t i, k;
-	int err, yes, pass, text = !is_binary(g);
+	int err, yes, pass, text;
 	if (g->len > SCAN_MAX)
 		return 0;
 	for (pass = 0; pass < 4; pass++) {
+		text = !is_binary(g); /* a pass may have made it binary (a NUL) */
 		if (pass == 2 && !text)
 			continue;
 		if (pass == 3 && (g->len > SCAN_FULL_MAX || !text))
