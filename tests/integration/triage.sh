@@ -135,6 +135,19 @@ expect "triage: an empty folder is one clear error" sh -c "[ $rc = 1 ] && grep -
 "$T" triage nosuch --harness "$H" -- "$D" {} 2>err; rc=$?
 expect "triage: a missing folder is one clear error (exit 3: cannot read)" sh -c "[ $rc = 3 ] && grep -q 'nosuch: cannot read the folder' err"
 
+# ---- a re-run with other --rules counts what a fresh run counts (issue 32, item 5) ---------------
+# The first job's result files (--rules paper) are not this job's, and no replayed path starts it
+# near their normal forms: the same counts as a job that never saw them (--no-db).
+mkdir rr rr2
+for k in 1 2 3 5; do cp "$AVL/tests/fail-$k.t" rr/; cp "$AVL/tests/fail-$k.t" rr2/; done
+"$T" triage rr --harness "$H" --no-generalize --quiet --rules paper -- "$D" {} >/dev/null 2>&1
+"$T" triage rr --harness "$H" --no-generalize --quiet -- "$D" {} 2>&1 | head -1 | sed 's/^rr:/X:/' >rr.sum
+"$T" triage rr2 --harness "$H" --no-generalize --quiet --no-db -- "$D" {} 2>&1 | head -1 | sed 's/^rr2:/X:/' >rr2.sum
+expect "triage: a re-run with other --rules has a fresh run's counts" sh -c "grep -q 'distinct reduced' rr.sum && cmp -s rr.sum rr2.sum"
+"$T" triage rr --harness "$H" --no-generalize --quiet --rules paper -- "$D" {} 2>&1 | head -1 | sed 's/^rr:/X:/' >rr3.sum
+"$T" triage rr2 --harness "$H" --no-generalize --quiet --rules paper --no-db -- "$D" {} 2>&1 | head -1 | sed 's/^rr2:/X:/' >rr4.sum
+expect "triage: and back to --rules paper, a fresh paper run's counts" sh -c "grep -q 'distinct reduced' rr3.sum && cmp -s rr3.sum rr4.sum"
+
 # ---- memory: nothing definitely lost (issue 14: a forked worker leaked what it inherited) ---------
 mkdir lk
 cp "$AVL/tests/fail-1.t" lk/
