@@ -34,7 +34,8 @@ static void help(FILE *f)
 	           "OUT/buckets/N-NAME, and OUT/report.json and OUT/report.html (OUT defaults to\n"
 	           "DIR/triage).  Resumable: rerun after Ctrl-C or a crash and only the tests not\n"
 	           "done yet are worked on.  --invalid-exit and --fixed as for tnorm reduce; --rules\n"
-	           "as for tnorm minimize.  --shard K/N does only the K-th (0-based) of N parts of DIR\n"
+	           "as for tnorm minimize.  --shard K/N does only the K-th of N parts of DIR, K from\n"
+	           "1 to N (1/3, 2/3, 3/3, as Jest and Playwright count; 0/N is refused),\n"
 	           "and writes no report: run it on N machines with a shared --db URL, then once\n"
 	           "without --shard for the report.  --lease S: seconds a claim lasts unless renewed\n"
 	           "(default 5 for a file database, 30 for a server).\n\n"
@@ -56,7 +57,7 @@ static int on_progress(void *ctx, const tnorm_triage_progress *p)
 	if (p->event == TNORM_TRIAGE_EVENT_START && !s->quiet) {
 		char shard[48] = "";
 		if (s->shards > 1)
-			snprintf(shard, sizeof(shard), " shard %u/%u:", s->shard, s->shards);
+			snprintf(shard, sizeof(shard), " shard %u/%u:", s->shard + 1, s->shards);
 		fprintf(stderr, "triage:%s %zu tests in %s, %u jobs, results in %s\n", shard, p->total,
 		        s->dir, p->jobs, p->out);
 	}
@@ -118,7 +119,7 @@ static void print_shard(const tnorm_triage_options *o, const tnorm_triage_result
 {
 	printf("shard %u/%u of %s: %zu of %zu tests (%zu done by this run), %zu failing, %zu "
 	       "bucket%s in this shard\n",
-	       o->shard, o->shards, r->corpus, r->ntests, r->total, r->fresh, r->failing, r->nbuckets,
+	       o->shard + 1, o->shards, r->corpus, r->ntests, r->total, r->fresh, r->failing, r->nbuckets,
 	       r->nbuckets == 1 ? "" : "s");
 	printf("the report: run the same command without --shard once every shard is done\n");
 }

@@ -122,12 +122,15 @@ int tnorm_triage_shard_parse(const char *text, unsigned *shard, unsigned *shards
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_triage_shard_parse: NULL argument");
 	k = shard_number(&p);
 	if (k < 0 || *p++ != '/' || (n = shard_number(&p)) < 0 || *p)
-		return tnorm__error_set(TNORM_EINVALID, "shard '%s': expected K/N, two numbers such as 0/4",
+		return tnorm__error_set(TNORM_EINVALID, "shard '%s': expected K/N, two numbers such as 1/4",
 		                        text);
-	if (n < 1 || k >= n)
-		return tnorm__error_set(TNORM_EINVALID, "shard '%s': K must be 0..N-1 (shards count from 0)",
-		                        text);
-	*shard = (unsigned)k;
+	/* 1-based, as Jest, Playwright and Vitest write it (issue 32, item 9): 1/3 .. 3/3.  0/N,
+	 * the old 0-based spelling's first shard, is refused rather than read another way. */
+	if (n < 1 || k < 1 || k > n)
+		return tnorm__error_set(TNORM_EINVALID, "shard '%s': K must be 1..N (shards count from "
+		                        "1: 1/%ld .. %ld/%ld)", text, n < 1 ? 1 : n, n < 1 ? 1 : n,
+		                        n < 1 ? 1 : n);
+	*shard = (unsigned)(k - 1);
 	*shards = (unsigned)n;
 	return 0;
 }
@@ -602,7 +605,7 @@ static int parse_result(const char *text, tnorm_triage_test *t, const char *hex,
 /* A result record into *t: 1 when it is one, made from content `hex` by the job `jobkey`.  A
  * result of another job (other --rules, harness, command or policy: job_key) is no result of
  * this one, so that a job run again with other options counts what a fresh job would (issue 32,
- * item 5). */
+ * item 5); a record that names no job (an older tnorm's, or one written by hand) is taken. */
 static int result_from_json(json_t *j, tnorm_triage_test *t, const char *hex, const char *jobkey)
 {
 	const char *h, *job;
@@ -611,7 +614,7 @@ static int result_from_json(json_t *j, tnorm_triage_test *t, const char *hex, co
 		goto done;
 	h = json_string_value(json_object_get(j, "hash"));
 	job = json_string_value(json_object_get(j, "job"));
-	if (!h || strcmp(h, hex) || !job || strcmp(job, jobkey))
+	if (!h || strcmp(h, hex) || (job && strcmp(job, jobkey)))
 		goto done;
 	t->status = status_from_name(json_string_value(json_object_get(j, "status")));
 	t->message = member_str(j, "message");
@@ -1704,7 +1707,7 @@ static int probe_db(const tnorm_triage_options *o, tnorm_triage_result *res, con
 		return err;
 	if (o->shards > 1)
 		return tnorm__error_set(err, "shard %u/%u: the shards' results meet in the database: %s",
-		                        o->shard, o->shards, tnorm_error_last()->message);
+		                        o->shard + 1, o->shards, tnorm_error_last()->message);
 	{
 		tnorm__buf w = TNORM__BUF_INIT;
 		if (tnorm__buf_printf(&w, "%s; going on without it (claims are files in the output "
@@ -1721,11 +1724,11 @@ static int probe_db(const tnorm_triage_options *o, tnorm_triage_result *res, con
 static int check_options(const tnorm_triage_options *o)
 {
 	if (o->shards > 1 && o->shard >= o->shards)
-		return tnorm__error_set(TNORM_EINVALID, "shard %u/%u: K must be 0..N-1", o->shard,
-		                        o->shards);
+		return tnorm__error_set(TNORM_EINVALID, "shard index %u of %u shards: it must be "
+		                        "0..shards-1", o->shard, o->shards);
 	if (o->shards > 1 && !o->db)
 		return tnorm__error_set(TNORM_EINVALID, "shard %u/%u: shards need a database (--db URL) "
-		                        "where their results meet", o->shard, o->shards);
+		                        "where their results meet", o->shard + 1, o->shards);
 	if (o->lease > 86400)
 		return tnorm__error_set(TNORM_EINVALID, "a lease of %u s is more than a day", o->lease);
 	if (!o->dir)

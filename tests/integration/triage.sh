@@ -148,6 +148,21 @@ expect "triage: a re-run with other --rules has a fresh run's counts" sh -c "gre
 "$T" triage rr2 --harness "$H" --no-generalize --quiet --rules paper --no-db -- "$D" {} 2>&1 | head -1 | sed 's/^rr2:/X:/' >rr4.sum
 expect "triage: and back to --rules paper, a fresh paper run's counts" sh -c "grep -q 'distinct reduced' rr3.sum && cmp -s rr3.sum rr4.sum"
 
+# ---- --shard counts from 1, as Jest and Playwright users write it (issue 32, item 9) -------------
+mkdir sh
+for k in 1 2 3 5; do cp "$AVL/tests/fail-$k.t" sh/; done
+for k in 1 2; do
+	"$T" triage sh --harness "$H" --shard $k/2 --db sh.db -o sh$k --no-generalize -j 1 -- "$D" {} >sh$k.out 2>sh$k.err
+	echo $? >sh$k.rc
+done
+expect "triage --shard 1/2 and 2/2: both run, named as given" sh -c "[ \$(cat sh1.rc) = 0 ] && [ \$(cat sh2.rc) = 0 ] && grep -q '^shard 1/2 of sh: ' sh1.out && grep -q '^shard 2/2 of sh: ' sh2.out && grep -q '^triage: shard 2/2: [0-9]* tests in sh,' sh2.err"
+n1=$(sed -n 's/^shard 1\/2 of sh: \([0-9]*\) of .*/\1/p' sh1.out)
+n2=$(sed -n 's/^shard 2\/2 of sh: \([0-9]*\) of .*/\1/p' sh2.out)
+expect "triage --shard 1/2 and 2/2 split the folder ($n1 + $n2 = 4)" [ "$((n1 + n2))" = 4 ]
+"$T" triage sh --harness "$H" --shard 0/2 --db sh.db -- "$D" {} 2>err; rc=$?
+expect "triage --shard 0/2: refused, saying shards count from 1" sh -c "[ $rc = 2 ] && grep -q \"shard '0/2': K must be 1..N (shards count from 1: 1/2 .. 2/2)\" err"
+expect "triage --help: --shard counts from 1" sh -c "'$T' triage --help | tr '\n' ' ' | grep -q 'K from 1 to N'"
+
 # ---- memory: nothing definitely lost (issue 14: a forked worker leaked what it inherited) ---------
 mkdir lk
 cp "$AVL/tests/fail-1.t" lk/
