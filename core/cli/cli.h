@@ -71,6 +71,11 @@ typedef struct cli_run_args {
 } cli_run_args;
 
 int cli_run_args_init(cli_run_args *ra);
+/* The command after --, `rest` (`nrest` words; NULL without --): there, not empty, and with a
+ * place for the test, {} or @@ in an argument or --stdin (issue 32, item 3).  Otherwise prints a
+ * usage error (a missing command shown as "missing the command: `synopsis`") and returns -1. */
+int cli_check_command(const cli_run_args *ra, const char *cmd, char **rest, int nrest,
+                      const char *synopsis);
 /* 1 when the environment variable `name` is 0, off or no (a default the user turned off). */
 int cli_env_off(const char *name);
 

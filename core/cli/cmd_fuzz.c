@@ -129,12 +129,8 @@ int cmd_fuzz(int argc, char **argv)
 		rc = cli_usage_error("fuzz", "missing HARNESS");
 		goto done;
 	}
-	if (!rest || nrest == 0) {
-		rc = cli_usage_error("fuzz", "missing the command: tnorm fuzz HARNESS -- CMD ARGS {}");
-		goto done;
-	}
-	if (!rest[0][0]) {
-		rc = cli_usage_error("fuzz", "the command after -- is empty: name the program to run");
+	if (cli_check_command(&ra, "fuzz", rest, nrest, "tnorm fuzz HARNESS -- CMD ARGS {}") < 0) {
+		rc = EXIT_USAGE;
 		goto done;
 	}
 	if (runs == 0 && max_time <= 0) {

@@ -239,6 +239,7 @@ static int pipeline(int argc, char **argv, int mode)
 	cli_run_args ra;
 	const char *test = NULL, *outp = NULL, *match = "line";
 	char **rest = NULL, *outbuf = NULL, *slipdir = NULL, *dir = NULL, *dbfile = NULL;
+	char synopsis[64];
 	int i, nrest = 0, json = 0, quiet = 0, err = 0, rc = EXIT_OK, tty;
 	unsigned long long v;
 	cli_cancel sigs_in;
@@ -393,12 +394,9 @@ static int pipeline(int argc, char **argv, int mode)
 		rc = cli_usage_error(cmd, "missing TEST");
 		goto done;
 	}
-	if (!rest || nrest == 0) {
-		rc = cli_usage_error(cmd, "missing the command: tnorm %s TEST -- CMD ARGS {}", cmd);
-		goto done;
-	}
-	if (!rest[0][0]) {
-		rc = cli_usage_error(cmd, "the command after -- is empty: name the program to run");
+	snprintf(synopsis, sizeof(synopsis), "tnorm %s TEST -- CMD ARGS {}", cmd);
+	if (cli_check_command(&ra, cmd, rest, nrest, synopsis) < 0) {
+		rc = EXIT_USAGE;
 		goto done;
 	}
 	if (mode == MODE_GENERALIZE && !po.harness) {

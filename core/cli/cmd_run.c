@@ -136,12 +136,8 @@ int cmd_run(int argc, char **argv)
 		rc = cli_usage_error("run", "missing TEST");
 		goto done;
 	}
-	if (!rest || nrest == 0) {
-		rc = cli_usage_error("run", "missing the command: tnorm run TEST -- CMD ARGS {}");
-		goto done;
-	}
-	if (!rest[0][0]) {
-		rc = cli_usage_error("run", "the command after -- is empty: name the program to run");
+	if (cli_check_command(&ra, "run", rest, nrest, "tnorm run TEST -- CMD ARGS {}") < 0) {
+		rc = EXIT_USAGE;
 		goto done;
 	}
 	cli_run_args_apply(&ra, &opts);

@@ -250,13 +250,9 @@ int cmd_triage(int argc, char **argv)
 		                     "(--db URL), not --no-db");
 		goto done;
 	}
-	if (!rest || nrest == 0) {
-		rc = cli_usage_error("triage",
-		                     "missing the command: tnorm triage DIR -- CMD ARGS {} (or @@)");
-		goto done;
-	}
-	if (!rest[0][0]) {
-		rc = cli_usage_error("triage", "the command after -- is empty: name the program to run");
+	if (cli_check_command(&ra, "triage", rest, nrest,
+	                      "tnorm triage DIR -- CMD ARGS {} (or @@)") < 0) {
+		rc = EXIT_USAGE;
 		goto done;
 	}
 	o.argv = (const char *const *)rest;

@@ -272,6 +272,26 @@ static int has_braces(char *const *v)
 	return 0;
 }
 
+int cli_check_command(const cli_run_args *ra, const char *cmd, char **rest, int nrest,
+                      const char *synopsis)
+{
+	if (!rest || nrest == 0) {
+		cli_usage_error(cmd, "missing the command: %s", synopsis);
+		return -1;
+	}
+	if (!rest[0][0]) {
+		cli_usage_error(cmd, "the command after -- is empty: name the program to run");
+		return -1;
+	}
+	if (!ra->use_stdin && !has_braces(rest)) {
+		cli_usage_error(cmd, "CMD has no {} or @@ and no --stdin: the program would not see the "
+		                "test (write {} where its path goes, e.g. -- %s {}, or give --stdin)",
+		                rest[0]);
+		return -1;
+	}
+	return 0;
+}
+
 int cli_run_args_fixed(cli_run_args *ra, const char *cmd, char **cmdv, const char *const **out)
 {
 	char **w;

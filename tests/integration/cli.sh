@@ -213,5 +213,15 @@ expect "Ctrl-C: the best-so-far file is a valid test that still fails" sh -c "$T
 expect "Ctrl-C: says the best result is kept" grep -q "best result so far is kept" "$W/err"
 expect "no temporary files left" sh -c "[ -z \"\$(ls -A '$W' | grep tmp)\" ]"
 
+# ---- a newcomer's first hour (issue 32) ---------------------------------------------------------
+# Item 3: a command without {} (or @@) and without --stdin is said as such, before anything runs
+# (it was the driver's usage text, the last line of its complaint).
+for c in "run" "minimize --harness $AVL/avl.tnh" "fuzz $AVL/avl.tnh --runs 1 -o $W/fz32" "triage $W/tri32"; do
+	mkdir -p "$W/tri32"
+	"$T" ${c%% *} $(echo "$c" | cut -s -d' ' -f2-) $([ "${c%% *}" = run ] || [ "${c%% *}" = minimize ] && echo "$AVL/tests/fail-1.t") -- "$AD/avl_driver" >"$W/out" 2>"$W/err"; rc=$?
+	expect "${c%% *}: CMD without {} or @@ nor --stdin is a usage error that says so" sh -c "[ $rc = 2 ] && grep -q 'CMD has no {} or @@ and no --stdin' '$W/err' && ! grep -q print-harness '$W/err'"
+done
+expect "run --stdin: a command without {} is fine then" sh -c "'$T' run --stdin '$AVL/tests/fail-1.t' -- '$AD/avl_driver' --stdin | grep -q '^outcome: fail'"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
