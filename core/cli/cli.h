@@ -17,6 +17,7 @@
 enum {
 	EXIT_OK = 0,          /* success */
 	EXIT_BADINPUT = 1,    /* a harness, test or result is wrong (parse error, not well-formed) */
+	EXIT_OUTCOME = 1,     /* run --expect: the outcome is not the one expected */
 	EXIT_USAGE = 2,       /* bad command line */
 	EXIT_SYSTEM = 3,      /* I/O error, cannot start the program, out of memory */
 	EXIT_NOTFAIL = 4,     /* the test does not fail (or fails flakily): nothing to work on */

@@ -223,5 +223,17 @@ for c in "run" "minimize --harness $AVL/avl.tnh" "fuzz $AVL/avl.tnh --runs 1 -o 
 done
 expect "run --stdin: a command without {} is fine then" sh -c "'$T' run --stdin '$AVL/tests/fail-1.t' -- '$AD/avl_driver' --stdin | grep -q '^outcome: fail'"
 
+# Item 4: run --expect fail|pass: the exit status is the verdict.
+"$T" run --expect fail "$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} >"$W/out" 2>"$W/err"; rc1=$?
+"$T" run --expect pass "$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} >"$W/out2" 2>"$W/err2"; rc2=$?
+"$T" run --expect pass "$AVL/tests/pass-1.t" -- "$AD/avl_driver" {} >/dev/null 2>&1; rc3=$?
+"$T" run --expect fail --json "$AVL/tests/pass-1.t" -- "$AD/avl_driver" {} >"$W/out4" 2>/dev/null; rc4=$?
+"$T" run --expect maybe "$AVL/tests/pass-1.t" -- "$AD/avl_driver" {} 2>"$W/err5"; rc5=$?
+expect "run --expect fail on a failing test: exit 0" sh -c "[ $rc1 = 0 ] && grep -q '^outcome: fail' '$W/out'"
+expect "run --expect pass on a failing test: exit 1, the outcome said" sh -c "[ $rc2 = 1 ] && grep -q '^outcome: fail' '$W/out2' && grep -qx 'tnorm run: expected pass, the outcome is fail' '$W/err2'"
+expect "run --expect pass on a passing test: exit 0" [ $rc3 = 0 ]
+expect "run --expect fail --json on a passing test: exit 1, the JSON printed" sh -c "[ $rc4 = 1 ] && grep -q '\"outcome\": \"pass\"' '$W/out4'"
+expect "run --expect takes fail or pass" sh -c "[ $rc5 = 2 ] && grep -q 'expect takes fail or pass' '$W/err5'"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
