@@ -72,6 +72,12 @@ typedef struct cli_run_args {
 } cli_run_args;
 
 int cli_run_args_init(cli_run_args *ra);
+/* The harness when no --harness is given (issue 32, item 1): the file after --harness in the
+ * command's own arguments (a driver run with one), else the harness compiled into the program
+ * when it is a tnorm driver (tnorm_driver_harness), written to a temporary file whose path goes
+ * to *tmp (unlink it and free it).  *harness stays NULL when the program is no driver.  Says
+ * which harness it took on stderr unless `quiet`.  -1 on a system error (printed), else 0. */
+int cli_driver_harness(const char *cmd, char **rest, int quiet, const char **harness, char **tmp);
 /* The command after --, `rest` (`nrest` words; NULL without --): there, not empty, and with a
  * place for the test, {} or @@ in an argument or --stdin (issue 32, item 3).  Otherwise prints a
  * usage error (a missing command shown as "missing the command: `synopsis`") and returns -1. */

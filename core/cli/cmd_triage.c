@@ -13,13 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
 
 static void help(FILE *f)
 {
-	fprintf(f, "usage: tnorm triage DIR [--harness H] [-j N] [-o OUT] [--match P] [--db PATH |\n"
+	fprintf(f, "usage: tnorm triage DIR [--harness H | --no-harness] [-j N] [-o OUT] [--match P] [--db PATH |\n"
 	           "                   --no-db] [--max-time-per-test T] [--no-generalize] [--timeout T]\n"
 	           "                   [--mem SIZE] [--stdin] [--no-fork-server] [--env N=V]...\n"
 	           "                   [--invalid-exit N]... [--fixed CMD] [--rules calls|paper]\n"
@@ -27,9 +28,11 @@ static void help(FILE *f)
 	           "Confirm, reduce and normalize every test (*.t) in DIR on N worker threads\n"
 	           "(default: the number of cores) sharing one database (default DIR/.tnorm/cache.db),\n"
 	           "then group them into buckets of (signature, normal form): one test per fault.\n"
-	           "Without --harness, DIR is a fuzzer's crash folder (AFL++'s crashes/ or its output\n"
-	           "folder, libFuzzer's crash-* files): every file but README.txt, timeout-* and\n"
-	           "slow-unit-* is a test, minimized as bytes; {} or @@ in ARGS is its path (or\n"
+	           "Without --harness, when CMD is a tnorm driver, its compiled-in harness is used\n"
+	           "(CMD --print-harness); else (or with --no-harness) DIR is a fuzzer's crash\n"
+	           "folder (AFL++'s crashes/ or its output folder, libFuzzer's crash-* files):\n"
+	           "every file but README.txt, timeout-* and slow-unit-* is a test, minimized as\n"
+	           "bytes; {} or @@ in ARGS is its path (or\n"
 	           "--stdin).  Prints the summary, writes each bucket's representative to\n"
 	           "OUT/buckets/N-NAME, and OUT/report.json and OUT/report.html (OUT defaults to\n"
 	           "DIR/triage).  Resumable: rerun after Ctrl-C or a crash and only the tests not\n"
@@ -129,10 +132,10 @@ int cmd_triage(int argc, char **argv)
 	tnorm_triage_options o = TNORM_TRIAGE_OPTIONS_INIT;
 	tnorm_triage_result res;
 	cli_run_args ra;
-	char **rest = NULL, *dbfile = NULL, *probe = NULL;
+	char **rest = NULL, *dbfile = NULL, *probe = NULL, *tmp_harness = NULL;
 	const char *dbpath = NULL;
 	unsigned long long v;
-	int k, nrest = 0, no_db = 0, rc = EXIT_OK, err;
+	int k, nrest = 0, no_db = 0, no_harness = 0, rc = EXIT_OK, err;
 	shown sh = {NULL, 0, "steps", 0, 0};
 	cli_cancel sigs_in;
 
@@ -159,6 +162,8 @@ int cmd_triage(int argc, char **argv)
 			sh.quiet = 1;
 		} else if (!strcmp(a, "--no-db")) {
 			no_db = 1;
+		} else if (!strcmp(a, "--no-harness")) {
+			no_harness = 1;
 		} else if (!strcmp(a, "--no-generalize")) {
 			o.generalize = 0;
 		} else if (!strcmp(a, "--rules")) {
@@ -243,8 +248,6 @@ int cmd_triage(int argc, char **argv)
 		rc = cli_usage_error("triage", "missing DIR (a folder of failing tests, e.g. from tnorm fuzz)");
 		goto done;
 	}
-	if (!o.harness)
-		sh.unit = "bytes";
 	if (o.shards > 1 && no_db) {
 		rc = cli_usage_error("triage", "--shard needs a database where the shards' results meet "
 		                     "(--db URL), not --no-db");
@@ -255,6 +258,13 @@ int cmd_triage(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto done;
 	}
+	if (!o.harness && !no_harness &&
+	    cli_driver_harness("triage", rest, sh.quiet, &o.harness, &tmp_harness) < 0) {
+		rc = EXIT_SYSTEM;
+		goto done;
+	}
+	if (!o.harness)
+		sh.unit = "bytes";
 	o.argv = (const char *const *)rest;
 	if (cli_run_args_fixed(&ra, "triage", rest, &o.job.session.fixed) < 0) {
 		rc = EXIT_USAGE;
@@ -299,6 +309,9 @@ int cmd_triage(int argc, char **argv)
 done:
 	tnorm_triage_result_dispose(&res);
 	free(probe);
+	if (tmp_harness)
+		unlink(tmp_harness);
+	free(tmp_harness);
 	tnorm_free(dbfile);
 	cli_run_args_dispose(&ra);
 	return rc;

@@ -272,6 +272,62 @@ static int has_braces(char *const *v)
 	return 0;
 }
 
+int cli_driver_harness(const char *cmd, char **rest, int quiet, const char **harness, char **tmp)
+{
+	const char *dir = getenv("TMPDIR");
+	char *text = NULL;
+	size_t i, len;
+	int fd, err;
+	*harness = NULL;
+	*tmp = NULL;
+	for (i = 1; rest[i]; i++)
+		if (!strcmp(rest[i], "--harness") && rest[i + 1]) {
+			*harness = rest[i + 1];
+			if (!quiet)
+				fprintf(stderr, "tnorm %s: the harness is %s, as the command gives it to the "
+				        "program (--harness H names another, --no-harness: the test's bytes)\n",
+				        cmd, *harness);
+			return 0;
+		}
+	if ((err = tnorm_driver_harness(rest[0], &text)) == TNORM_ENOTFOUND) {
+		tnorm_error_clear();
+		return 0; /* no driver: the test is any file */
+	}
+	if (err < 0) {
+		fprintf(stderr, "tnorm %s: warning: %s; the test is taken as bytes (give --harness H)\n",
+		        cmd, tnorm_error_last()->message);
+		return 0;
+	}
+	len = strlen(text);
+	if (!(*tmp = malloc(strlen(dir && *dir ? dir : "/tmp") + 32))) {
+		tnorm_free(text);
+		return -1;
+	}
+	sprintf(*tmp, "%s/tnorm-harness-XXXXXX.tnh", dir && *dir ? dir : "/tmp");
+	if ((fd = mkstemps(*tmp, 4)) >= 0) {
+		int bad = write(fd, text, len) != (ssize_t)len;
+		if (close(fd) < 0 || bad) {
+			unlink(*tmp);
+			fd = -1;
+		}
+	}
+	if (fd < 0) {
+		fprintf(stderr, "tnorm %s: %s: cannot write the driver's harness: %s\n", cmd, *tmp,
+		        strerror(errno));
+		free(*tmp);
+		*tmp = NULL;
+		tnorm_free(text);
+		return -1;
+	}
+	tnorm_free(text);
+	*harness = *tmp;
+	if (!quiet)
+		fprintf(stderr, "tnorm %s: the harness is the one compiled into %s (%s --print-harness); "
+		        "--harness H names another, --no-harness: the test's bytes\n", cmd, rest[0],
+		        rest[0]);
+	return 0;
+}
+
 int cli_check_command(const cli_run_args *ra, const char *cmd, char **rest, int nrest,
                       const char *synopsis)
 {

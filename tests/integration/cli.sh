@@ -235,5 +235,22 @@ expect "run --expect pass on a passing test: exit 0" [ $rc3 = 0 ]
 expect "run --expect fail --json on a passing test: exit 1, the JSON printed" sh -c "[ $rc4 = 1 ] && grep -q '\"outcome\": \"pass\"' '$W/out4'"
 expect "run --expect takes fail or pass" sh -c "[ $rc5 = 2 ] && grep -q 'expect takes fail or pass' '$W/err5'"
 
+# Item 1: minimize without --harness on a tnorm driver asks it for its harness (as the debugger
+# plugins do): the test is minimized as steps, the same normal form as with --harness.
+"$T" minimize --no-db -o "$W/h1.norm" "$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} >"$W/out" 2>"$W/err"; rc=$?
+"$T" minimize --no-db --quiet --harness "$AVL/avl.tnh" -o "$W/h2.norm" "$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} >/dev/null 2>&1
+expect "minimize on a driver without --harness: steps, and it says whose harness" sh -c "[ $rc = 0 ] && grep -q ': 100 -> 10 steps in' '$W/out' && grep -q 'the harness is the one compiled into .*avl_driver (.*avl_driver --print-harness)' '$W/err'"
+expect "minimize on a driver without --harness: the normal form of --harness" cmp -s "$W/h1.norm" "$W/h2.norm"
+"$T" minimize --no-db --quiet --no-harness --max-runs 20 -o "$W/h3.norm" "$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} >"$W/out" 2>"$W/err"
+expect "minimize --no-harness: the test's bytes, as before" grep -q ' bytes in ' "$W/out"
+"$T" minimize --no-db --quiet -o "$W/h4.norm" "$AVL/tests/fail-1.t" -- "$AD/avl_driver" --harness "$AVL/avl.tnh" {} >"$W/out" 2>"$W/err"
+expect "minimize of a driver run with its own --harness: that harness" grep -q ': 100 -> 10 steps in' "$W/out"
+"$T" generalize --no-db --quiet -o "$W/h5.gen" "$W/h2.norm" -- "$AD/avl_driver" {} >"$W/out" 2>"$W/err"; rc=$?
+expect "generalize on a driver without --harness: its harness" sh -c "[ $rc = 0 ] && grep -q '^generalized:' '$W/out'"
+mkdir "$W/tri1"
+cp "$AVL/tests/fail-1.t" "$AVL/tests/fail-2.t" "$W/tri1/"
+"$T" triage "$W/tri1" --no-db --no-generalize -j 2 -- "$AD/avl_driver" {} >"$W/out" 2>"$W/err"; rc=$?
+expect "triage on a driver without --harness: steps, its harness" sh -c "[ $rc = 0 ] && grep -q '^fail-1.t: 100 -> 10 steps' '$W/out' && grep -q 'avl_driver --print-harness' '$W/err'"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
