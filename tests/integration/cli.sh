@@ -252,5 +252,15 @@ cp "$AVL/tests/fail-1.t" "$AVL/tests/fail-2.t" "$W/tri1/"
 "$T" triage "$W/tri1" --no-db --no-generalize -j 2 -- "$AD/avl_driver" {} >"$W/out" 2>"$W/err"; rc=$?
 expect "triage on a driver without --harness: steps, its harness" sh -c "[ $rc = 0 ] && grep -q '^fail-1.t: 100 -> 10 steps' '$W/out' && grep -q 'avl_driver --print-harness' '$W/err'"
 
+# Item 2: a harness edited without rebuilding the driver.  fuzz gives the first invalid run's
+# reason (and exit 1 when no run was valid); check --driver says the files differ.
+sed 's/avl_insert/avl_add/' "$AVL/avl.tnh" >"$W/edited.tnh"
+"$T" fuzz "$W/edited.tnh" --runs 20 -o "$W/fz-ed" -- "$AD/avl_driver" {} >"$W/out" 2>"$W/err"; rc=$?
+expect "fuzz with every run invalid: exit 1, the first run's reason and seed" sh -c "[ $rc = 1 ] && grep -q ' 20 invalid' '$W/out' && grep -q '^tnorm fuzz: warning: 20 of 20 runs invalid; the first (seed 1: tnorm gen .*edited.tnh --steps 100 --seed 1): .*unknown action .avl_add' '$W/err' && grep -q 'tnorm check --driver' '$W/err'"
+"$T" check --driver "$AD/avl_driver" "$W/edited.tnh" >/dev/null 2>"$W/err"; rc=$?
+expect "check --driver: warns that the harness is not the driver's" sh -c "[ $rc = 0 ] && grep -q 'warning: .*edited.tnh is not the harness compiled into .*avl_driver' '$W/err'"
+"$T" check --driver "$AD/avl_driver" "$AVL/avl.tnh" >/dev/null 2>"$W/err"
+expect "check --driver: no such warning for the driver's own harness" sh -c "! grep -q 'is not the harness' '$W/err'"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
