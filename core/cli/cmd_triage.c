@@ -45,18 +45,80 @@ static void help(FILE *f)
 	           "exit status: 0 done, 1 bad harness, 2 usage, 3 system error, 130 interrupted\n");
 }
 
-/* A line per test as it is done (unless --quiet): what it became, or why it is not triaged. */
+/* A line per test as it is done (unless --quiet): what it became, or why it is not triaged.  On
+ * a terminal, below them, one progress line redrawn in place (issue 32, item 6). */
 typedef struct shown {
 	const char *dir;
 	int quiet;
 	const char *unit; /* "steps", or "bytes" without a harness */
 	unsigned shard, shards;
+	int tty;          /* standard error is a terminal: draw the progress line */
+	int drawn;        /* the progress line is on the screen */
+	double drawn_at;  /* when it was last drawn (the job's elapsed seconds) */
+	char **keys;      /* the distinct signature keys of the tests this job did: its buckets */
+	size_t nkeys;
 } shown;
+
+/* Count t's key among the buckets so far. */
+static void add_key(shown *s, const tnorm_triage_test *t)
+{
+	size_t i;
+	char **n;
+	if (t->status != TNORM_TRIAGE_OK || !t->key)
+		return;
+	for (i = 0; i < s->nkeys; i++)
+		if (!strcmp(s->keys[i], t->key))
+			return;
+	if (!(n = realloc(s->keys, (s->nkeys + 1) * sizeof(*n))) || !(n[s->nkeys] = strdup(t->key))) {
+		if (n)
+			s->keys = n;
+		return; /* out of memory: the count is only shown */
+	}
+	s->keys = n;
+	s->nkeys++;
+}
+
+/* `[17/116] 2 buckets, 3.1 tests/s, 35 s left`, over the line drawn before. */
+static void draw(shown *s, const tnorm_triage_progress *p)
+{
+	double rate = p->elapsed > 0 ? (double)p->fresh / p->elapsed : 0;
+	fprintf(stderr, "\r\033[K[%zu/%zu] %zu bucket%s, ", p->done, p->total, s->nkeys,
+	        s->nkeys == 1 ? "" : "s");
+	if (p->fresh == 0)
+		fprintf(stderr, "%.0f s", p->elapsed);
+	else
+		fprintf(stderr, "%.1f tests/s, %.0f s left", rate,
+		        (double)(p->total - p->done) / rate);
+	fflush(stderr);
+	s->drawn = 1;
+	s->drawn_at = p->elapsed;
+}
+
+/* Take the progress line off the screen (before other output). */
+static void undraw(shown *s)
+{
+	if (!s->drawn)
+		return;
+	fprintf(stderr, "\r\033[K");
+	fflush(stderr);
+	s->drawn = 0;
+}
 
 static int on_progress(void *ctx, const tnorm_triage_progress *p)
 {
-	const shown *s = ctx;
+	shown *s = ctx;
 	const tnorm_triage_test *t = p->test;
+	int bar = s->tty && !s->quiet && (p->event == TNORM_TRIAGE_EVENT_TEST ||
+	                                  p->event == TNORM_TRIAGE_EVENT_TICK);
+	if (bar && p->event == TNORM_TRIAGE_EVENT_TEST)
+		add_key(s, t);
+	if (bar && p->event == TNORM_TRIAGE_EVENT_TICK) {
+		if (!s->drawn || p->elapsed - s->drawn_at >= 0.5)
+			draw(s, p);
+		return 0;
+	}
+	if (s->drawn && !s->quiet && p->event != TNORM_TRIAGE_EVENT_GENERALIZE)
+		undraw(s);
 	if (p->event == TNORM_TRIAGE_EVENT_START && !s->quiet) {
 		char shard[48] = "";
 		if (s->shards > 1)
@@ -72,6 +134,8 @@ static int on_progress(void *ctx, const tnorm_triage_progress *p)
 	else
 		printf("%s: %s: %s\n", t->name, tnorm_triage_status_name(t->status), t->message);
 	fflush(stdout);
+	if (bar)
+		draw(s, p);
 	return 0;
 }
 
@@ -136,7 +200,7 @@ int cmd_triage(int argc, char **argv)
 	const char *dbpath = NULL;
 	unsigned long long v;
 	int k, nrest = 0, no_db = 0, no_harness = 0, rc = EXIT_OK, err;
-	shown sh = {NULL, 0, "steps", 0, 0};
+	shown sh = {NULL, 0, "steps", 0, 0, 0, 0, 0, NULL, 0};
 	cli_cancel sigs_in;
 
 	memset(&res, 0, sizeof(res));
@@ -290,12 +354,14 @@ int cmd_triage(int argc, char **argv)
 	sh.dir = o.dir;
 	sh.shard = o.shard;
 	sh.shards = o.shards;
+	sh.tty = isatty(2);
 	o.progress_ctx = &sh;
 	cli_cancel_begin(&sigs_in);
 	fflush(stdout);
 	fflush(stderr);
 	err = tnorm_triage_run(&o, &res);
 	cli_cancel_end(&sigs_in);
+	undraw(&sh);
 	if (res.warning)
 		fprintf(stderr, "tnorm triage: warning: %s\n", res.warning);
 	if (err < 0) {
@@ -309,6 +375,9 @@ int cmd_triage(int argc, char **argv)
 done:
 	tnorm_triage_result_dispose(&res);
 	free(probe);
+	for (k = 0; k < (int)sh.nkeys; k++)
+		free(sh.keys[k]);
+	free(sh.keys);
 	if (tmp_harness)
 		unlink(tmp_harness);
 	free(tmp_harness);

@@ -148,6 +148,20 @@ expect "triage: a re-run with other --rules has a fresh run's counts" sh -c "gre
 "$T" triage rr2 --harness "$H" --no-generalize --quiet --rules paper --no-db -- "$D" {} 2>&1 | head -1 | sed 's/^rr2:/X:/' >rr4.sum
 expect "triage: and back to --rules paper, a fresh paper run's counts" sh -c "grep -q 'distinct reduced' rr3.sum && cmp -s rr3.sum rr4.sum"
 
+# ---- a progress line on a terminal, plain lines otherwise (issue 32, item 6) -------------------
+# script(1) gives the triage a terminal: the line [DONE/TOTAL] B buckets, R tests/s, S s left is
+# redrawn in place (\r) below the lines per test; in a file, or with --quiet, there is none.
+mkdir pg6
+for k in 1 2 3; do cp "$AVL/tests/fail-$k.t" pg6/; done
+script -qec "'$T' triage pg6 --no-db --no-generalize -j 1 --harness '$H' -- '$D' {}" /dev/null >pg6.tty 2>&1
+tr '\r' '\n' <pg6.tty | sed 's/\x1b\[K//g' >pg6.lines # each redraw on a line of its own
+expect "triage on a terminal: a progress line with count, buckets, rate and time left" sh -c "grep -qE '^\[3/3\] 1 bucket, [0-9.]+ tests/s, [0-9]+ s left' pg6.lines && grep -qE '^\[1/3\] 1 bucket, ' pg6.lines && [ \$(tr -cd '\r' <pg6.tty | wc -c) -gt 0 ]"
+expect "triage on a terminal: the lines per test and the summary still there" sh -c "grep -q '^fail-3.t: 100 -> 10 steps' pg6.lines && grep -q '^pg6: 3 tests, 3 failing' pg6.lines"
+rm -rf pg6/triage
+script -qec "'$T' triage pg6 --quiet --no-db --no-generalize -j 1 --harness '$H' -- '$D' {}" /dev/null >pg6q.tty 2>&1
+expect "triage --quiet on a terminal: no progress line" sh -c "grep -q 'pg6: 3 tests' pg6q.tty && ! grep -q 'tests/s' pg6q.tty"
+expect "triage into files: plain lines, no progress line" sh -c "grep -q 'fail-1.t: 100 -> 10 steps' tri.out && ! grep -q 'tests/s' tri.out tri.err && [ \$(cat tri.out tri.err | tr -cd '\r' | wc -c) = 0 ]"
+
 # ---- --shard counts from 1, as Jest and Playwright users write it (issue 32, item 9) -------------
 mkdir sh
 for k in 1 2 3 5; do cp "$AVL/tests/fail-$k.t" sh/; done
