@@ -252,6 +252,9 @@ cp "$AVL/tests/fail-1.t" "$AVL/tests/fail-2.t" "$W/tri1/"
 "$T" triage "$W/tri1" --no-db --no-generalize -j 2 -- "$AD/avl_driver" {} >"$W/out" 2>"$W/err"; rc=$?
 expect "triage on a driver without --harness: steps, its harness" sh -c "[ $rc = 0 ] && grep -q '^fail-1.t: 100 -> 10 steps' '$W/out' && grep -q 'avl_driver --print-harness' '$W/err'"
 
+# Item 7: the annotated test starts with a legend: "# - B" ends a range ("# or A" .. B).
+expect "generalize: a legend line above the annotations says # - B is a range" sh -c "head -1 '$W/h5.gen' | grep -q '^# how to read: .*\"# or A\" then \"# - B\" any action from A through B (a range, not a minus)' && grep -q '^# - ' '$W/h5.gen'"
+
 # Item 2: a harness edited without rebuilding the driver.  fuzz gives the first invalid run's
 # reason (and exit 1 when no run was valid); check --driver says the files differ.
 sed 's/avl_insert/avl_add/' "$AVL/avl.tnh" >"$W/edited.tnh"
