@@ -78,9 +78,10 @@ int cli_run_args_init(cli_run_args *ra);
  * to *tmp (unlink it and free it).  *harness stays NULL when the program is no driver.  Says
  * which harness it took on stderr unless `quiet`.  -1 on a system error (printed), else 0. */
 int cli_driver_harness(const char *cmd, char **rest, int quiet, const char **harness, char **tmp);
-/* The command after --, `rest` (`nrest` words; NULL without --): there, not empty, and with a
- * place for the test, {} or @@ in an argument or --stdin (issue 32, item 3).  Otherwise prints a
- * usage error (a missing command shown as "missing the command: `synopsis`") and returns -1. */
+/* The command after --, `rest` (`nrest` words; NULL without --): there and not empty, else a
+ * usage error is printed (a missing command as "missing the command: `synopsis`") and -1
+ * returned.  Without a place for the test ({} or @@ in an argument, or --stdin) it warns that
+ * the program does not see the test (issue 32, item 3). */
 int cli_check_command(const cli_run_args *ra, const char *cmd, char **rest, int nrest,
                       const char *synopsis);
 /* 1 when the environment variable `name` is 0, off or no (a default the user turned off). */

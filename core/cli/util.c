@@ -339,12 +339,12 @@ int cli_check_command(const cli_run_args *ra, const char *cmd, char **rest, int 
 		cli_usage_error(cmd, "the command after -- is empty: name the program to run");
 		return -1;
 	}
-	if (!ra->use_stdin && !has_braces(rest)) {
-		cli_usage_error(cmd, "CMD has no {} or @@ and no --stdin: the program would not see the "
-		                "test (write {} where its path goes, e.g. -- %s {}, or give --stdin)",
-		                rest[0]);
-		return -1;
-	}
+	/* A warning, not an error: a program may crash whatever it reads, or print its
+	 * environment, and still be worth running. */
+	if (!ra->use_stdin && !has_braces(rest))
+		fprintf(stderr, "tnorm %s: warning: CMD has no {} or @@ and no --stdin: the program does "
+		        "not see the test (write {} where its path goes, e.g. -- %s {}, or give "
+		        "--stdin)\n", cmd, rest[0]);
 	return 0;
 }
 
