@@ -14,7 +14,6 @@ import re
 import shlex
 import shutil
 import struct
-import subprocess
 import sys
 import tempfile
 import time
@@ -191,18 +190,12 @@ def program_harness(program, workdir):
     """The harness compiled into a tnorm driver (DRIVER --print-harness), written to a file in
     workdir; None when the program is not a tnorm driver.  Only a program that links the tnorm
     driver runtime is asked: any other program could take the option for a file name."""
-    if not is_driver(program):
-        return None
-    try:
-        p = subprocess.run([program, "--print-harness"], capture_output=True, timeout=10,
-                           stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if p.returncode != 0 or not p.stdout.strip():
+    text = _tnorm.driver_harness(program)  # the CLI's way (tnorm_driver_harness)
+    if text is None or not text.strip():
         return None
     path = os.path.join(workdir, "harness.tnh")
-    with open(path, "wb") as f:
-        f.write(p.stdout)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
     return path
 
 
