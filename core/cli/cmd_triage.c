@@ -57,6 +57,7 @@ typedef struct shown {
 	double drawn_at;  /* when it was last drawn (the job's elapsed seconds) */
 	char **keys;      /* the distinct signature keys of the tests this job did: its buckets */
 	size_t nkeys;
+	size_t gen_shown; /* the bucket whose generalization the line shows (1-based), or 0 */
 } shown;
 
 /* Count t's key among the buckets so far. */
@@ -115,6 +116,17 @@ static int on_progress(void *ctx, const tnorm_triage_progress *p)
 	if (bar && p->event == TNORM_TRIAGE_EVENT_TICK) {
 		if (!s->drawn || p->elapsed - s->drawn_at >= 0.5)
 			draw(s, p);
+		return 0;
+	}
+	if (s->tty && !s->quiet && p->event == TNORM_TRIAGE_EVENT_GENERALIZE && p->runs &&
+	    (s->gen_shown != p->bucket || p->elapsed - s->drawn_at >= 0.5)) {
+		/* After the tests, the representatives' generalization: the same line, its runs. */
+		fprintf(stderr, "\r\033[K[%zu/%zu] generalizing bucket %zu of %zu: %llu runs", p->done,
+		        p->total, p->bucket, p->nbuckets, (unsigned long long)p->runs->runs);
+		fflush(stderr);
+		s->drawn = 1;
+		s->drawn_at = p->elapsed;
+		s->gen_shown = p->bucket;
 		return 0;
 	}
 	if (s->drawn && !s->quiet && p->event != TNORM_TRIAGE_EVENT_GENERALIZE)
@@ -200,7 +212,7 @@ int cmd_triage(int argc, char **argv)
 	const char *dbpath = NULL;
 	unsigned long long v;
 	int k, nrest = 0, no_db = 0, no_harness = 0, rc = EXIT_OK, err;
-	shown sh = {NULL, 0, "steps", 0, 0, 0, 0, 0, NULL, 0};
+	shown sh = {NULL, 0, "steps", 0, 0, 0, 0, 0, NULL, 0, 0};
 	cli_cancel sigs_in;
 
 	memset(&res, 0, sizeof(res));

@@ -153,9 +153,11 @@ expect "triage: and back to --rules paper, a fresh paper run's counts" sh -c "gr
 # redrawn in place (\r) below the lines per test; in a file, or with --quiet, there is none.
 mkdir pg6
 for k in 1 2 3; do cp "$AVL/tests/fail-$k.t" pg6/; done
-script -qec "'$T' triage pg6 --no-db --no-generalize -j 1 --harness '$H' -- '$D' {}" /dev/null >pg6.tty 2>&1
+script -qec "'$T' triage pg6 --no-db -j 1 --harness '$H' -- '$D' {}" /dev/null >pg6.tty 2>&1
 tr '\r' '\n' <pg6.tty | sed 's/\x1b\[K//g' >pg6.lines # each redraw on a line of its own
+has_gen() { grep -qE '^\[3/3\] generalizing bucket 1 of 1: [0-9]+ runs' pg6.lines; }
 expect "triage on a terminal: a progress line with count, buckets, rate and time left" sh -c "grep -qE '^\[3/3\] 1 bucket, [0-9.]+ tests/s, [0-9]+ s left' pg6.lines && grep -qE '^\[1/3\] 1 bucket, ' pg6.lines && [ \$(tr -cd '\r' <pg6.tty | wc -c) -gt 0 ]"
+expect "triage on a terminal: then the representative's generalization on the same line" has_gen
 expect "triage on a terminal: the lines per test and the summary still there" sh -c "grep -q '^fail-3.t: 100 -> 10 steps' pg6.lines && grep -q '^pg6: 3 tests, 3 failing' pg6.lines"
 rm -rf pg6/triage
 script -qec "'$T' triage pg6 --quiet --no-db --no-generalize -j 1 --harness '$H' -- '$D' {}" /dev/null >pg6q.tty 2>&1
