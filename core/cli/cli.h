@@ -78,6 +78,12 @@ int cli_run_args_init(cli_run_args *ra);
  * to *tmp (unlink it and free it).  *harness stays NULL when the program is no driver.  Says
  * which harness it took on stderr unless `quiet`.  -1 on a system error (printed), else 0. */
 int cli_driver_harness(const char *cmd, char **rest, int quiet, const char **harness, char **tmp);
+/* Warn when the harness file is not the one compiled into `program`, a tnorm driver (issue 32,
+ * item 2): edited without rebuilding the driver, which runs every test with its own, so that
+ * the tests of the edited file come out invalid.  Silent when the program is no driver, or when
+ * `rest` (the command, or NULL) gives the driver a --harness of its own. */
+void cli_warn_stale_harness(const char *cmd, const char *harness, const char *program,
+                            char **rest);
 /* The command after --, `rest` (`nrest` words; NULL without --): there and not empty, else a
  * usage error is printed (a missing command as "missing the command: `synopsis`") and -1
  * returned.  Without a place for the test ({} or @@ in an argument, or --stdin) it warns that

@@ -22,23 +22,6 @@ static void help(FILE *f)
 	           "exit status: 0 all good, 1 a harness or test is bad, 2 usage, 3 I/O error\n");
 }
 
-/* Warn when the harness file is not the one compiled into the driver (issue 32, item 2): the
- * driver parses every test with its own, so tests of the edited file come out invalid. */
-static void warn_stale_driver(const char *harness, const char *driver)
-{
-	char *compiled = NULL, *file = NULL;
-	size_t len = 0;
-	if (tnorm_driver_harness(driver, &compiled) < 0 || tnorm_file_read(harness, &file, &len) < 0) {
-		tnorm_error_clear(); /* no harness to compare: the other checks say what is wrong */
-	} else if (strlen(compiled) != len || memcmp(compiled, file, len)) {
-		fprintf(stderr, "tnorm check: warning: %s is not the harness compiled into %s (%s "
-		        "--print-harness): the driver runs every test with its own; rebuild it, or run "
-		        "it with --harness %s\n", harness, driver, driver, harness);
-	}
-	tnorm_free(compiled);
-	tnorm_free(file);
-}
-
 static void describe(const tnorm_harness *h)
 {
 	uint32_t i, n = tnorm_harness_pool_count(h);
@@ -106,7 +89,7 @@ int cmd_check(int argc, char **argv)
 	}
 	tnorm_free(warnings);
 	if (driver)
-		warn_stale_driver(argv[1], driver);
+		cli_warn_stale_harness("check", argv[1], driver, NULL);
 	if (n == 1)
 		describe(h);
 	for (i = 2; i <= n; i++) {

@@ -144,6 +144,7 @@ int cmd_fuzz(int argc, char **argv)
 		rc = cli_fail("fuzz", err);
 		goto done;
 	}
+	cli_warn_stale_harness("fuzz", harness, rest[0], rest);
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
 		fprintf(stderr, "tnorm fuzz: %s: cannot create: %s\n", dir, strerror(errno));
 		rc = EXIT_SYSTEM;

@@ -405,8 +405,10 @@ static int pipeline(int argc, char **argv, int mode)
 		rc = EXIT_USAGE;
 		goto done;
 	}
-	if (!po.harness && !no_harness &&
-	    cli_driver_harness(cmd, rest, quiet || json, &po.harness, &tmp_harness) < 0) {
+	if (po.harness)
+		cli_warn_stale_harness(cmd, po.harness, rest[0], rest);
+	else if (!no_harness &&
+	         cli_driver_harness(cmd, rest, quiet || json, &po.harness, &tmp_harness) < 0) {
 		rc = EXIT_SYSTEM;
 		goto done;
 	}

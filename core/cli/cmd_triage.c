@@ -334,8 +334,10 @@ int cmd_triage(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto done;
 	}
-	if (!o.harness && !no_harness &&
-	    cli_driver_harness("triage", rest, sh.quiet, &o.harness, &tmp_harness) < 0) {
+	if (o.harness)
+		cli_warn_stale_harness("triage", o.harness, rest[0], rest);
+	else if (!no_harness &&
+	         cli_driver_harness("triage", rest, sh.quiet, &o.harness, &tmp_harness) < 0) {
 		rc = EXIT_SYSTEM;
 		goto done;
 	}

@@ -328,6 +328,25 @@ int cli_driver_harness(const char *cmd, char **rest, int quiet, const char **har
 	return 0;
 }
 
+void cli_warn_stale_harness(const char *cmd, const char *harness, const char *program,
+                            char **rest)
+{
+	char *compiled = NULL, *file = NULL;
+	size_t len = 0, i;
+	for (i = 1; rest && rest[i]; i++)
+		if (!strcmp(rest[i], "--harness"))
+			return; /* the driver is given the harness to run with */
+	if (tnorm_driver_harness(program, &compiled) < 0 || tnorm_file_read(harness, &file, &len) < 0) {
+		tnorm_error_clear(); /* nothing to compare: what is wrong is said elsewhere */
+	} else if (strlen(compiled) != len || memcmp(compiled, file, len)) {
+		fprintf(stderr, "tnorm %s: warning: %s is not the harness compiled into %s (%s "
+		        "--print-harness): the driver runs every test with its own; rebuild it, or "
+		        "run it with --harness %s\n", cmd, harness, program, program, harness);
+	}
+	tnorm_free(compiled);
+	tnorm_free(file);
+}
+
 int cli_check_command(const cli_run_args *ra, const char *cmd, char **rest, int nrest,
                       const char *synopsis)
 {

@@ -265,6 +265,13 @@ expect "fuzz with every run invalid: exit 1, the first run's reason and seed" sh
 expect "check --driver: warns that the harness is not the driver's" sh -c "[ $rc = 0 ] && grep -q 'warning: .*edited.tnh is not the harness compiled into .*avl_driver' '$W/err'"
 "$T" check --driver "$AD/avl_driver" "$AVL/avl.tnh" >/dev/null 2>"$W/err"
 expect "check --driver: no such warning for the driver's own harness" sh -c "! grep -q 'is not the harness' '$W/err'"
+"$T" fuzz "$W/edited.tnh" --runs 2 -o "$W/fz-ed2" -- "$AD/avl_driver" {} >/dev/null 2>"$W/err"
+expect "fuzz: warns first that the harness is not the driver's" sh -c "head -1 '$W/err' | grep -q '^tnorm fuzz: warning: .*edited.tnh is not the harness compiled into .*avl_driver'"
+"$T" minimize --no-db --harness "$W/edited.tnh" "$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} >/dev/null 2>"$W/err"
+expect "minimize --harness: warns that the harness is not the driver's" grep -q '^tnorm minimize: warning: .*edited.tnh is not the harness compiled into' "$W/err"
+"$T" run "$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} >/dev/null 2>"$W/err"
+"$T" minimize --no-db --quiet --harness "$AVL/avl.tnh" -o "$W/same.norm" "$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} >/dev/null 2>>"$W/err"
+expect "no such warning with the driver's own harness" sh -c "! grep -q 'is not the harness' '$W/err'"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
