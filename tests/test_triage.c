@@ -310,7 +310,8 @@ static void test_triage__all_done(void **state)
 			o.version = TNORM_TRIAGE_OPTIONS_VERSION;
 			o.shard = 3;
 			assert_int_equal(tnorm_triage_run(&o, &r), TNORM_EINVALID);
-			assert_string_equal(tnorm_error_last()->message, "shard index 3 of 3 shards: it must be 0..shards-1");
+			assert_string_equal(tnorm_error_last()->message,
+			                    "shard index 3 of 3 shards: it must be 0..shards-1");
 			tnorm_triage_result_dispose(&r);
 			o.shard = 0;
 			o.db = NULL;

@@ -7,7 +7,8 @@
  * step j's action is above step i's and both orders are well-formed.  Rendering folds runs of
  * consecutive action indices (the same instances, consecutive values) into "# or A" / "# - B",
  * as the paper prints value ranges (a legend line above the annotations says so), and brackets
- * maximal runs of steps that can all be swapped with one another.  The JSON form carries the same facts, built as jansson values (json.c).
+ * maximal runs of steps that can all be swapped with one another.  The JSON form carries the
+ * same facts, built as jansson values (json.c).
  */
 #include <stdio.h>
 #include <stdlib.h>

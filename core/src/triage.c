@@ -571,7 +571,8 @@ static long member_long(json_t *o, const char *key)
 /*
  * The result file of a test into *t (its name kept), if the file exists, parses, and was made
  * from the test's current content (`hex`) by this job (`jobkey`): 1 when loaded, else 0 (a file
- * that does not parse is as good as missing: the test is done again; so is one that cannot be read for lack of memory).
+ * that does not parse is as good as missing: the test is done again; so is one that cannot be
+ * read for lack of memory).
  */
 static int result_from_json(json_t *j, tnorm_triage_test *t, const char *hex, const char *jobkey);
 

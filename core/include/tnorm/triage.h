@@ -54,11 +54,11 @@
  *
  * Shards.  With `shards` = N > 1, the job works only on the tests whose name hashes to `shard`
  * (0-based here; users write it 1-based, tnorm_triage_shard_parse) modulo N, so that N
- * processes on N machines, started by any scheduler with the same options and shard = 0..N-1, split the folder without talking to each other: a shard needs a
- * database (the shards' results meet there).  A shard makes its own buckets for its summary,
- * but neither generalizes nor writes a report: the same job run without shards afterwards finds
- * every test finished in the database and writes the report (it also does any test no shard
- * finished).
+ * processes on N machines, started by any scheduler with the same options and shard =
+ * 0..N-1, split the folder without talking to each other: a shard needs a database (the
+ * shards' results meet there).  A shard makes its own buckets for its summary, but neither
+ * generalizes nor writes a report: the same job run without shards afterwards finds every test
+ * finished in the database and writes the report (it also does any test no shard finished).
  */
 #ifndef TNORM_TRIAGE_H
 #define TNORM_TRIAGE_H
