@@ -82,7 +82,11 @@ static void test_generalize__ranges_swaps_blocks(void **state)
 	char *json = NULL;
 	(void)state;
 	need_look = 0;
+	/* The legend line first (issue 32, item 7): "# - B" is the end of a range. */
 	assert_string_equal(annotate("int0 = 3\nt0 = mk()\nput(t0, int0)\n", &json),
+	                    "# how to read: \"# or A\" the step could be A (same failure); \"# or A\" "
+	                    "then \"# - B\" any action from A through B (a range, not a minus); \"#[\" "
+	                    "... \"#]\" steps in any order\n"
 	                    "#[\n"
 	                    "int0 = 3 # STEP 0\n"
 	                    "# or int0 = 4\n"

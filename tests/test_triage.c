@@ -310,13 +310,14 @@ static void test_triage__all_done(void **state)
 			o.version = TNORM_TRIAGE_OPTIONS_VERSION;
 			o.shard = 3;
 			assert_int_equal(tnorm_triage_run(&o, &r), TNORM_EINVALID);
-			assert_string_equal(tnorm_error_last()->message, "shard 3/3: K must be 0..N-1");
+			assert_string_equal(tnorm_error_last()->message,
+			                    "shard index 3 of 3 shards: it must be 0..shards-1");
 			tnorm_triage_result_dispose(&r);
 			o.shard = 0;
 			o.db = NULL;
 			assert_int_equal(tnorm_triage_run(&o, &r), TNORM_EINVALID);
 			assert_string_equal(tnorm_error_last()->message,
-			                    "shard 0/3: shards need a database (--db URL) where their "
+			                    "shard 1/3: shards need a database (--db URL) where their "
 			                    "results meet");
 			tnorm_triage_result_dispose(&r);
 		}
@@ -334,18 +335,22 @@ static void test_triage__shard_parse(void **state)
 	char name[32], msg[80];
 	int i;
 	(void)state;
-	assert_int_equal(tnorm_triage_shard_parse("0/1", &k, &n), 0);
+	/* 1-based (issue 32, item 9): K/N is part K of 1..N, the index of the options K - 1. */
+	assert_int_equal(tnorm_triage_shard_parse("1/1", &k, &n), 0);
 	assert_true(k == 0 && n == 1);
-	assert_int_equal(tnorm_triage_shard_parse("3/4", &k, &n), 0);
+	assert_int_equal(tnorm_triage_shard_parse("4/4", &k, &n), 0);
 	assert_true(k == 3 && n == 4);
 	for (i = 0; bad[i]; i++) {
 		assert_int_equal(tnorm_triage_shard_parse(bad[i], &k, &n), TNORM_EINVALID);
-		snprintf(msg, sizeof(msg), "shard '%s': expected K/N, two numbers such as 0/4", bad[i]);
+		snprintf(msg, sizeof(msg), "shard '%s': expected K/N, two numbers such as 1/4", bad[i]);
 		assert_string_equal(tnorm_error_last()->message, msg);
 	}
-	assert_int_equal(tnorm_triage_shard_parse("4/4", &k, &n), TNORM_EINVALID);
+	assert_int_equal(tnorm_triage_shard_parse("5/4", &k, &n), TNORM_EINVALID);
 	assert_string_equal(tnorm_error_last()->message,
-	                    "shard '4/4': K must be 0..N-1 (shards count from 0)");
+	                    "shard '5/4': K must be 1..N (shards count from 1: 1/4 .. 4/4)");
+	assert_int_equal(tnorm_triage_shard_parse("0/4", &k, &n), TNORM_EINVALID);
+	assert_string_equal(tnorm_error_last()->message,
+	                    "shard '0/4': K must be 1..N (shards count from 1: 1/4 .. 4/4)");
 	assert_int_equal(tnorm_triage_shard_parse("0/0", &k, &n), TNORM_EINVALID);
 	assert_int_equal(tnorm_triage_shard_parse(NULL, &k, &n), TNORM_EINVALID);
 	/* Every name is in exactly one shard, the same one every time, and the shards are even. */

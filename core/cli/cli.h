@@ -17,6 +17,7 @@
 enum {
 	EXIT_OK = 0,          /* success */
 	EXIT_BADINPUT = 1,    /* a harness, test or result is wrong (parse error, not well-formed) */
+	EXIT_OUTCOME = 1,     /* run --expect: the outcome is not the one expected */
 	EXIT_USAGE = 2,       /* bad command line */
 	EXIT_SYSTEM = 3,      /* I/O error, cannot start the program, out of memory */
 	EXIT_NOTFAIL = 4,     /* the test does not fail (or fails flakily): nothing to work on */
@@ -71,6 +72,24 @@ typedef struct cli_run_args {
 } cli_run_args;
 
 int cli_run_args_init(cli_run_args *ra);
+/* The harness when no --harness is given (issue 32, item 1): the file after --harness in the
+ * command's own arguments (a driver run with one), else the harness compiled into the program
+ * when it is a tnorm driver (tnorm_driver_harness), written to a temporary file whose path goes
+ * to *tmp (unlink it and free it).  *harness stays NULL when the program is no driver.  Says
+ * which harness it took on stderr unless `quiet`.  -1 on a system error (printed), else 0. */
+int cli_driver_harness(const char *cmd, char **rest, int quiet, const char **harness, char **tmp);
+/* Warn when the harness file is not the one compiled into `program`, a tnorm driver (issue 32,
+ * item 2): edited without rebuilding the driver, which runs every test with its own, so that
+ * the tests of the edited file come out invalid.  Silent when the program is no driver, or when
+ * `rest` (the command, or NULL) gives the driver a --harness of its own. */
+void cli_warn_stale_harness(const char *cmd, const char *harness, const char *program,
+                            char **rest);
+/* The command after --, `rest` (`nrest` words; NULL without --): there and not empty, else a
+ * usage error is printed (a missing command as "missing the command: `synopsis`") and -1
+ * returned.  Without a place for the test ({} or @@ in an argument, or --stdin) it warns that
+ * the program does not see the test (issue 32, item 3). */
+int cli_check_command(const cli_run_args *ra, const char *cmd, char **rest, int nrest,
+                      const char *synopsis);
 /* 1 when the environment variable `name` is 0, off or no (a default the user turned off). */
 int cli_env_off(const char *name);
 

@@ -16,7 +16,9 @@ static void help(FILE *f)
 	           "(file:line:col) and whether each test is well-formed.  With no TEST, describe\n"
 	           "the harness: its pools, templates and the size of its action universe.  Warn\n"
 	           "about checks that run one function, whose failures cannot be told apart.\n\n"
-	           "  --driver PROG  also ask the driver PROG which function each check runs\n\n"
+	           "  --driver PROG  also ask the driver PROG which function each check runs, and\n"
+	           "                 warn when HARNESS is not the harness compiled into it (edited\n"
+	           "                 without rebuilding PROG: PROG --print-harness)\n\n"
 	           "exit status: 0 all good, 1 a harness or test is bad, 2 usage, 3 I/O error\n");
 }
 
@@ -86,6 +88,8 @@ int cmd_check(int argc, char **argv)
 		fprintf(stderr, "tnorm check: %.*s\n", (int)(nl - line), line);
 	}
 	tnorm_free(warnings);
+	if (driver)
+		cli_warn_stale_harness("check", argv[1], driver, NULL);
 	if (n == 1)
 		describe(h);
 	for (i = 2; i <= n; i++) {

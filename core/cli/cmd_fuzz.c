@@ -28,7 +28,9 @@ static void help(FILE *f)
 	           "(default 1000; 0 = no limit), after --max-time, after --max-failures failing\n"
 	           "tests, or on Ctrl-C.  Then:\n"
 	           "tnorm triage DIR --harness HARNESS -- CMD ARGS {}\n\n"
-	           "exit status: 0 done (failures found or not), 1 bad harness, 2 usage, 3 system\n"
+	           "Invalid runs: the first one's reason is printed, with its seed.\n\n"
+	           "exit status: 0 done (failures found or not), 1 bad harness or every run\n"
+	           "invalid (nothing tested), 2 usage, 3 system\n"
 	           "error, 130 interrupted (the corpus so far is kept)\n");
 }
 
@@ -49,7 +51,8 @@ int cmd_fuzz(int argc, char **argv)
 	const char *harness = NULL, *dir = "corpus";
 	unsigned long long steps = 100, seed = 1, runs = 1000, v, i, nfail = 0, ninvalid = 0;
 	unsigned long long max_failures = 0;
-	unsigned long long ntimeout = 0, done = 0;
+	unsigned long long ntimeout = 0, done = 0, invalid_seed = 0;
+	char *invalid_reason = NULL; /* the first invalid run's (issue 32, item 2) */
 	double max_time = 0, start;
 	int quiet = 0, rc = EXIT_OK, err = 0, k, nrest = 0, tty;
 	char **rest = NULL;
@@ -129,12 +132,8 @@ int cmd_fuzz(int argc, char **argv)
 		rc = cli_usage_error("fuzz", "missing HARNESS");
 		goto done;
 	}
-	if (!rest || nrest == 0) {
-		rc = cli_usage_error("fuzz", "missing the command: tnorm fuzz HARNESS -- CMD ARGS {}");
-		goto done;
-	}
-	if (!rest[0][0]) {
-		rc = cli_usage_error("fuzz", "the command after -- is empty: name the program to run");
+	if (cli_check_command(&ra, "fuzz", rest, nrest, "tnorm fuzz HARNESS -- CMD ARGS {}") < 0) {
+		rc = EXIT_USAGE;
 		goto done;
 	}
 	if (runs == 0 && max_time <= 0) {
@@ -145,6 +144,7 @@ int cmd_fuzz(int argc, char **argv)
 		rc = cli_fail("fuzz", err);
 		goto done;
 	}
+	cli_warn_stale_harness("fuzz", harness, rest[0], rest);
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
 		fprintf(stderr, "tnorm fuzz: %s: cannot create: %s\n", dir, strerror(errno));
 		rc = EXIT_SYSTEM;
@@ -190,8 +190,10 @@ int cmd_fuzz(int argc, char **argv)
 			rc = EXIT_SYSTEM;
 			goto restore;
 		}
-		if (res.outcome == TNORM_OUTCOME_INVALID)
-			ninvalid++;
+		if (res.outcome == TNORM_OUTCOME_INVALID && !ninvalid++) {
+			invalid_seed = seed + i;
+			invalid_reason = strdup(res.message[0] ? res.message : "no reason given");
+		}
 		if (res.outcome == TNORM_OUTCOME_TIMEOUT)
 			ntimeout++;
 		if (res.outcome == TNORM_OUTCOME_FAIL && res.sig) {
@@ -257,6 +259,19 @@ int cmd_fuzz(int argc, char **argv)
 	for (s = 0; s < nsigs; s++)
 		printf("%6llu  %s  (first: %s/fail-%llu.t)\n", sigs[s].count, sigs[s].sig, dir,
 		       sigs[s].first_seed);
+	if (ninvalid) {
+		/* A harness edited without rebuilding the driver makes every run invalid: say why. */
+		fprintf(stderr, "tnorm fuzz: %s%llu of %llu runs invalid; the first (seed %llu: tnorm gen "
+		        "%s --steps %llu --seed %llu): %s\n", ninvalid == done ? "warning: " : "",
+		        ninvalid, done, invalid_seed, harness, steps, invalid_seed,
+		        invalid_reason ? invalid_reason : "(out of memory)");
+		if (ninvalid == done) {
+			fprintf(stderr, "tnorm fuzz: no run was valid, so nothing was tested: is %s the "
+			        "harness the program was built with? (tnorm check --driver PROG %s)\n",
+			        harness, harness);
+			rc = EXIT_BADINPUT;
+		}
+	}
 	if (cli_cancel_flag) {
 		fprintf(stderr, "tnorm fuzz: interrupted; the corpus so far is kept\n");
 		rc = EXIT_INTERRUPTED;
@@ -267,6 +282,7 @@ done:
 	for (s = 0; s < nsigs; s++)
 		free(sigs[s].sig);
 	free(sigs);
+	free(invalid_reason);
 	tnorm_runner_free(r);
 	tnorm_harness_free(h);
 	cli_run_args_dispose(&ra);

@@ -95,7 +95,7 @@ static int print_json(int mode, const char *outp, const tnorm_pipeline_result *r
 /* generalize takes the options of the whole job (pipeline.h) but none of the rewrite rules'. */
 static void help_generalize(FILE *f)
 {
-	fprintf(f, "usage: tnorm generalize --harness H [--match P] [-o OUT] [-j N] [--db PATH | --no-db]\n"
+	fprintf(f, "usage: tnorm generalize [--harness H] [--match P] [-o OUT] [-j N] [--db PATH | --no-db]\n"
 	           "                    [--confirm N] [--allow-flaky] [--max-runs N] [--max-time T]\n"
 	           "                    [--timeout T] [--mem SIZE] [--stdin] [--no-fork-server]\n"
 	           "                    [--env N=V]... [--invalid-exit N]... [--fixed CMD] [--json]\n"
@@ -103,7 +103,8 @@ static void help_generalize(FILE *f)
 	           "Run experiments on TEST (best: a normal form) and print it annotated: which\n"
 	           "other actions each step could be (# or ...), which steps it swaps with, and\n"
 	           "blocks of steps in any order (#[ ... #]).  The annotated test is still a test,\n"
-	           "written to OUT (default TEST.gen).\n\n"
+	           "written to OUT (default TEST.gen).  Without --harness, CMD must be a tnorm\n"
+	           "driver: its compiled-in harness is used (CMD --print-harness).\n\n"
 	           "  -j N           run the experiments on N workers (default: the number of cores)\n"
 	           "  --db PATH      the cross-test cache (default .tnorm/cache.db beside TEST); --no-db\n"
 	           "  (other options as for tnorm reduce)\n\n"
@@ -113,7 +114,7 @@ static void help_generalize(FILE *f)
 
 static void help_norm(FILE *f, int mode)
 {
-	fprintf(f, "usage: tnorm %s [--harness H] [--match P] [-o OUT] [--verbose]\n"
+	fprintf(f, "usage: tnorm %s [--harness H | --no-harness] [--match P] [-o OUT] [--verbose]\n"
 	           "                    [--rules calls|paper] [--wide] [--max-edit N] [--confirm N]\n"
 	           "                    [--allow-flaky] [--max-runs N] [--max-time T] [--timeout T]\n"
 	           "                    [--mem SIZE] [--stdin] [--no-fork-server]\n"
@@ -122,16 +123,16 @@ static void help_norm(FILE *f, int mode)
 	        mode_names[mode]);
 	if (mode == MODE_MINIMIZE)
 		fprintf(f, "Confirm that CMD fails on TEST, reduce it, then normalize it: the command to\n"
-		           "run on a failing test (--generalize: annotate the result).  ");
+		           "run on a failing test (--generalize: annotate the result).");
 	else
 		fprintf(f, "Rewrite TEST into its normal form: the lowest test the rewrite rules reach\n"
-		           "that still fails with the same signature.  ");
+		           "that still fails with the same signature.");
 	if (mode != MODE_GENERALIZE)
-		fprintf(f, "Without --harness, TEST is any file:\nit is reduced by lines, tokens and "
-		           "bytes, then rewritten down in shortlex order\n(integers, characters, "
-		           "words, sorted lines; docs/normalization.md).  ");
-	fprintf(f, "The result is written to OUT (default\n"
-	           "TEST.norm); Ctrl-C keeps the best so far.\n\n"
+		fprintf(f, "\nWithout --harness, when CMD is a tnorm driver, its compiled-in harness is\n"
+		           "used (CMD --print-harness); else (or with --no-harness) TEST is any file: it\n"
+		           "is reduced by lines, tokens and bytes, then rewritten down in shortlex order\n"
+		           "(integers, characters, words, sorted lines; docs/normalization.md).");
+	fprintf(f, "\nThe result is written to OUT (default TEST.norm); Ctrl-C keeps the best so far.\n\n"
 	           "  --verbose      print every accepted rewrite (rule: before -> after)\n"
 	           "  --rules R      calls (default): rewrite what each call receives, values\n"
 	           "                 inlined, and print one canonical lowering; paper: the\n"
@@ -155,18 +156,20 @@ static void help_norm(FILE *f, int mode)
 
 static void help(FILE *f)
 {
-	fprintf(f, "usage: tnorm reduce [--harness H] [--match P] [--algo ddmin|adaptive] [--no-slice]\n"
-	           "                    [--no-chunks]\n"
+	fprintf(f, "usage: tnorm reduce [--harness H | --no-harness] [--match P] [--algo ddmin|adaptive]\n"
+	           "                    [--no-slice] [--no-chunks]\n"
 	           "                    [-o OUT] [--confirm N] [--allow-flaky] [--max-runs N]\n"
 	           "                    [--max-time T] [--timeout T] [--mem SIZE] [--stdin] [--no-fork-server]\n"
 	           "                    [--env N=V]... [--invalid-exit N]... [--fixed CMD]\n"
 	           "                    [--seed S] [--json] [--quiet] TEST -- CMD ARGS...\n\n"
 	           "Reduce TEST to a 1-minimal test on which CMD fails with the same signature.\n"
 	           "With --harness, TEST is a harness test reduced step by step (shortest failing\n"
-	           "prefix, slicing, then the algorithm); without, TEST is any file, reduced by\n"
-	           "lines, then tokens, then bytes.  The best test so far is written to OUT (default\n"
-	           "TEST.min) after every improvement; Ctrl-C stops and keeps it.  Other failures met\n"
-	           "on the way are kept, smallest first, in a slipped/ folder beside OUT.\n\n"
+	           "prefix, slicing, then the algorithm); without, the harness compiled into CMD\n"
+	           "when it is a tnorm driver (CMD --print-harness), else (or with --no-harness)\n"
+	           "TEST is any file, reduced by lines, then tokens, then bytes.  The best test so\n"
+	           "far is written to OUT (default TEST.min) after every improvement; Ctrl-C stops\n"
+	           "and keeps it.  Other failures met on the way are kept, smallest first, in a\n"
+	           "slipped/ folder beside OUT.\n\n"
 	           "  --match P      line (default), stack:N, kind, any, output:REGEX\n"
 	           "  --algo A       adaptive (default) or ddmin\n"
 	           "  --no-chunks    (no harness) without the chunk pass: runs of 2..8, 16, ...\n"
@@ -233,12 +236,14 @@ static int pipeline(int argc, char **argv, int mode)
 {
 	tnorm_pipeline_options po = TNORM_PIPELINE_OPTIONS_INIT;
 	tnorm_pipeline_result res;
-	int verbose = 0, no_db = 0, show_target;
+	int verbose = 0, no_db = 0, show_target, no_harness = 0;
+	char *tmp_harness = NULL;
 	const char *cmd = mode_names[mode], *dbpath = NULL;
 	log_sink lsink = {0, NULL, 0};
 	cli_run_args ra;
 	const char *test = NULL, *outp = NULL, *match = "line";
 	char **rest = NULL, *outbuf = NULL, *slipdir = NULL, *dir = NULL, *dbfile = NULL;
+	char synopsis[64];
 	int i, nrest = 0, json = 0, quiet = 0, err = 0, rc = EXIT_OK, tty;
 	unsigned long long v;
 	cli_cancel sigs_in;
@@ -307,6 +312,8 @@ static int pipeline(int argc, char **argv, int mode)
 			i++;
 		} else if (!strcmp(a, "--no-db")) {
 			no_db = 1;
+		} else if (mode != MODE_GENERALIZE && !strcmp(a, "--no-harness")) {
+			no_harness = 1;
 		} else if (mode == MODE_MINIMIZE && !strcmp(a, "--no-replay")) {
 			po.replay = 0;
 		} else if (!strcmp(a, "--db")) {
@@ -393,16 +400,21 @@ static int pipeline(int argc, char **argv, int mode)
 		rc = cli_usage_error(cmd, "missing TEST");
 		goto done;
 	}
-	if (!rest || nrest == 0) {
-		rc = cli_usage_error(cmd, "missing the command: tnorm %s TEST -- CMD ARGS {}", cmd);
+	snprintf(synopsis, sizeof(synopsis), "tnorm %s TEST -- CMD ARGS {}", cmd);
+	if (cli_check_command(&ra, cmd, rest, nrest, synopsis) < 0) {
+		rc = EXIT_USAGE;
 		goto done;
 	}
-	if (!rest[0][0]) {
-		rc = cli_usage_error(cmd, "the command after -- is empty: name the program to run");
+	if (po.harness)
+		cli_warn_stale_harness(cmd, po.harness, rest[0], rest);
+	else if (!no_harness &&
+	         cli_driver_harness(cmd, rest, quiet || json, &po.harness, &tmp_harness) < 0) {
+		rc = EXIT_SYSTEM;
 		goto done;
 	}
 	if (mode == MODE_GENERALIZE && !po.harness) {
-		rc = cli_usage_error(cmd, "generalize needs --harness: it annotates harness tests");
+		rc = cli_usage_error(cmd, "generalize needs --harness (or a tnorm driver as CMD): it "
+		                     "annotates harness tests");
 		goto done;
 	}
 	if (cli_run_args_fixed(&ra, cmd, rest, &po.session.fixed) < 0) {
@@ -524,6 +536,9 @@ done:
 	json_decref(lsink.json);
 	tnorm_pipeline_result_dispose(&res);
 	tnorm_free(dbfile);
+	if (tmp_harness)
+		unlink(tmp_harness);
+	free(tmp_harness);
 	free(outbuf);
 	free(slipdir);
 	free(dir);

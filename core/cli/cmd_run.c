@@ -9,7 +9,7 @@
 
 static void help(FILE *f)
 {
-	fprintf(f, "usage: tnorm run [--json] [--match P] [--timeout T] [--mem SIZE] [--stdin] [--no-fork-server] [--env NAME=VALUE]...\n"
+	fprintf(f, "usage: tnorm run [--json] [--match P] [--expect fail|pass] [--timeout T] [--mem SIZE] [--stdin] [--no-fork-server] [--env NAME=VALUE]...\n"
 	           "                 [--invalid-exit N]... TEST -- CMD ARGS...\n\n"
 	           "Run CMD once on a private copy of TEST ({} or @@ in ARGS stands for its path; with\n"
 	           "--stdin it is also fed on standard input) and print the outcome (pass, fail,\n"
@@ -17,12 +17,16 @@ static void help(FILE *f)
 	           "  --json         print one JSON object instead\n"
 	           "  --match P      also print the signature's key under policy P (line, stack:N,\n"
 	           "                 kind): two failures are the same fault when their keys are equal\n"
+	           "  --expect O     exit 0 only when the outcome is O (fail or pass), 1 when it is\n"
+	           "                 another: for scripts (fails on the buggy build, passes on the\n"
+	           "                 fixed one)\n"
 	           "  --timeout T    kill the program's process group after T (default 10s)\n"
 	           "  --mem SIZE     limit its address space (e.g. 512M)\n"
 	           "  --env N=V      add to the program's fixed environment (repeatable); ASAN_OPTIONS\n"
 	           "                 and the other *SAN_OPTIONS merge flag by flag with tnorm's defaults\n"
 	           "  --invalid-exit N  exit status N means \"invalid\", like 125 (repeatable)\n\n"
-	           "exit status: 0 the test ran (whatever its outcome), 2 usage, 3 the program\n"
+	           "exit status: 0 the test ran (whatever its outcome; with --expect: the outcome\n"
+	           "was the one expected), 1 with --expect: another outcome, 2 usage, 3 the program\n"
 	           "could not be started or an I/O error\n");
 }
 
@@ -78,7 +82,7 @@ int cmd_run(int argc, char **argv)
 	tnorm_match *match = NULL;
 	size_t len = 0;
 	int json = 0, err, rc = EXIT_OK, i, nrest = 0;
-	const char *test = NULL;
+	const char *test = NULL, *expect = NULL;
 	char **rest = NULL;
 
 	memset(&res, 0, sizeof(res));
@@ -99,6 +103,14 @@ int cmd_run(int argc, char **argv)
 		}
 		if (!strcmp(a, "--json")) {
 			json = 1;
+			continue;
+		}
+		if (!strcmp(a, "--expect")) {
+			if (i + 1 >= argc || (strcmp(argv[i + 1], "fail") && strcmp(argv[i + 1], "pass"))) {
+				rc = cli_usage_error("run", "--expect takes fail or pass");
+				goto done;
+			}
+			expect = argv[++i];
 			continue;
 		}
 		if (!strcmp(a, "--match")) {
@@ -136,12 +148,8 @@ int cmd_run(int argc, char **argv)
 		rc = cli_usage_error("run", "missing TEST");
 		goto done;
 	}
-	if (!rest || nrest == 0) {
-		rc = cli_usage_error("run", "missing the command: tnorm run TEST -- CMD ARGS {}");
-		goto done;
-	}
-	if (!rest[0][0]) {
-		rc = cli_usage_error("run", "the command after -- is empty: name the program to run");
+	if (cli_check_command(&ra, "run", rest, nrest, "tnorm run TEST -- CMD ARGS {}") < 0) {
+		rc = EXIT_USAGE;
 		goto done;
 	}
 	cli_run_args_apply(&ra, &opts);
@@ -182,6 +190,11 @@ int cmd_run(int argc, char **argv)
 	if (res.outcome == TNORM_OUTCOME_ERROR) {
 		fprintf(stderr, "tnorm run: %s\n", res.message);
 		rc = EXIT_SYSTEM;
+	} else if (expect && rc == EXIT_OK && strcmp(expect, tnorm_outcome_name(res.outcome))) {
+		/* For scripts: "fails on the buggy build, passes on the fixed" (issue 32, item 4). */
+		fprintf(stderr, "tnorm run: expected %s, the outcome is %s\n", expect,
+		        tnorm_outcome_name(res.outcome));
+		rc = EXIT_OUTCOME;
 	}
 done:
 	tnorm_free(key);

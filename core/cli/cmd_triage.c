@@ -13,13 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
 
 static void help(FILE *f)
 {
-	fprintf(f, "usage: tnorm triage DIR [--harness H] [-j N] [-o OUT] [--match P] [--db PATH |\n"
+	fprintf(f, "usage: tnorm triage DIR [--harness H | --no-harness] [-j N] [-o OUT] [--match P] [--db PATH |\n"
 	           "                   --no-db] [--max-time-per-test T] [--no-generalize] [--timeout T]\n"
 	           "                   [--mem SIZE] [--stdin] [--no-fork-server] [--env N=V]...\n"
 	           "                   [--invalid-exit N]... [--fixed CMD] [--rules calls|paper]\n"
@@ -27,36 +28,113 @@ static void help(FILE *f)
 	           "Confirm, reduce and normalize every test (*.t) in DIR on N worker threads\n"
 	           "(default: the number of cores) sharing one database (default DIR/.tnorm/cache.db),\n"
 	           "then group them into buckets of (signature, normal form): one test per fault.\n"
-	           "Without --harness, DIR is a fuzzer's crash folder (AFL++'s crashes/ or its output\n"
-	           "folder, libFuzzer's crash-* files): every file but README.txt, timeout-* and\n"
-	           "slow-unit-* is a test, minimized as bytes; {} or @@ in ARGS is its path (or\n"
+	           "Without --harness, when CMD is a tnorm driver, its compiled-in harness is used\n"
+	           "(CMD --print-harness); else (or with --no-harness) DIR is a fuzzer's crash\n"
+	           "folder (AFL++'s crashes/ or its output folder, libFuzzer's crash-* files):\n"
+	           "every file but README.txt, timeout-* and slow-unit-* is a test, minimized as\n"
+	           "bytes; {} or @@ in ARGS is its path (or\n"
 	           "--stdin).  Prints the summary, writes each bucket's representative to\n"
 	           "OUT/buckets/N-NAME, and OUT/report.json and OUT/report.html (OUT defaults to\n"
 	           "DIR/triage).  Resumable: rerun after Ctrl-C or a crash and only the tests not\n"
 	           "done yet are worked on.  --invalid-exit and --fixed as for tnorm reduce; --rules\n"
-	           "as for tnorm minimize.  --shard K/N does only the K-th (0-based) of N parts of DIR\n"
+	           "as for tnorm minimize.  --shard K/N does only the K-th of N parts of DIR, K from\n"
+	           "1 to N (1/3, 2/3, 3/3, as Jest and Playwright count; 0/N is refused),\n"
 	           "and writes no report: run it on N machines with a shared --db URL, then once\n"
 	           "without --shard for the report.  --lease S: seconds a claim lasts unless renewed\n"
 	           "(default 5 for a file database, 30 for a server).\n\n"
 	           "exit status: 0 done, 1 bad harness, 2 usage, 3 system error, 130 interrupted\n");
 }
 
-/* A line per test as it is done (unless --quiet): what it became, or why it is not triaged. */
+/* A line per test as it is done (unless --quiet): what it became, or why it is not triaged.  On
+ * a terminal, below them, one progress line redrawn in place (issue 32, item 6). */
 typedef struct shown {
 	const char *dir;
 	int quiet;
 	const char *unit; /* "steps", or "bytes" without a harness */
 	unsigned shard, shards;
+	int tty;          /* standard error is a terminal: draw the progress line */
+	int drawn;        /* the progress line is on the screen */
+	double drawn_at;  /* when it was last drawn (the job's elapsed seconds) */
+	char **keys;      /* the distinct signature keys of the tests this job did: its buckets */
+	size_t nkeys;
+	size_t gen_shown; /* the bucket whose generalization the line shows (1-based), or 0 */
 } shown;
+
+/* Count t's key among the buckets so far. */
+static void add_key(shown *s, const tnorm_triage_test *t)
+{
+	size_t i;
+	char **n;
+	if (t->status != TNORM_TRIAGE_OK || !t->key)
+		return;
+	for (i = 0; i < s->nkeys; i++)
+		if (!strcmp(s->keys[i], t->key))
+			return;
+	if (!(n = realloc(s->keys, (s->nkeys + 1) * sizeof(*n))) || !(n[s->nkeys] = strdup(t->key))) {
+		if (n)
+			s->keys = n;
+		return; /* out of memory: the count is only shown */
+	}
+	s->keys = n;
+	s->nkeys++;
+}
+
+/* `[17/116] 2 buckets, 3.1 tests/s, 35 s left`, over the line drawn before. */
+static void draw(shown *s, const tnorm_triage_progress *p)
+{
+	double rate = p->elapsed > 0 ? (double)p->fresh / p->elapsed : 0;
+	fprintf(stderr, "\r\033[K[%zu/%zu] %zu bucket%s, ", p->done, p->total, s->nkeys,
+	        s->nkeys == 1 ? "" : "s");
+	if (p->fresh == 0)
+		fprintf(stderr, "%.0f s", p->elapsed);
+	else
+		fprintf(stderr, "%.1f tests/s, %.0f s left", rate,
+		        (double)(p->total - p->done) / rate);
+	fflush(stderr);
+	s->drawn = 1;
+	s->drawn_at = p->elapsed;
+}
+
+/* Take the progress line off the screen (before other output). */
+static void undraw(shown *s)
+{
+	if (!s->drawn)
+		return;
+	fprintf(stderr, "\r\033[K");
+	fflush(stderr);
+	s->drawn = 0;
+}
 
 static int on_progress(void *ctx, const tnorm_triage_progress *p)
 {
-	const shown *s = ctx;
+	shown *s = ctx;
 	const tnorm_triage_test *t = p->test;
+	int bar = s->tty && !s->quiet && (p->event == TNORM_TRIAGE_EVENT_TEST ||
+	                                  p->event == TNORM_TRIAGE_EVENT_TICK);
+	if (bar && p->event == TNORM_TRIAGE_EVENT_TEST)
+		add_key(s, t);
+	if (bar && p->event == TNORM_TRIAGE_EVENT_TICK) {
+		if (!s->drawn || p->elapsed - s->drawn_at >= 0.5)
+			draw(s, p);
+		return 0;
+	}
+	if (s->tty && !s->quiet && p->event == TNORM_TRIAGE_EVENT_GENERALIZE && p->runs &&
+	    (s->gen_shown != p->bucket || p->elapsed - s->drawn_at >= 0.5)) {
+		/* After the tests, the representatives' generalization: the same line, its runs. */
+		fprintf(stderr, "\r\033[K[%zu/%zu] generalizing bucket %zu of %zu: %llu runs", p->done,
+		        p->total, p->bucket, p->nbuckets, (unsigned long long)p->runs->runs);
+		fflush(stderr);
+		s->drawn = 1;
+		s->drawn_at = p->elapsed;
+		s->gen_shown = p->bucket;
+		return 0;
+	}
+	if (s->drawn && !s->quiet && p->event != TNORM_TRIAGE_EVENT_GENERALIZE)
+		undraw(s);
 	if (p->event == TNORM_TRIAGE_EVENT_START && !s->quiet) {
 		char shard[48] = "";
 		if (s->shards > 1)
-			snprintf(shard, sizeof(shard), " shard %u/%u:", s->shard, s->shards);
+			snprintf(shard, sizeof(shard), " shard %u/%u:", s->shard + 1, s->shards);
 		fprintf(stderr, "triage:%s %zu tests in %s, %u jobs, results in %s\n", shard, p->total,
 		        s->dir, p->jobs, p->out);
 	}
@@ -68,6 +146,8 @@ static int on_progress(void *ctx, const tnorm_triage_progress *p)
 	else
 		printf("%s: %s: %s\n", t->name, tnorm_triage_status_name(t->status), t->message);
 	fflush(stdout);
+	if (bar)
+		draw(s, p);
 	return 0;
 }
 
@@ -118,7 +198,7 @@ static void print_shard(const tnorm_triage_options *o, const tnorm_triage_result
 {
 	printf("shard %u/%u of %s: %zu of %zu tests (%zu done by this run), %zu failing, %zu "
 	       "bucket%s in this shard\n",
-	       o->shard, o->shards, r->corpus, r->ntests, r->total, r->fresh, r->failing, r->nbuckets,
+	       o->shard + 1, o->shards, r->corpus, r->ntests, r->total, r->fresh, r->failing, r->nbuckets,
 	       r->nbuckets == 1 ? "" : "s");
 	printf("the report: run the same command without --shard once every shard is done\n");
 }
@@ -128,11 +208,11 @@ int cmd_triage(int argc, char **argv)
 	tnorm_triage_options o = TNORM_TRIAGE_OPTIONS_INIT;
 	tnorm_triage_result res;
 	cli_run_args ra;
-	char **rest = NULL, *dbfile = NULL, *probe = NULL;
+	char **rest = NULL, *dbfile = NULL, *probe = NULL, *tmp_harness = NULL;
 	const char *dbpath = NULL;
 	unsigned long long v;
-	int k, nrest = 0, no_db = 0, rc = EXIT_OK, err;
-	shown sh = {NULL, 0, "steps", 0, 0};
+	int k, nrest = 0, no_db = 0, no_harness = 0, rc = EXIT_OK, err;
+	shown sh = {NULL, 0, "steps", 0, 0, 0, 0, 0, NULL, 0, 0};
 	cli_cancel sigs_in;
 
 	memset(&res, 0, sizeof(res));
@@ -158,6 +238,8 @@ int cmd_triage(int argc, char **argv)
 			sh.quiet = 1;
 		} else if (!strcmp(a, "--no-db")) {
 			no_db = 1;
+		} else if (!strcmp(a, "--no-harness")) {
+			no_harness = 1;
 		} else if (!strcmp(a, "--no-generalize")) {
 			o.generalize = 0;
 		} else if (!strcmp(a, "--rules")) {
@@ -242,22 +324,25 @@ int cmd_triage(int argc, char **argv)
 		rc = cli_usage_error("triage", "missing DIR (a folder of failing tests, e.g. from tnorm fuzz)");
 		goto done;
 	}
-	if (!o.harness)
-		sh.unit = "bytes";
 	if (o.shards > 1 && no_db) {
 		rc = cli_usage_error("triage", "--shard needs a database where the shards' results meet "
 		                     "(--db URL), not --no-db");
 		goto done;
 	}
-	if (!rest || nrest == 0) {
-		rc = cli_usage_error("triage",
-		                     "missing the command: tnorm triage DIR -- CMD ARGS {} (or @@)");
+	if (cli_check_command(&ra, "triage", rest, nrest,
+	                      "tnorm triage DIR -- CMD ARGS {} (or @@)") < 0) {
+		rc = EXIT_USAGE;
 		goto done;
 	}
-	if (!rest[0][0]) {
-		rc = cli_usage_error("triage", "the command after -- is empty: name the program to run");
+	if (o.harness)
+		cli_warn_stale_harness("triage", o.harness, rest[0], rest);
+	else if (!no_harness &&
+	         cli_driver_harness("triage", rest, sh.quiet, &o.harness, &tmp_harness) < 0) {
+		rc = EXIT_SYSTEM;
 		goto done;
 	}
+	if (!o.harness)
+		sh.unit = "bytes";
 	o.argv = (const char *const *)rest;
 	if (cli_run_args_fixed(&ra, "triage", rest, &o.job.session.fixed) < 0) {
 		rc = EXIT_USAGE;
@@ -283,12 +368,14 @@ int cmd_triage(int argc, char **argv)
 	sh.dir = o.dir;
 	sh.shard = o.shard;
 	sh.shards = o.shards;
+	sh.tty = isatty(2);
 	o.progress_ctx = &sh;
 	cli_cancel_begin(&sigs_in);
 	fflush(stdout);
 	fflush(stderr);
 	err = tnorm_triage_run(&o, &res);
 	cli_cancel_end(&sigs_in);
+	undraw(&sh);
 	if (res.warning)
 		fprintf(stderr, "tnorm triage: warning: %s\n", res.warning);
 	if (err < 0) {
@@ -302,6 +389,12 @@ int cmd_triage(int argc, char **argv)
 done:
 	tnorm_triage_result_dispose(&res);
 	free(probe);
+	for (k = 0; k < (int)sh.nkeys; k++)
+		free(sh.keys[k]);
+	free(sh.keys);
+	if (tmp_harness)
+		unlink(tmp_harness);
+	free(tmp_harness);
 	tnorm_free(dbfile);
 	cli_run_args_dispose(&ra);
 	return rc;

@@ -272,6 +272,101 @@ static int has_braces(char *const *v)
 	return 0;
 }
 
+int cli_driver_harness(const char *cmd, char **rest, int quiet, const char **harness, char **tmp)
+{
+	const char *dir = getenv("TMPDIR");
+	char *text = NULL;
+	size_t i, len;
+	int fd, err;
+	*harness = NULL;
+	*tmp = NULL;
+	for (i = 1; rest[i]; i++)
+		if (!strcmp(rest[i], "--harness") && rest[i + 1]) {
+			*harness = rest[i + 1];
+			if (!quiet)
+				fprintf(stderr, "tnorm %s: the harness is %s, as the command gives it to the "
+				        "program (--harness H names another, --no-harness: the test's bytes)\n",
+				        cmd, *harness);
+			return 0;
+		}
+	if ((err = tnorm_driver_harness(rest[0], &text)) == TNORM_ENOTFOUND) {
+		tnorm_error_clear();
+		return 0; /* no driver: the test is any file */
+	}
+	if (err < 0) {
+		fprintf(stderr, "tnorm %s: warning: %s; the test is taken as bytes (give --harness H)\n",
+		        cmd, tnorm_error_last()->message);
+		return 0;
+	}
+	len = strlen(text);
+	if (!(*tmp = malloc(strlen(dir && *dir ? dir : "/tmp") + 32))) {
+		tnorm_free(text);
+		return -1;
+	}
+	sprintf(*tmp, "%s/tnorm-harness-XXXXXX.tnh", dir && *dir ? dir : "/tmp");
+	if ((fd = mkstemps(*tmp, 4)) >= 0) {
+		int bad = write(fd, text, len) != (ssize_t)len;
+		if (close(fd) < 0 || bad) {
+			unlink(*tmp);
+			fd = -1;
+		}
+	}
+	if (fd < 0) {
+		fprintf(stderr, "tnorm %s: %s: cannot write the driver's harness: %s\n", cmd, *tmp,
+		        strerror(errno));
+		free(*tmp);
+		*tmp = NULL;
+		tnorm_free(text);
+		return -1;
+	}
+	tnorm_free(text);
+	*harness = *tmp;
+	if (!quiet)
+		fprintf(stderr, "tnorm %s: the harness is the one compiled into %s (%s --print-harness); "
+		        "--harness H names another, --no-harness: the test's bytes\n", cmd, rest[0],
+		        rest[0]);
+	return 0;
+}
+
+void cli_warn_stale_harness(const char *cmd, const char *harness, const char *program,
+                            char **rest)
+{
+	char *compiled = NULL, *file = NULL;
+	size_t len = 0, i;
+	for (i = 1; rest && rest[i]; i++)
+		if (!strcmp(rest[i], "--harness"))
+			return; /* the driver is given the harness to run with */
+	if (tnorm_driver_harness(program, &compiled) < 0 || tnorm_file_read(harness, &file, &len) < 0) {
+		tnorm_error_clear(); /* nothing to compare: what is wrong is said elsewhere */
+	} else if (strlen(compiled) != len || memcmp(compiled, file, len)) {
+		fprintf(stderr, "tnorm %s: warning: %s is not the harness compiled into %s (%s "
+		        "--print-harness): the driver runs every test with its own; rebuild it, or "
+		        "run it with --harness %s\n", cmd, harness, program, program, harness);
+	}
+	tnorm_free(compiled);
+	tnorm_free(file);
+}
+
+int cli_check_command(const cli_run_args *ra, const char *cmd, char **rest, int nrest,
+                      const char *synopsis)
+{
+	if (!rest || nrest == 0) {
+		cli_usage_error(cmd, "missing the command: %s", synopsis);
+		return -1;
+	}
+	if (!rest[0][0]) {
+		cli_usage_error(cmd, "the command after -- is empty: name the program to run");
+		return -1;
+	}
+	/* A warning, not an error: a program may crash whatever it reads, or print its
+	 * environment, and still be worth running. */
+	if (!ra->use_stdin && !has_braces(rest))
+		fprintf(stderr, "tnorm %s: warning: CMD has no {} or @@ and no --stdin: the program does "
+		        "not see the test (write {} where its path goes, e.g. -- %s {}, or give "
+		        "--stdin)\n", cmd, rest[0]);
+	return 0;
+}
+
 int cli_run_args_fixed(cli_run_args *ra, const char *cmd, char **cmdv, const char *const **out)
 {
 	char **w;

@@ -850,6 +850,28 @@ static PyObject *py_db_path(PyObject *self, PyObject *args)
 	return result;
 }
 
+/* The harness compiled into a tnorm driver, or None when the program is none (or printed none). */
+static PyObject *py_driver_harness(PyObject *self, PyObject *args)
+{
+	const char *program;
+	char *text = NULL;
+	PyObject *result;
+	int err;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "s:driver_harness", &program))
+		return NULL;
+	err = tnorm_driver_harness(program, &text);
+	if (err == TNORM_ENOTFOUND || err == TNORM_EINVALID) {
+		tnorm_error_clear();
+		Py_RETURN_NONE;
+	}
+	if (err < 0)
+		return raise_engine(err);
+	result = str_or_none(text);
+	tnorm_free(text);
+	return result;
+}
+
 /* ---- triage --------------------------------------------------------------------------------- */
 
 /* Bytes as they are (a generic normal form may hold any), or None for NULL. */
@@ -1250,6 +1272,10 @@ static PyMethodDef methods[] = {
 	 "stop) returns what is done with 'complete': False and 'interrupted': True; calling again\n"
 	 "resumes.  Returns the counts, 'buckets' and 'tests'.  Raises _tnorm.Error with the\n"
 	 "engine's message (a bad harness, no tests, a folder that cannot be read)."},
+	{"driver_harness", py_driver_harness, METH_VARARGS,
+	 "driver_harness(program) -> str or None\n\nThe harness compiled into a tnorm driver "
+	 "(program --print-harness, run only when the file links the driver runtime); None when the "
+	 "program is not a tnorm driver or printed no harness."},
 	{"db_path", py_db_path, METH_VARARGS,
 	 "db_path(test, explicit=None) -> str or None\n\nThe cross-test database a job on test uses "
 	 "by default ($TNORM_DB, else .tnorm/cache.db beside the test)."},

@@ -14,7 +14,6 @@ import re
 import shlex
 import shutil
 import struct
-import subprocess
 import sys
 import tempfile
 import time
@@ -198,19 +197,20 @@ def program_harness(program, workdir):
     """The harness compiled into a tnorm driver (DRIVER --print-harness), written to a file in
     workdir; None when the program is not a tnorm driver.  Only a program that links the tnorm
     driver runtime is asked: any other program could take the option for a file name."""
-    if not is_driver(program):
-        return None
-    try:
-        p = subprocess.run([program, "--print-harness"], capture_output=True, timeout=10,
-                           stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if p.returncode != 0 or not p.stdout.strip():
+    text = _tnorm.driver_harness(program)  # the CLI's way (tnorm_driver_harness)
+    if text is None or not text.strip():
         return None
     path = os.path.join(workdir, "harness.tnh")
-    with open(path, "wb") as f:
-        f.write(p.stdout)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
     return path
+
+
+def breakpoint_stop(number, function, file, line):
+    """How a host says that the user's breakpoint `number` stopped the program (in `function`,
+    at file:line when known): a navigation it cuts short names it (issue 32, item 8)."""
+    at = " (%s:%d)" % (os.path.basename(file), line) if file and line else ""
+    return "the program stopped at breakpoint %d, in %s%s" % (number, function or "??", at)
 
 
 def default_output(test, mode):
@@ -796,9 +796,11 @@ class _Navigation:
         fn = h.function_at(handler) if handler else None
         if fn:
             lines.append("handler: " + where(fn))
+        # A harness name that is no function of the program is the driver's own name for its
+        # handler (kv_put for h_put): the handler line says it all (issue 32, item 8).
         fn = h.function_named(m.group(1))
-        lines.append("calls:   " + (where(fn) if fn else "%s (not found in the program)"
-                                    % m.group(1)))
+        if fn:
+            lines.append("calls:   " + where(fn))
         return lines
 
     # ---- dispatch ----------------------------------------------------------------------------

@@ -6,8 +6,9 @@
  * they are tried lowest first within the step's template.  A swap of steps i < j is tried when
  * step j's action is above step i's and both orders are well-formed.  Rendering folds runs of
  * consecutive action indices (the same instances, consecutive values) into "# or A" / "# - B",
- * as the paper prints value ranges, and brackets maximal runs of steps that can all be swapped
- * with one another.  The JSON form carries the same facts, built as jansson values (json.c).
+ * as the paper prints value ranges (a legend line above the annotations says so), and brackets
+ * maximal runs of steps that can all be swapped with one another.  The JSON form carries the
+ * same facts, built as jansson values (json.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -467,6 +468,27 @@ static int all_swap(const tnorm_generalization *g, size_t s, size_t e)
 	return 1;
 }
 
+/* 1 when the rendering has an annotation to explain: an alternative, a fresh value or a swap. */
+static int annotated(const tnorm_generalization *g)
+{
+	size_t i, j;
+	for (i = 0; i < g->n; i++) {
+		if (g->nalt[i] || g->nfresh[i])
+			return 1;
+		for (j = 0; j < g->n; j++)
+			if (j != i && g->swap[i * g->n + j])
+				return 1;
+	}
+	return 0;
+}
+
+/* The line above the annotations (issue 32, item 7): "# - B" closes a range that "# or A" opens
+ * (every action from A through B, consecutive values of the same instances), which reads as
+ * "minus" to whoever has not been told. */
+#define LEGEND "# how to read: \"# or A\" the step could be A (same failure); \"# or A\" then " \
+               "\"# - B\" any action from A through B (a range, not a minus); \"#[\" ... " \
+               "\"#]\" steps in any order\n"
+
 int tnorm_generalization_format(const tnorm_generalization *g, char **out)
 {
 	const tnorm_harness *h;
@@ -477,6 +499,8 @@ int tnorm_generalization_format(const tnorm_generalization *g, char **out)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_generalization_format: NULL argument");
 	*out = NULL;
 	h = tnorm_test_harness(g->t);
+	if (annotated(g))
+		err = tnorm__buf_puts(&b, LEGEND);
 	for (i = 0; i < g->n && err == 0; i++) {
 		uint64_t idx = 0;
 		size_t k, j, nsw = 0;

@@ -322,3 +322,75 @@ done:
 	free(hooks);
 	return err;
 }
+
+/* ---- the harness compiled into a driver (issue 32, item 1) -----------------------------------
+ *
+ * A tnorm driver prints the harness it was built with (`--print-harness`): the CLI asks it when
+ * no --harness is given, as the debugger plugins do, so that a driver's tests are minimized as
+ * steps rather than as bytes.  Only a file that names tnorm_drv_main is asked: any other program
+ * could take the option for a file name. */
+
+/* `program` as execvp finds it: itself when it holds a '/', else the first executable file of
+ * that name in a folder of PATH.  NULL when there is none, or out of memory. */
+static char *find_program(const char *program)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	tnorm__buf b = TNORM__BUF_INIT;
+	if (strchr(program, '/'))
+		return tnorm__strdup(program);
+	for (p = path && *path ? path : "/usr/local/bin:/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		b.len = 0;
+		if (tnorm__buf_printf(&b, "%.*s/%s", end == p ? 1 : (int)(end - p), end == p ? "." : p,
+		                      program) < 0)
+			break;
+		if (access(b.ptr, X_OK) == 0)
+			return tnorm__buf_detach(&b);
+	}
+	tnorm__buf_dispose(&b);
+	return NULL;
+}
+
+int tnorm_driver_harness(const char *program, char **out)
+{
+	enum { HARNESS_SIZE = 1 << 20 };
+	static const char drv[] = "tnorm_drv_main";
+	extern char **environ;
+	char *path = NULL, *text = NULL, *buf = NULL;
+	size_t len = 0;
+	int err = 0, driver;
+	if (!program || !out)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_driver_harness: NULL argument");
+	*out = NULL;
+	if (!(path = find_program(program)))
+		return tnorm__error_set(TNORM_ENOTFOUND, "%s: no such program", program);
+	if (tnorm__read_file(path, &text, &len) < 0) {
+		err = tnorm__error_set(TNORM_ENOTFOUND, "%s: cannot read the program", program);
+		goto done;
+	}
+	driver = len > 4 && !memcmp(text, "\x7f" "ELF", 4) && memmem(text, len, drv, sizeof(drv) - 1);
+	free(text);
+	if (!driver) {
+		err = tnorm__error_set(TNORM_ENOTFOUND, "%s is not a tnorm driver (it does not link "
+		                       "the tnorm driver runtime)", program);
+		goto done;
+	}
+	if (!(buf = tnorm__malloc(HARNESS_SIZE))) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	if (!ask_program(path, "--print-harness", environ, buf, HARNESS_SIZE) || !buf[0] ||
+	    strlen(buf) == HARNESS_SIZE - 1) {
+		err = tnorm__error_set(TNORM_EINVALID, "'%s --print-harness' printed no harness (a "
+		                       "driver built without one?)", program);
+		goto done;
+	}
+	*out = buf;
+	buf = NULL;
+done:
+	free(buf);
+	free(path);
+	return err;
+}

@@ -122,12 +122,15 @@ int tnorm_triage_shard_parse(const char *text, unsigned *shard, unsigned *shards
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_triage_shard_parse: NULL argument");
 	k = shard_number(&p);
 	if (k < 0 || *p++ != '/' || (n = shard_number(&p)) < 0 || *p)
-		return tnorm__error_set(TNORM_EINVALID, "shard '%s': expected K/N, two numbers such as 0/4",
+		return tnorm__error_set(TNORM_EINVALID, "shard '%s': expected K/N, two numbers such as 1/4",
 		                        text);
-	if (n < 1 || k >= n)
-		return tnorm__error_set(TNORM_EINVALID, "shard '%s': K must be 0..N-1 (shards count from 0)",
-		                        text);
-	*shard = (unsigned)k;
+	/* 1-based, as Jest, Playwright and Vitest write it (issue 32, item 9): 1/3 .. 3/3.  0/N,
+	 * the old 0-based spelling's first shard, is refused rather than read another way. */
+	if (n < 1 || k < 1 || k > n)
+		return tnorm__error_set(TNORM_EINVALID, "shard '%s': K must be 1..N (shards count from "
+		                        "1: 1/%ld .. %ld/%ld)", text, n < 1 ? 1 : n, n < 1 ? 1 : n,
+		                        n < 1 ? 1 : n);
+	*shard = (unsigned)(k - 1);
 	*shards = (unsigned)n;
 	return 0;
 }
@@ -567,12 +570,13 @@ static long member_long(json_t *o, const char *key)
 
 /*
  * The result file of a test into *t (its name kept), if the file exists, parses, and was made
- * from the test's current content (`hex`): 1 when loaded, else 0 (a file that does not parse is
- * as good as missing: the test is done again; so is one that cannot be read for lack of memory).
+ * from the test's current content (`hex`) by this job (`jobkey`): 1 when loaded, else 0 (a file
+ * that does not parse is as good as missing: the test is done again; so is one that cannot be
+ * read for lack of memory).
  */
-static int result_from_json(json_t *j, tnorm_triage_test *t, const char *hex);
+static int result_from_json(json_t *j, tnorm_triage_test *t, const char *hex, const char *jobkey);
 
-static int load_result(const char *out, tnorm_triage_test *t, const char *hex)
+static int load_result(const char *out, tnorm_triage_test *t, const char *hex, const char *jobkey)
 {
 	tnorm__buf p = TNORM__BUF_INIT;
 	const char *file = NULL;
@@ -581,7 +585,7 @@ static int load_result(const char *out, tnorm_triage_test *t, const char *hex)
 	if (tnorm__buf_printf(&p, "%s/results/%s.json", out, t->name) == 0)
 		file = p.ptr;
 	if (file && (j = json_load_file(file, JSON_ALLOW_NUL, NULL)))
-		loaded = result_from_json(j, t, hex);
+		loaded = result_from_json(j, t, hex, jobkey);
 	json_decref(j);
 	tnorm__buf_dispose(&p);
 	tnorm_error_clear();
@@ -589,24 +593,29 @@ static int load_result(const char *out, tnorm_triage_test *t, const char *hex)
 }
 
 /* The same from a result's text (as the database holds it). */
-static int parse_result(const char *text, tnorm_triage_test *t, const char *hex)
+static int parse_result(const char *text, tnorm_triage_test *t, const char *hex,
+                        const char *jobkey)
 {
 	json_t *j = json_loads(text, JSON_ALLOW_NUL, NULL);
-	int loaded = j ? result_from_json(j, t, hex) : 0;
+	int loaded = j ? result_from_json(j, t, hex, jobkey) : 0;
 	json_decref(j);
 	tnorm_error_clear();
 	return loaded;
 }
 
-/* A result record into *t: 1 when it is one, made from content `hex`. */
-static int result_from_json(json_t *j, tnorm_triage_test *t, const char *hex)
+/* A result record into *t: 1 when it is one, made from content `hex` by the job `jobkey`.  A
+ * result of another job (other --rules, harness, command or policy: job_key) is no result of
+ * this one, so that a job run again with other options counts what a fresh job would (issue 32,
+ * item 5); a record that names no job (an older tnorm's, or one written by hand) is taken. */
+static int result_from_json(json_t *j, tnorm_triage_test *t, const char *hex, const char *jobkey)
 {
-	const char *h;
+	const char *h, *job;
 	int loaded = 0;
 	if (!json_is_object(j))
 		goto done;
 	h = json_string_value(json_object_get(j, "hash"));
-	if (!h || strcmp(h, hex))
+	job = json_string_value(json_object_get(j, "job"));
+	if (!h || strcmp(h, hex) || (job && strcmp(job, jobkey)))
 		goto done;
 	t->status = status_from_name(json_string_value(json_object_get(j, "status")));
 	t->message = member_str(j, "message");
@@ -659,12 +668,14 @@ static json_t *json_seconds(double v)
 }
 
 /* The result record of t (just done, from `hex` content) as one line of JSON, in *text. */
-static int result_text(const tnorm_triage_test *t, const char *hex, char **text)
+static int result_text(const tnorm_triage_test *t, const char *hex, const char *jobkey,
+                       char **text)
 {
 	json_t *r = json_object();
 	int bad = 0;
 	bad |= json_object_set_new(r, "test", tnorm__json_str(t->name));
 	bad |= json_object_set_new(r, "hash", json_string(hex));
+	bad |= json_object_set_new(r, "job", json_string(jobkey));
 	bad |= json_object_set_new(r, "status", json_string(tnorm_triage_status_name(t->status)));
 	bad |= json_object_set_new(r, "complete", json_boolean(t->complete));
 	bad |= json_object_set_new(r, "message", tnorm__json_str(t->message));
@@ -799,6 +810,10 @@ static int minimize(job *j, tnorm_triage_test *t)
 	po.slipped_dir = NULL;
 	po.db = o->db;
 	po.generalize = 0;
+	/* No replay: a replayed path starts near the normal form of another job (other --rules),
+	 * so the "reduced" test would be that form and the counts would depend on what the
+	 * database saw before (issue 32, item 5).  Finished results are reused by job instead. */
+	po.replay = 0;
 	po.jobs = 1;
 	po.argv = o->argv;
 	po.session.cancel = &j->stop;
@@ -872,7 +887,7 @@ static int do_claimed(job *j, worker_state *w, done_item *d, const char *hex)
 		}
 		return err;
 	}
-	if ((err = result_text(&d->test, hex, &text)) < 0)
+	if ((err = result_text(&d->test, hex, j->jobkey, &text)) < 0)
 		return err;
 	/* Not ours any more (our lease ran out and another worker took it): its result will be
 	 * recorded by that worker; ours is as good for this job's folder. */
@@ -908,7 +923,7 @@ static int work_on(job *j, worker_state *w, size_t i)
 		err = TNORM_ENOMEM;
 		goto done;
 	}
-	if (load_result(out, &d->test, hex)) {
+	if (load_result(out, &d->test, hex, j->jobkey)) {
 		count_earlier(j); /* done by an earlier job */
 		goto done;
 	}
@@ -916,7 +931,7 @@ static int work_on(job *j, worker_state *w, size_t i)
 		if ((err = tnorm__buf_printf(&item, "%s/%s", hex, name)) < 0 ||
 		    (err = tnorm_db_result(w->db, j->jobkey, item.ptr, &rec)) < 0)
 			goto done;
-		if (rec && parse_result(rec, &d->test, hex)) {
+		if (rec && parse_result(rec, &d->test, hex, j->jobkey)) {
 			/* Finished by another worker, here or on another machine: its copy in OUT. */
 			err = write_result_text(out, name, rec);
 			count_earlier(j);
@@ -1693,7 +1708,7 @@ static int probe_db(const tnorm_triage_options *o, tnorm_triage_result *res, con
 		return err;
 	if (o->shards > 1)
 		return tnorm__error_set(err, "shard %u/%u: the shards' results meet in the database: %s",
-		                        o->shard, o->shards, tnorm_error_last()->message);
+		                        o->shard + 1, o->shards, tnorm_error_last()->message);
 	{
 		tnorm__buf w = TNORM__BUF_INIT;
 		if (tnorm__buf_printf(&w, "%s; going on without it (claims are files in the output "
@@ -1710,11 +1725,11 @@ static int probe_db(const tnorm_triage_options *o, tnorm_triage_result *res, con
 static int check_options(const tnorm_triage_options *o)
 {
 	if (o->shards > 1 && o->shard >= o->shards)
-		return tnorm__error_set(TNORM_EINVALID, "shard %u/%u: K must be 0..N-1", o->shard,
-		                        o->shards);
+		return tnorm__error_set(TNORM_EINVALID, "shard index %u of %u shards: it must be "
+		                        "0..shards-1", o->shard, o->shards);
 	if (o->shards > 1 && !o->db)
 		return tnorm__error_set(TNORM_EINVALID, "shard %u/%u: shards need a database (--db URL) "
-		                        "where their results meet", o->shard, o->shards);
+		                        "where their results meet", o->shard + 1, o->shards);
 	if (o->lease > 86400)
 		return tnorm__error_set(TNORM_EINVALID, "a lease of %u s is more than a day", o->lease);
 	if (!o->dir)
@@ -1728,7 +1743,7 @@ static int check_options(const tnorm_triage_options *o)
 }
 
 /* Read every test's result back (the files are what a resumed job sees). */
-static int gather(tnorm_triage_result *r, const char *dir)
+static int gather(tnorm_triage_result *r, const char *dir, const char *jobkey)
 {
 	size_t i;
 	r->done = 0;
@@ -1741,7 +1756,7 @@ static int gather(tnorm_triage_result *r, const char *dir)
 			return TNORM_ENOMEM;
 		if (tnorm_file_read(file, &text, &len) == 0) {
 			hash_hex(text, len, hex);
-			loaded = load_result(r->out, t, hex);
+			loaded = load_result(r->out, t, hex, jobkey);
 		}
 		tnorm_error_clear();
 		tnorm_free(file);
@@ -1838,7 +1853,7 @@ int tnorm_triage_run(const tnorm_triage_options *given, tnorm_triage_result *res
 	pthread_mutex_destroy(&j.lock);
 	pthread_cond_destroy(&j.cv);
 	clear_claims(res->out);
-	if (err == 0 && (err = gather(res, res->folder)) == 0) {
+	if (err == 0 && (err = gather(res, res->folder, j.jobkey)) == 0) {
 		res->fresh = p.fresh;
 		if (j.err)
 			err = tnorm__error_set(j.err, "%s", j.errmsg ? j.errmsg : tnorm_error_name(j.err));

@@ -38,5 +38,6 @@ out=${TNORM_OUT:-$TNORM_CORPUS/triage}
 mkdir -p "$out"
 harness=()
 [ -n "${TNORM_HARNESS:-}" ] && harness=(--harness "$TNORM_HARNESS")
-exec "${TNORM:-tnorm}" triage "$TNORM_CORPUS" "${harness[@]}" --shard "$K/$N" --db "$TNORM_DB" \
+# K is the scheduler's index, from 0; tnorm's --shard counts from 1 (1/N .. N/N).
+exec "${TNORM:-tnorm}" triage "$TNORM_CORPUS" "${harness[@]}" --shard "$((K + 1))/$N" --db "$TNORM_DB" \
 	-o "$out/shard-$K" -j "${TNORM_JOBS:-$(nproc)}" --quiet -- "$@"

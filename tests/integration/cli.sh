@@ -213,5 +213,65 @@ expect "Ctrl-C: the best-so-far file is a valid test that still fails" sh -c "$T
 expect "Ctrl-C: says the best result is kept" grep -q "best result so far is kept" "$W/err"
 expect "no temporary files left" sh -c "[ -z \"\$(ls -A '$W' | grep tmp)\" ]"
 
+# ---- a newcomer's first hour (issue 32) ---------------------------------------------------------
+# Item 3: a command without {} (or @@) and without --stdin is said as such, before anything runs
+# (it was the driver's usage text, the last line of its complaint).
+mkdir -p "$W/tri32"
+cp "$AVL/tests/fail-1.t" "$W/tri32/"
+for c in "run" "minimize --harness $AVL/avl.tnh --max-runs 5" "fuzz $AVL/avl.tnh --runs 1 -o $W/fz32" "triage $W/tri32 --harness $AVL/avl.tnh --no-db"; do
+	"$T" ${c%% *} $(echo "$c" | cut -s -d' ' -f2-) $([ "${c%% *}" = run ] || [ "${c%% *}" = minimize ] && echo "$AVL/tests/fail-1.t") -- "$AD/avl_driver" >"$W/out" 2>"$W/err"
+	expect "${c%% *}: CMD without {} or @@ nor --stdin: a warning that says so, first" sh -c "head -1 '$W/err' | grep -q '^tnorm ${c%% *}: warning: CMD has no {} or @@ and no --stdin'"
+done
+expect "run --stdin: a command without {} is fine then" sh -c "'$T' run --stdin '$AVL/tests/fail-1.t' -- '$AD/avl_driver' --stdin 2>'$W/err' | grep -q '^outcome: fail' && ! grep -q warning '$W/err'"
+
+# Item 4: run --expect fail|pass: the exit status is the verdict.
+"$T" run --expect fail "$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} >"$W/out" 2>"$W/err"; rc1=$?
+"$T" run --expect pass "$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} >"$W/out2" 2>"$W/err2"; rc2=$?
+"$T" run --expect pass "$AVL/tests/pass-1.t" -- "$AD/avl_driver" {} >/dev/null 2>&1; rc3=$?
+"$T" run --expect fail --json "$AVL/tests/pass-1.t" -- "$AD/avl_driver" {} >"$W/out4" 2>/dev/null; rc4=$?
+"$T" run --expect maybe "$AVL/tests/pass-1.t" -- "$AD/avl_driver" {} 2>"$W/err5"; rc5=$?
+expect "run --expect fail on a failing test: exit 0" sh -c "[ $rc1 = 0 ] && grep -q '^outcome: fail' '$W/out'"
+expect "run --expect pass on a failing test: exit 1, the outcome said" sh -c "[ $rc2 = 1 ] && grep -q '^outcome: fail' '$W/out2' && grep -qx 'tnorm run: expected pass, the outcome is fail' '$W/err2'"
+expect "run --expect pass on a passing test: exit 0" [ $rc3 = 0 ]
+expect "run --expect fail --json on a passing test: exit 1, the JSON printed" sh -c "[ $rc4 = 1 ] && grep -q '\"outcome\": \"pass\"' '$W/out4'"
+expect "run --expect takes fail or pass" sh -c "[ $rc5 = 2 ] && grep -q 'expect takes fail or pass' '$W/err5'"
+
+# Item 1: minimize without --harness on a tnorm driver asks it for its harness (as the debugger
+# plugins do): the test is minimized as steps, the same normal form as with --harness.
+"$T" minimize --no-db -o "$W/h1.norm" "$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} >"$W/out" 2>"$W/err"; rc=$?
+"$T" minimize --no-db --quiet --harness "$AVL/avl.tnh" -o "$W/h2.norm" "$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} >/dev/null 2>&1
+expect "minimize on a driver without --harness: steps, and it says whose harness" sh -c "[ $rc = 0 ] && grep -q ': 100 -> 10 steps in' '$W/out' && grep -q 'the harness is the one compiled into .*avl_driver (.*avl_driver --print-harness)' '$W/err'"
+expect "minimize on a driver without --harness: the normal form of --harness" cmp -s "$W/h1.norm" "$W/h2.norm"
+"$T" minimize --no-db --quiet --no-harness --max-runs 20 -o "$W/h3.norm" "$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} >"$W/out" 2>"$W/err"
+expect "minimize --no-harness: the test's bytes, as before" grep -q ' bytes in ' "$W/out"
+"$T" minimize --no-db --quiet -o "$W/h4.norm" "$AVL/tests/fail-1.t" -- "$AD/avl_driver" --harness "$AVL/avl.tnh" {} >"$W/out" 2>"$W/err"
+expect "minimize of a driver run with its own --harness: that harness" grep -q ': 100 -> 10 steps in' "$W/out"
+"$T" generalize --no-db --quiet -o "$W/h5.gen" "$W/h2.norm" -- "$AD/avl_driver" {} >"$W/out" 2>"$W/err"; rc=$?
+expect "generalize on a driver without --harness: its harness" sh -c "[ $rc = 0 ] && grep -q '^generalized:' '$W/out'"
+mkdir "$W/tri1"
+cp "$AVL/tests/fail-1.t" "$AVL/tests/fail-2.t" "$W/tri1/"
+"$T" triage "$W/tri1" --no-db --no-generalize -j 2 -- "$AD/avl_driver" {} >"$W/out" 2>"$W/err"; rc=$?
+expect "triage on a driver without --harness: steps, its harness" sh -c "[ $rc = 0 ] && grep -q '^fail-1.t: 100 -> 10 steps' '$W/out' && grep -q 'avl_driver --print-harness' '$W/err'"
+
+# Item 7: the annotated test starts with a legend: "# - B" ends a range ("# or A" .. B).
+expect "generalize: a legend line above the annotations says # - B is a range" sh -c "head -1 '$W/h5.gen' | grep -q '^# how to read: .*\"# or A\" then \"# - B\" any action from A through B (a range, not a minus)' && grep -q '^# - ' '$W/h5.gen'"
+
+# Item 2: a harness edited without rebuilding the driver.  fuzz gives the first invalid run's
+# reason (and exit 1 when no run was valid); check --driver says the files differ.
+sed 's/avl_insert/avl_add/' "$AVL/avl.tnh" >"$W/edited.tnh"
+"$T" fuzz "$W/edited.tnh" --runs 20 -o "$W/fz-ed" -- "$AD/avl_driver" {} >"$W/out" 2>"$W/err"; rc=$?
+expect "fuzz with every run invalid: exit 1, the first run's reason and seed" sh -c "[ $rc = 1 ] && grep -q ' 20 invalid' '$W/out' && grep -q '^tnorm fuzz: warning: 20 of 20 runs invalid; the first (seed 1: tnorm gen .*edited.tnh --steps 100 --seed 1): .*unknown action .avl_add' '$W/err' && grep -q 'tnorm check --driver' '$W/err'"
+"$T" check --driver "$AD/avl_driver" "$W/edited.tnh" >/dev/null 2>"$W/err"; rc=$?
+expect "check --driver: warns that the harness is not the driver's" sh -c "[ $rc = 0 ] && grep -q 'warning: .*edited.tnh is not the harness compiled into .*avl_driver' '$W/err'"
+"$T" check --driver "$AD/avl_driver" "$AVL/avl.tnh" >/dev/null 2>"$W/err"
+expect "check --driver: no such warning for the driver's own harness" sh -c "! grep -q 'is not the harness' '$W/err'"
+"$T" fuzz "$W/edited.tnh" --runs 2 -o "$W/fz-ed2" -- "$AD/avl_driver" {} >/dev/null 2>"$W/err"
+expect "fuzz: warns first that the harness is not the driver's" sh -c "head -1 '$W/err' | grep -q '^tnorm fuzz: warning: .*edited.tnh is not the harness compiled into .*avl_driver'"
+"$T" minimize --no-db --harness "$W/edited.tnh" "$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} >/dev/null 2>"$W/err"
+expect "minimize --harness: warns that the harness is not the driver's" grep -q '^tnorm minimize: warning: .*edited.tnh is not the harness compiled into' "$W/err"
+"$T" run "$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} >/dev/null 2>"$W/err"
+"$T" minimize --no-db --quiet --harness "$AVL/avl.tnh" -o "$W/same.norm" "$AVL/tests/fail-1.t" -- "$AD/avl_driver" {} >/dev/null 2>>"$W/err"
+expect "no such warning with the driver's own harness" sh -c "! grep -q 'is not the harness' '$W/err'"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

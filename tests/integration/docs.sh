@@ -143,5 +143,24 @@ cli_pol=$(echo "$msg" | sed -n 's/.*expected \(.*\)/\1/p' | sed 's/, / /g; s/ or
 comp_pol=$_tnorm_policies
 expect "--match policies: the completion's ($comp_pol) are the CLI's ($cli_pol)" test "$comp_pol" = "$cli_pol"
 
+# --- what a newcomer missed or found contradicted (issue 32, item 7) ---
+R=$SRC/README.md
+expect "README: its first two commands are still the main and the test command, first" sh -c \
+	"grep -n '^<!-- [a-z-]*command -->\$' '$R' | head -2 | sed 's/^[0-9]*://' | tr '\n' ' ' | grep -qx '<!-- main-command --> <!-- test-command --> ' && [ \$(grep -n '^<!-- main-command -->' '$R' | cut -d: -f1) -lt \$(grep -n '^\`\`\`' '$R' | head -1 | cut -d: -f1) ]"
+expect "README: a plain build line" grep -qx 'meson setup build && ninja -C build' "$R"
+expect "generalization.md agrees with normalize.md: -j runs the experiments in parallel" sh -c \
+	"! grep -q 'Not yet.*-j' '$SRC/docs/generalization.md' && grep -q '^\`-j N\` (default: the number of cores) runs the experiments on N workers' '$SRC/docs/generalization.md' && grep -q 'runs the$' '$SRC/docs/commands/normalize.md'"
+expect "generalization.md: the legend line, and # - B is a range" sh -c \
+	"grep -q '^# how to read: ' '$SRC/docs/generalization.md' && grep -q 'a range, not a minus' '$SRC/docs/generalization.md'"
+expect "driver.md: how long tnorm_value.s lives, and the print hook's rules" sh -c \
+	"grep -q '^### How long a string lives: \`tnorm_value.s\` is borrowed' '$SRC/docs/driver.md' && grep -q 'return 0 when it printed, nonzero when it cannot' '$SRC/docs/driver.md'"
+# The uninstalled .pc that driver.md documents builds a driver with no install step.
+mkdir "$W/pc" && (cd "$W/pc" && "$B/core/driver/tnorm-embed" "$SRC/tests/driver/kv.tnh" kv_harness.c kv_harness &&
+	PKG_CONFIG_PATH=$B/meson-uninstalled cc -O0 -g -o kv_driver "$SRC/tests/driver/kv.c" kv_harness.c \
+		$(PKG_CONFIG_PATH=$B/meson-uninstalled pkg-config --cflags --libs tnorm-driver)) >"$W/pc.log" 2>&1
+printf 'kv0 = kv_new()\nkey0 = "x"\nval0 = 1\nkv_put(kv0, key0, val0)\n' >"$W/pc/ok.t"
+expect "driver.md: a driver built with build/meson-uninstalled (pkg-config tnorm-driver) runs" sh -c \
+	"grep -q 'tnorm_drv_main' '$SRC/tests/driver/kv.c' && '$W/pc/kv_driver' '$W/pc/ok.t' && grep -q 'meson-uninstalled/tnorm-driver-uninstalled.pc' '$SRC/docs/driver.md'"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

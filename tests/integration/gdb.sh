@@ -91,6 +91,12 @@ g nav-bad.log -ex 'tnorm goto 3' -ex 'tnorm pools' -ex 'tnorm run fail-1.t.norm'
 	-ex 'tnorm back' -ex 'tnorm goto x' -ex 'tnorm back 0' -ex 'tnorm break 10' -ex 'tnorm delete 4' \
 	-ex 'tnorm pools 1' -ex 'echo ALIVE\n' --args "$D"
 g nav-help.log -ex 'help tnorm goto' -ex 'help tnorm pools' -ex 'help tnorm break'
+# what a newcomer tripped on (issue 32, item 8): a harness name that is the driver's own (kv_put
+# is h_put), and the user's breakpoint cutting tnorm back short
+printf 'kv0 = kv_new()\nkey0 = "x"\nval0 = 1\nkv_put(kv0, key0, val0)\n' >kv.t
+g kvcalls.log -ex 'tnorm run kv.t' -ex 'tnorm goto 3' -ex 'echo ALIVE\n' --args "$B/tests/driver/kv_driver" kv.t
+g ubrk.log -ex 'tnorm run fail-1.t.norm' -ex 'tnorm goto 8' -ex 'break avl_insert' -ex 'tnorm back 4' \
+	-ex 'echo ALIVE\n' --args "$D" fail-1.t
 E='' CRASH='Program received signal SIGABRT'
 . "$(dirname "$0")/nav-checks.sh"
 

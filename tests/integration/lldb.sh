@@ -101,6 +101,12 @@ cmds cbad 'tnorm goto 3' 'tnorm pools' 'tnorm run fail-1.t.norm' 'tnorm goto 99'
 	'tnorm goto x' 'tnorm back 0' 'tnorm break 10' 'tnorm delete 4' 'tnorm pools 1' 'script print("ALIVE")'
 l nav-bad.log -o 'command source -e false cbad' -- "$D"
 l nav-help.log -o 'help tnorm' -o 'tnorm help'
+# what a newcomer tripped on (issue 32, item 8): a harness name that is the driver's own (kv_put
+# is h_put), and the user's breakpoint cutting tnorm back short
+printf 'kv0 = kv_new()\nkey0 = "x"\nval0 = 1\nkv_put(kv0, key0, val0)\n' >kv.t
+l kvcalls.log -o 'tnorm run kv.t' -o 'tnorm goto 3' -- "$B/tests/driver/kv_driver" kv.t
+l ubrk.log -o 'tnorm run fail-1.t.norm' -o 'tnorm goto 8' -o 'breakpoint set -n avl_insert' \
+	-o 'tnorm back 4' -- "$D" fail-1.t
 E='error: ' CRASH='stop reason = signal SIGABRT'
 . "$(dirname "$0")/nav-checks.sh"
 

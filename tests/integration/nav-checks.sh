@@ -56,5 +56,12 @@ expect "break 10 on a 10-step test: one clear error" has "^${E}tnorm: no step 10
 expect "delete of a step without a breakpoint: one clear error" hasx "${E}tnorm: no step breakpoint on step 4" nav-bad.log
 expect "pools with an argument: one clear error" has "^${E}tnorm: tnorm pools takes no arguments" nav-bad.log
 expect "the debugger keeps working after bad navigation input" hasx ALIVE nav-bad.log
+# issue 32, item 8: kvcalls.log (run kv.t on the kv driver, goto 3), ubrk.log (goto 8, a breakpoint
+# on avl_insert, back 4), and nav.log's restarts
+expect "source view: a harness name that is the driver's own says the handler, no 'not found'" sh -c \
+	"grep -qxF 'STEP 3: kv_put(kv0, key0, val0)' kvcalls.log && grep -qE '^    handler: h_put \(kv.c:[0-9]+\)$' kvcalls.log && ! grep -q 'not found in the program' kvcalls.log"
+expect "back stopped by the user's breakpoint: names the breakpoint" has \
+	"^${E}tnorm: the program did not reach step 4 \(the program stopped at breakpoint [0-9]+, in avl_insert \(avl.c:[0-9]+\)\)$" ubrk.log
+expect "a restart (back, goto) prints no 'Process N exited with status = 9'" sh -c "! grep -q 'exited with status = 9' nav.log"
 expect "help: goto has help" has 'tnorm goto K\|fail' nav-help.log
 expect "help: pools and break have help" sh -c "grep -q '^tnorm pools' nav-help.log && grep -q '^tnorm break \[K...\]' nav-help.log"

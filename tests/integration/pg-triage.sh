@@ -39,15 +39,15 @@ expect "one process with SQLite: exit 0" sh -c "grep -q '^c: $NT tests, ' ref.ou
 
 # ---- two shards in parallel, then the report ---------------------------------------------------
 URL=$(pg_url shards)
-"$T" triage c --harness "$H" --shard 0/2 -j 1 --db "$URL" -o s0 -- "$D" {} >s0.out 2>s0.err &
+"$T" triage c --harness "$H" --shard 1/2 -j 1 --db "$URL" -o s0 -- "$D" {} >s0.out 2>s0.err &
 p0=$!
-"$T" triage c --harness "$H" --shard 1/2 -j 1 --db "$URL" -o s1 -- "$D" {} >s1.out 2>s1.err &
+"$T" triage c --harness "$H" --shard 2/2 -j 1 --db "$URL" -o s1 -- "$D" {} >s1.out 2>s1.err &
 p1=$!
 wait $p0; r0=$?
 wait $p1; r1=$?
 expect "two shards: both exit 0" [ $r0 = 0 ] && [ $r1 = 0 ]
-n0=$(sed -n 's/^shard 0\/2 of c: \([0-9]*\) of .*/\1/p' s0.out)
-n1=$(sed -n 's/^shard 1\/2 of c: \([0-9]*\) of .*/\1/p' s1.out)
+n0=$(sed -n 's/^shard 1\/2 of c: \([0-9]*\) of .*/\1/p' s0.out)
+n1=$(sed -n 's/^shard 2\/2 of c: \([0-9]*\) of .*/\1/p' s1.out)
 expect "two shards: they split the folder ($n0 + $n1 = $NT)" [ "$((n0 + n1))" = "$NT" ]
 expect "two shards: no shard writes a report" sh -c "[ ! -e s0/report.json ] && [ ! -e s1/report.json ]"
 expect "two shards: every test is finished in the database" [ "$(done_items shards)" = "$NT" ]
@@ -63,7 +63,7 @@ URL=$(pg_url kill)
 # done after some 215 runs), and no run times out: the shard is in the middle of a test when it
 # is killed, however fast the machine (issue 28, item 13).
 gate_close "$W/gk" 250
-TMPDIR=$W/gk setsid "$T" triage c --harness "$H" --shard 0/2 -j 1 --lease 3 --timeout 600 \
+TMPDIR=$W/gk setsid "$T" triage c --harness "$H" --shard 1/2 -j 1 --lease 3 --timeout 600 \
 	--db "$URL" -o k -- "$GATE_D" {} >k1.out 2>&1 &
 kp=$!
 gate_wait "$W/gk"
@@ -75,14 +75,14 @@ nbefore=$(done_items kill)
 expect "kill -9: some tests were finished before the kill ($nbefore)" [ "$nbefore" -ge 2 ]
 expect "kill -9: one was held when the shard died" [ "$(pg_psql kill "SELECT count(*) FROM tnorm_claim WHERE done=0")" -ge 1 ]
 gate_open "$W/gk"
-TMPDIR=$W/gk "$T" triage c --harness "$H" --shard 0/2 -j 1 --lease 3 --timeout 600 --db "$URL" -o k \
+TMPDIR=$W/gk "$T" triage c --harness "$H" --shard 1/2 -j 1 --lease 3 --timeout 600 --db "$URL" -o k \
 	-- "$GATE_D" {} >k2.out 2>k2.err
 rc=$?
 again=$(sed -n 's/^\([^ :]*\.t\): .*/\1/p' k2.out | sort | tr '\n' ' ')
 expect "kill -9: the restarted shard finishes (exit 0)" [ $rc = 0 ]
 expect "kill -9: it loses nothing: every test of the shard is finished ($n0)" [ "$(done_items kill)" = "$n0" ]
 expect "kill -9: it redoes nothing finished (did: $again; finished before: $before)" python3 -c "import sys; a=set(sys.argv[1].split()); b=set(sys.argv[2].split()); sys.exit(bool(a & b) or len(a) + len(b) != int(sys.argv[3]))" "$again" "$before" "$n0"
-expect "kill -9: the restarted shard says what it did" grep -q "^shard 0/2 of c: $n0 of $NT tests ($((n0 - nbefore)) done by this run)" k2.out
+expect "kill -9: the restarted shard says what it did" grep -q "^shard 1/2 of c: $n0 of $NT tests ($((n0 - nbefore)) done by this run)" k2.out
 
 # ---- two processes on the same tests: never both on one ----------------------------------------
 URL=$(pg_url twice)
@@ -121,7 +121,7 @@ done
 wait
 "$T" triage c --harness "$H" --db "$SU" -o slurm-report --quiet -- "$D" {} >slurm.out 2>&1
 expect "slurm.sbatch: two array tasks, then the report with the reference's buckets" sh -c \
-	"grep -q '^shard 0/2 of .*/c: ' slurm0.out && grep -q '^shard 1/2 of .*/c: ' slurm1.out && [ \"\$(python3 -c \"import json; print(len(json.load(open('slurm-report/report.json'))['results']))\")\" = $NT ]"
+	"grep -q '^shard 1/2 of .*/c: ' slurm0.out && grep -q '^shard 2/2 of .*/c: ' slurm1.out && [ \"\$(python3 -c \"import json; print(len(json.load(open('slurm-report/report.json'))['results']))\")\" = $NT ]"
 expect "slurm.sbatch: its report is the reference's" [ "$(report_key slurm-report/report.json)" = "$(report_key ref/report.json)" ]
 # A Kubernetes indexed Job of 2 pods: each pod's command from k8s-job.yaml, with its index.
 cmd=$(sed -n 's/^ *command: \[\(.*\)\]$/\1/p' "$CL/k8s-job.yaml" | tr -d '"' | sed 's/, / /g')
@@ -150,8 +150,8 @@ if [ -x "$S/sut_jsonish" ]; then
 	printf 'Command line used to find this crash:\n\n./prog @@\n' >cj/README.txt
 	"$T" triage cj -j 2 --invalid-exit 1 --db cref.db -o cref --quiet -- "$S/sut_jsonish" @@ >cref.out 2>&1
 	CU=$(pg_url crashes)
-	"$T" triage cj --shard 0/2 -j 1 --invalid-exit 1 --db "$CU" -o cs0 --quiet -- "$S/sut_jsonish" @@ >cs0.out 2>&1 &
-	"$T" triage cj --shard 1/2 -j 1 --invalid-exit 1 --db "$CU" -o cs1 --quiet -- "$S/sut_jsonish" @@ >cs1.out 2>&1 &
+	"$T" triage cj --shard 1/2 -j 1 --invalid-exit 1 --db "$CU" -o cs0 --quiet -- "$S/sut_jsonish" @@ >cs0.out 2>&1 &
+	"$T" triage cj --shard 2/2 -j 1 --invalid-exit 1 --db "$CU" -o cs1 --quiet -- "$S/sut_jsonish" @@ >cs1.out 2>&1 &
 	wait
 	"$T" triage cj -j 2 --invalid-exit 1 --db "$CU" -o cfin -- "$S/sut_jsonish" @@ >cfin.out 2>&1
 	expect "crash folder: one process with SQLite finds the two bugs" grep -q '^cj: 4 tests, 4 failing, 2 distinct signatures, .*: 2 buckets$' cref.out
@@ -164,14 +164,14 @@ else
 fi
 
 # ---- bad shards: one clear error each ------------------------------------------------------------
-"$T" triage c --harness "$H" --shard 2/2 --db "$URL" -- "$D" {} 2>e1; rc1=$?
+"$T" triage c --harness "$H" --shard 3/2 --db "$URL" -- "$D" {} 2>e1; rc1=$?
 "$T" triage c --harness "$H" --shard 1 --db "$URL" -- "$D" {} 2>e2; rc2=$?
-"$T" triage c --harness "$H" --shard 0/2 --no-db -- "$D" {} 2>e3; rc3=$?
-"$T" triage c --harness "$H" --shard 0/2 --db "postgresql://tnorm@/none?host=$W/nosock" -- "$D" {} 2>e4; rc4=$?
-expect "--shard 2/2: a usage error naming it" sh -c "[ $rc1 = 2 ] && grep -q \"shard '2/2': K must be 0..N-1\" e1"
+"$T" triage c --harness "$H" --shard 1/2 --no-db -- "$D" {} 2>e3; rc3=$?
+"$T" triage c --harness "$H" --shard 1/2 --db "postgresql://tnorm@/none?host=$W/nosock" -- "$D" {} 2>e4; rc4=$?
+expect "--shard 3/2: a usage error naming it" sh -c "[ $rc1 = 2 ] && grep -q \"shard '3/2': K must be 1..N\" e1"
 expect "--shard 1: a usage error naming it" sh -c "[ $rc2 = 2 ] && grep -q \"shard '1': expected K/N\" e2"
 expect "--shard with --no-db: a usage error" sh -c "[ $rc3 = 2 ] && grep -q 'needs a database' e3"
-expect "--shard with a server that does not answer: an error, not a warning" sh -c "[ $rc4 != 0 ] && grep -q 'shard 0/2: the shards. results meet in the database' e4"
+expect "--shard with a server that does not answer: an error, not a warning" sh -c "[ $rc4 != 0 ] && grep -q 'shard 1/2: the shards. results meet in the database' e4"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

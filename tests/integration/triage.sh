@@ -135,6 +135,50 @@ expect "triage: an empty folder is one clear error" sh -c "[ $rc = 1 ] && grep -
 "$T" triage nosuch --harness "$H" -- "$D" {} 2>err; rc=$?
 expect "triage: a missing folder is one clear error (exit 3: cannot read)" sh -c "[ $rc = 3 ] && grep -q 'nosuch: cannot read the folder' err"
 
+# ---- a re-run with other --rules counts what a fresh run counts (issue 32, item 5) ---------------
+# The first job's result files (--rules paper) are not this job's, and no replayed path starts it
+# near their normal forms: the same counts as a job that never saw them (--no-db).
+mkdir rr rr2
+for k in 1 2 3 5; do cp "$AVL/tests/fail-$k.t" rr/; cp "$AVL/tests/fail-$k.t" rr2/; done
+"$T" triage rr --harness "$H" --no-generalize --quiet --rules paper -- "$D" {} >/dev/null 2>&1
+"$T" triage rr --harness "$H" --no-generalize --quiet -- "$D" {} 2>&1 | head -1 | sed 's/^rr:/X:/' >rr.sum
+"$T" triage rr2 --harness "$H" --no-generalize --quiet --no-db -- "$D" {} 2>&1 | head -1 | sed 's/^rr2:/X:/' >rr2.sum
+expect "triage: a re-run with other --rules has a fresh run's counts" sh -c "grep -q 'distinct reduced' rr.sum && cmp -s rr.sum rr2.sum"
+"$T" triage rr --harness "$H" --no-generalize --quiet --rules paper -- "$D" {} 2>&1 | head -1 | sed 's/^rr:/X:/' >rr3.sum
+"$T" triage rr2 --harness "$H" --no-generalize --quiet --rules paper --no-db -- "$D" {} 2>&1 | head -1 | sed 's/^rr2:/X:/' >rr4.sum
+expect "triage: and back to --rules paper, a fresh paper run's counts" sh -c "grep -q 'distinct reduced' rr3.sum && cmp -s rr3.sum rr4.sum"
+
+# ---- a progress line on a terminal, plain lines otherwise (issue 32, item 6) -------------------
+# script(1) gives the triage a terminal: the line [DONE/TOTAL] B buckets, R tests/s, S s left is
+# redrawn in place (\r) below the lines per test; in a file, or with --quiet, there is none.
+mkdir pg6
+for k in 1 2 3; do cp "$AVL/tests/fail-$k.t" pg6/; done
+script -qec "'$T' triage pg6 --no-db -j 1 --harness '$H' -- '$D' {}" /dev/null >pg6.tty 2>&1
+tr '\r' '\n' <pg6.tty | sed 's/\x1b\[K//g' >pg6.lines # each redraw on a line of its own
+has_gen() { grep -qE '^\[3/3\] generalizing bucket 1 of 1: [0-9]+ runs' pg6.lines; }
+expect "triage on a terminal: a progress line with count, buckets, rate and time left" sh -c "grep -qE '^\[3/3\] 1 bucket, [0-9.]+ tests/s, [0-9]+ s left' pg6.lines && grep -qE '^\[1/3\] 1 bucket, ' pg6.lines && [ \$(tr -cd '\r' <pg6.tty | wc -c) -gt 0 ]"
+expect "triage on a terminal: then the representative's generalization on the same line" has_gen
+expect "triage on a terminal: the lines per test and the summary still there" sh -c "grep -q '^fail-3.t: 100 -> 10 steps' pg6.lines && grep -q '^pg6: 3 tests, 3 failing' pg6.lines"
+rm -rf pg6/triage
+script -qec "'$T' triage pg6 --quiet --no-db --no-generalize -j 1 --harness '$H' -- '$D' {}" /dev/null >pg6q.tty 2>&1
+expect "triage --quiet on a terminal: no progress line" sh -c "grep -q 'pg6: 3 tests' pg6q.tty && ! grep -q 'tests/s' pg6q.tty"
+expect "triage into files: plain lines, no progress line" sh -c "grep -q 'fail-1.t: 100 -> 10 steps' tri.out && ! grep -q 'tests/s' tri.out tri.err && [ \$(cat tri.out tri.err | tr -cd '\r' | wc -c) = 0 ]"
+
+# ---- --shard counts from 1, as Jest and Playwright users write it (issue 32, item 9) -------------
+mkdir sh
+for k in 1 2 3 5; do cp "$AVL/tests/fail-$k.t" sh/; done
+for k in 1 2; do
+	"$T" triage sh --harness "$H" --shard $k/2 --db sh.db -o sh$k --no-generalize -j 1 -- "$D" {} >sh$k.out 2>sh$k.err
+	echo $? >sh$k.rc
+done
+expect "triage --shard 1/2 and 2/2: both run, named as given" sh -c "[ \$(cat sh1.rc) = 0 ] && [ \$(cat sh2.rc) = 0 ] && grep -q '^shard 1/2 of sh: ' sh1.out && grep -q '^shard 2/2 of sh: ' sh2.out && grep -q '^triage: shard 2/2: [0-9]* tests in sh,' sh2.err"
+n1=$(sed -n 's/^shard 1\/2 of sh: \([0-9]*\) of .*/\1/p' sh1.out)
+n2=$(sed -n 's/^shard 2\/2 of sh: \([0-9]*\) of .*/\1/p' sh2.out)
+expect "triage --shard 1/2 and 2/2 split the folder ($n1 + $n2 = 4)" [ "$((n1 + n2))" = 4 ]
+"$T" triage sh --harness "$H" --shard 0/2 --db sh.db -- "$D" {} 2>err; rc=$?
+expect "triage --shard 0/2: refused, saying shards count from 1" sh -c "[ $rc = 2 ] && grep -q \"shard '0/2': K must be 1..N (shards count from 1: 1/2 .. 2/2)\" err"
+expect "triage --help: --shard counts from 1" sh -c "'$T' triage --help | tr '\n' ' ' | grep -q 'K from 1 to N'"
+
 # ---- memory: nothing definitely lost (issue 14: a forked worker leaked what it inherited) ---------
 mkdir lk
 cp "$AVL/tests/fail-1.t" lk/

@@ -217,6 +217,17 @@ TNORM_EXTERN int tnorm_signal_from_below(int code, long pid);
  */
 TNORM_EXTERN int tnorm_lint_checks(const tnorm_harness *h, const char *program, char **out);
 
+/**
+ * The harness compiled into a tnorm driver, as `program --print-harness` prints it (run
+ * untraced, standard input and error on /dev/null, at most 10 s).  `program` is a path, or a
+ * name looked up in PATH as execvp does.  Only a program that links the tnorm driver runtime
+ * (its file names tnorm_drv_main) is run: any other could take the option for a file name.
+ * @param out  receives the harness text, NUL-terminated; free with tnorm_free().
+ * @return 0; TNORM_ENOTFOUND (no such program, or not a tnorm driver: nothing was run);
+ *         TNORM_EINVALID (NULL argument; the driver printed no harness); TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_driver_harness(const char *program, char **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -53,12 +53,12 @@
  * killed with -9 stops renewing, and its test is taken over when the lease runs out.
  *
  * Shards.  With `shards` = N > 1, the job works only on the tests whose name hashes to `shard`
- * (0-based) modulo N, so that N processes on N machines, started by any scheduler with the same
- * options and K = 0..N-1, split the folder without talking to each other: a shard needs a
- * database (the shards' results meet there).  A shard makes its own buckets for its summary,
- * but neither generalizes nor writes a report: the same job run without shards afterwards finds
- * every test finished in the database and writes the report (it also does any test no shard
- * finished).
+ * (0-based here; users write it 1-based, tnorm_triage_shard_parse) modulo N, so that N
+ * processes on N machines, started by any scheduler with the same options and shard =
+ * 0..N-1, split the folder without talking to each other: a shard needs a database (the
+ * shards' results meet there).  A shard makes its own buckets for its summary, but neither
+ * generalizes nor writes a report: the same job run without shards afterwards finds every test
+ * finished in the database and writes the report (it also does any test no shard finished).
  */
 #ifndef TNORM_TRIAGE_H
 #define TNORM_TRIAGE_H
@@ -217,8 +217,9 @@ typedef struct tnorm_triage_options {
 	 TNORM_PIPELINE_OPTIONS_INIT, NULL, NULL, NULL, 0, 0, 0}
 
 /**
- * Parse a shard "K/N" (0 <= K < N, N >= 1, decimal, nothing else) into *shard and *shards:
- * 0, or TNORM_EINVALID with a message that quotes it.
+ * Parse a shard "K/N" as users write it, counting from 1 (1 <= K <= N, decimal, nothing else:
+ * 1/3 .. 3/3, as Jest and Playwright do) into *shard = K - 1 (the 0-based index of the options)
+ * and *shards = N: 0, or TNORM_EINVALID with a message that quotes it (0/N included).
  */
 TNORM_EXTERN int tnorm_triage_shard_parse(const char *text, unsigned *shard, unsigned *shards);
 
