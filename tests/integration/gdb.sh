@@ -56,7 +56,7 @@ expect "a stop that differs from the engine's target: a warning naming both" gre
 # ---- Ctrl-C during minimize: a valid best-so-far and a working gdb ------------------------------
 rm -f fail-6.t.norm
 gate_close gt 40
-TMPDIR=$W/gt timeout 300 gdb -batch -nx -ex "source $PLUGIN" -ex run -ex 'tnorm minimize --no-db --generalize --timeout 600' \
+TMPDIR=$W/gt timeout --foreground 300 gdb -batch -nx -ex "source $PLUGIN" -ex run -ex 'tnorm minimize --no-db --generalize --timeout 600' \
 	-ex 'echo ALIVE\n' -ex 'tnorm signature' --args "$GATE_D" fail-6.t >int.log 2>&1 &
 gpid=$!
 # (the first best-so-far comes within the first 10 runs; the 41st run and those after it are
@@ -106,7 +106,7 @@ g tri.log -ex 'tnorm triage tri -j 2' -ex 'tnorm run' -ex 'echo ALIVE\n' --args 
 triage_checks tri.log
 # Ctrl-C during triage: it stops, says how to resume, and the debugger goes on; then it resumes.
 gate_close gt 200
-TMPDIR=$W/gt timeout 300 gdb -batch -nx -ex "source $PLUGIN" -ex 'tnorm triage trc -j 1 --no-db --timeout 600' \
+TMPDIR=$W/gt timeout --foreground 300 gdb -batch -nx -ex "source $PLUGIN" -ex 'tnorm triage trc -j 1 --no-db --timeout 600' \
 	-ex 'echo ALIVE\n' --args "$GATE_D" fail-1.t >trc.log 2>&1 &
 gpid=$!
 # (the first test's result is written after some 120 runs; the 201st run and those after it are

@@ -47,6 +47,11 @@ gate_open() {
 	rm -f "$1/tnorm-gate"
 }
 
+# Ctrl-C in a debugger (gdb.sh, lldb.sh) is `kill -INT` of a `timeout --foreground 300 DEBUGGER`:
+# without --foreground, timeout passes the signal on twice (to its child, then to its process
+# group), and lldb 14 ends at once (_exit) on a second SIGINT that comes, on another thread,
+# while it still handles the first; a terminal's Ctrl-C is one SIGINT.
+
 # `tnorm triage` in a debugger (gdb.sh, lldb.sh; issue 18).  triage_folders: tri/ (fail-1..3 and
 # pass-1) and its copy cli-tri/, trc/ (fail-1..6) for the Ctrl-C check.  triage_checks LOG: what
 # the debugger printed for `tnorm triage tri -j 2` then `tnorm run`, and its report against the

@@ -64,7 +64,7 @@ expect "a stop that differs from the engine's target: a warning naming both" gre
 # ---- Ctrl-C during minimize: a valid best-so-far and a working lldb -----------------------------
 rm -f fail-6.t.norm
 gate_close gt 40
-TMPDIR=$W/gt timeout 300 lldb -b -o "command script import $PLUGIN" -o run -k 'tnorm minimize --no-db --generalize --timeout 600' \
+TMPDIR=$W/gt timeout --foreground 300 lldb -b -o "command script import $PLUGIN" -o run -k 'tnorm minimize --no-db --generalize --timeout 600' \
 	-k 'script print("ALIVE")' -k 'tnorm signature' -- "$GATE_D" fail-6.t >int.log 2>&1 &
 lpid=$!
 # (the first best-so-far comes within the first 10 runs; the 41st run and those after it are
@@ -116,7 +116,7 @@ l tri.log -o 'tnorm triage tri -j 2' -o 'tnorm run' -o 'script print("ALIVE")' -
 triage_checks tri.log
 # Ctrl-C during triage: it stops, says how to resume, and the debugger goes on; then it resumes.
 gate_close gt 200
-TMPDIR=$W/gt timeout 300 lldb -b -o "command script import $PLUGIN" \
+TMPDIR=$W/gt timeout --foreground 300 lldb -b -o "command script import $PLUGIN" \
 	-o 'tnorm triage trc -j 1 --no-db --timeout 600' -o 'script print("ALIVE")' -- "$GATE_D" fail-1.t >trc.log 2>&1 &
 lpid=$!
 # (the first test's result is written after some 120 runs; the 201st run and those after it are
