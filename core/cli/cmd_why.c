@@ -105,10 +105,7 @@ static int print_json(const tnorm_why_result *w)
 		const tnorm_why_neighbour *n = &w->neighbours[i];
 		json_t *e = json_object();
 		bad |= json_object_set_new(e, "test", cli_json_text(n->test, n->len));
-		bad |= json_object_set_new(e, "outcome",
-		                           json_string(n->same ? "fail" : n->outcome == TNORM_OUTCOME_FAIL
-		                                                              ? "other-failure"
-		                                                              : tnorm_outcome_name(n->outcome)));
+		bad |= json_object_set_new(e, "outcome", json_string(tnorm_why_outcome(n)));
 		bad |= json_array_append_new(nb, e);
 	}
 	bad |= json_object_set_new(o, "signature", cli_json_str(w->signature));

@@ -1124,11 +1124,9 @@ static PyObject *why_dict(const tnorm_why_result *w)
 	for (i = 0; i < w->nneighbours; i++) {
 		const tnorm_why_neighbour *n = &w->neighbours[i];
 		PyObject *e = PyDict_New();
-		const char *out = n->same ? "fail" : n->outcome == TNORM_OUTCOME_FAIL
-		                                         ? "other-failure" : tnorm_outcome_name(n->outcome);
 		if (!e || PyList_Append(nb, e) < 0 ||
 		    set_item(e, "test", PyBytes_FromStringAndSize(n->test, (Py_ssize_t)n->len)) < 0 ||
-		    set_item(e, "outcome", text(out)) < 0) {
+		    set_item(e, "outcome", text(tnorm_why_outcome(n))) < 0) {
 			Py_XDECREF(e);
 			goto fail;
 		}

@@ -83,6 +83,10 @@ int tnorm__signature_set_kind(struct tnorm_signature *s, const char *kind);
 uint64_t tnorm__hash64(const void *data, size_t len, uint64_t seed);
 /* Seconds on the monotonic clock (for durations and deadlines only). */
 double tnorm__now(void);
+
+/* Covered lines in their order: by file name, then by line (runner.c; the runner's coverage,
+ * why.c's spectra and triage's comparison of executions walk lists sorted so). */
+int tnorm__line_cmp(const char *file_a, uint32_t line_a, const char *file_b, uint32_t line_b);
 /* tnorm__hash64 with two seeds in one pass over the data (the two chains run side by side). */
 void tnorm__hash64_pair(const void *data, size_t len, uint64_t seed1, uint64_t seed2, uint64_t *h1,
                         uint64_t *h2);

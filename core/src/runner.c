@@ -94,6 +94,10 @@ struct tnorm_runner {
 	const volatile int *cancel; /* set_cancel: stops the run under way (borrowed; may be NULL) */
 	tnorm__shield shield; /* the programs' filter: no signal to this process (shield.c) */
 	tnorm__probe *probe;  /* breakpoints for the runs (merged abort sites, coverage), or NULL */
+	/* The last merged site's trail, kept for the next failure there (a reduction fails there
+	 * again and again): its probe and the start of the function symbol that holds the call. */
+	tnorm__probe *trail;
+	uint64_t trail_key;
 };
 
 const char *tnorm_outcome_name(tnorm_outcome o)
@@ -129,6 +133,7 @@ void tnorm_runner_free(tnorm_runner *r)
 	free(r->invalid_exits);
 	tracer_free(r->tr);
 	tnorm__probe_free(r->probe);
+	tnorm__probe_free(r->trail);
 	if (r->ctl >= 0)
 		close(r->ctl);
 	folder_drop(r);
@@ -2171,38 +2176,70 @@ static int leak_check(tnorm_runner *r, tracer *t, tnorm_run_result *res)
  * abort sites" above).  Its result replaces the first when it fails too (whether or not the
  * trail found the check); otherwise (a flaky test) the first stays.
  */
+/* The run, made again (up to 4 attempts) while a fork server dies before it forks the run's
+ * child; *retry stays set when every attempt met a dying server. */
+static int run_retrying(tnorm_runner *r, tracer *t, tnorm_run_result *res, int *retry)
+{
+	int err = 0, attempt;
+	for (attempt = 0; attempt < 4; attempt++)
+		if ((err = run_attempt(r, t, pick_mode(r, t), res, retry)) < 0 || !*retry)
+			break;
+	return err;
+}
+
+/* The trail probe of the function that holds the merged call f, made once per function: the
+ * cached one when the last merged site was in the same function symbol.  NULL when the
+ * function has no line rows (with TNORM_ENOMEM in *err on a failed allocation). */
+static tnorm__probe *trail_probe(tnorm_runner *r, const tnorm_frame *f, int *err)
+{
+	uint64_t *addrs = NULL, lo, hi, cold_lo = 0, cold_hi = 0;
+	unsigned char *lined = NULL;
+	size_t n = 0, i;
+	*err = 0;
+	if (tnorm__symcache_symbol_extent(r->syms, f->module, f->offset, &lo, &hi) < 0)
+		lo = hi = 0;
+	if (r->trail && lo && r->trail_key == lo && !strcmp(tnorm__probe_path(r->trail), f->module))
+		return r->trail;
+	if (tnorm__symcache_func_rows(r->syms, f->module, f->offset, &addrs, &n) < 0)
+		return NULL;
+	if (!(lined = tnorm__malloc(n))) {
+		free(addrs);
+		*err = TNORM_ENOMEM;
+		return NULL;
+	}
+	/* Where the trail looks from: not the merged code itself (line 0; or gcc's cold part,
+	 * whose rows have the line of one of the calls merged). */
+	if (tnorm__symcache_merged(r->syms, f->module, f->offset) == 2) {
+		cold_lo = lo;
+		cold_hi = hi;
+	}
+	for (i = 0; i < n; i++)
+		lined[i] = !tnorm__symcache_noline(r->syms, f->module, addrs[i]) &&
+		           !(addrs[i] >= cold_lo && addrs[i] < cold_hi);
+	tnorm__probe_free(r->trail);
+	r->trail = NULL;
+	*err = tnorm__probe_new(&r->trail, TNORM__PROBE_TRAIL, f->module, addrs, lined, n,
+	                        TRAIL_MAX_STOPS);
+	r->trail_key = lo;
+	free(addrs);
+	free(lined);
+	return r->trail;
+}
+
+/*
+ * A failure at a merged abort site: the run again with a trail on the function (see "Merged
+ * abort sites" above).  Its result replaces the first when it fails too (whether or not the
+ * trail found the check); otherwise (a flaky test) the first stays.
+ */
 static int trail_again(tnorm_runner *r, tracer *t, tnorm_run_result *res)
 {
 	const tnorm_frame *f = merged_site(r, res->sig);
 	tnorm_run_result again;
-	uint64_t *addrs = NULL, cold_lo, cold_hi;
-	unsigned char *lined = NULL;
-	size_t n = 0, i;
-	int err = 0, retry = 0, attempt;
-	if (!f || tnorm__symcache_func_rows(r->syms, f->module, f->offset, &addrs, &n) < 0)
-		return 0;
-	if (!(lined = tnorm__malloc(n))) {
-		free(addrs);
-		return TNORM_ENOMEM;
-	}
-	/* Where the trail looks from: not the merged code itself (line 0; or gcc's cold part,
-	 * whose rows have the line of one of the calls merged). */
-	if (tnorm__symcache_merged(r->syms, f->module, f->offset) != 2 ||
-	    tnorm__symcache_symbol_extent(r->syms, f->module, f->offset, &cold_lo, &cold_hi) < 0)
-		cold_lo = cold_hi = 0;
-	for (i = 0; i < n; i++)
-		lined[i] = !tnorm__symcache_noline(r->syms, f->module, addrs[i]) &&
-		           !(addrs[i] >= cold_lo && addrs[i] < cold_hi);
-	err = tnorm__probe_new(&r->probe, TNORM__PROBE_TRAIL, f->module, addrs, lined, n,
-	                       TRAIL_MAX_STOPS);
-	free(addrs);
-	free(lined);
-	if (err < 0)
+	int err = 0, retry = 0;
+	if (!f || !(r->probe = trail_probe(r, f, &err)))
 		return err;
-	for (attempt = 0; attempt < 4; attempt++)
-		if ((err = run_attempt(r, t, pick_mode(r, t), &again, &retry)) < 0 || !retry)
-			break;
-	tnorm__probe_free(r->probe);
+	err = run_retrying(r, t, &again, &retry);
+	tnorm__probe_end(r->probe);
 	r->probe = NULL;
 	if (err < 0 || retry)
 		return err;
@@ -2272,11 +2309,16 @@ int tnorm_runner_set_coverage(tnorm_runner *r, int on)
 	return err;
 }
 
+int tnorm__line_cmp(const char *file_a, uint32_t line_a, const char *file_b, uint32_t line_b)
+{
+	int c = strcmp(file_a, file_b);
+	return c ? c : (line_a > line_b) - (line_a < line_b);
+}
+
 static int cmp_covered(const void *a, const void *b)
 {
 	const tnorm_covered_line *x = a, *y = b;
-	int c = strcmp(x->file, y->file);
-	return c ? c : (x->line > y->line) - (x->line < y->line);
+	return tnorm__line_cmp(x->file, x->line, y->file, y->line);
 }
 
 int tnorm_runner_coverage(tnorm_runner *r, tnorm_covered_line **lines, size_t *n)
@@ -2321,7 +2363,7 @@ int tnorm_runner_coverage(tnorm_runner *r, tnorm_covered_line **lines, size_t *n
 int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_result *res)
 {
 	tracer *t = NULL;
-	int err, retry = 0, attempt;
+	int err, retry = 0;
 	if (!r || !res || (!data && len))
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_runner_run: NULL argument");
 	memset(res, 0, sizeof(*res));
@@ -2329,10 +2371,7 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 	/* The candidate, in the runner's folder. */
 	if ((err = folder_write(r, data, len)) < 0 || (err = tracer_get(r, &t)) < 0)
 		goto done;
-	for (attempt = 0; attempt < 4; attempt++) {
-		if ((err = run_attempt(r, t, pick_mode(r, t), res, &retry)) < 0 || !retry)
-			break;
-	}
+	err = run_retrying(r, t, res, &retry);
 	if (err == 0 && retry) {
 		res->outcome = TNORM_OUTCOME_ERROR;
 		snprintf(res->message, sizeof(res->message), "the fork server of '%s' kept dying",

@@ -1315,9 +1315,7 @@ static double jaccard(const form_cov *a, const form_cov *b)
 {
 	size_t i = 0, k = 0, both = 0;
 	while (i < a->n && k < b->n) {
-		int c = strcmp(a->v[i].file, b->v[k].file);
-		if (!c)
-			c = (a->v[i].line > b->v[k].line) - (a->v[i].line < b->v[k].line);
+		int c = tnorm__line_cmp(a->v[i].file, a->v[i].line, b->v[k].file, b->v[k].line);
 		if (c < 0) {
 			i++;
 		} else if (c > 0) {

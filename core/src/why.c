@@ -147,18 +147,12 @@ typedef struct {
 	int stack; /* 2: the line the failure stopped at; 1: another frame's; 0 */
 } spec;
 
-static int cmp_file_line(const char *fa, uint32_t la, const char *fb, uint32_t lb)
-{
-	int c = strcmp(fa, fb);
-	return c ? c : (la > lb) - (la < lb);
-}
-
 /* Count one run's coverage into the spectra (both sorted by file and line). */
 static void count_run(spec *s, size_t ns, const tnorm_covered_line *v, size_t n, int failing)
 {
 	size_t i = 0, k = 0;
 	while (i < ns && k < n) {
-		int c = cmp_file_line(s[i].file, s[i].line, v[k].file, v[k].line);
+		int c = tnorm__line_cmp(s[i].file, s[i].line, v[k].file, v[k].line);
 		if (c < 0) {
 			i++;
 		} else if (c > 0) {
@@ -205,7 +199,7 @@ static int cmp_rank(const void *a, const void *b)
 		return x->score < y->score ? 1 : -1;
 	if (x->on_stack != y->on_stack)
 		return x->on_stack < y->on_stack ? 1 : -1;
-	return cmp_file_line(x->file, x->line, y->file, y->line);
+	return tnorm__line_cmp(x->file, x->line, y->file, y->line);
 }
 
 /* One covered run: its outcome, whether it fails with `target`'s signature, its lines. */
@@ -358,6 +352,13 @@ done:
 	tnorm_runner_free(r);
 	tnorm_match_free(m);
 	return err;
+}
+
+const char *tnorm_why_outcome(const tnorm_why_neighbour *n)
+{
+	if (n->same)
+		return "fail";
+	return n->outcome == TNORM_OUTCOME_FAIL ? "other-failure" : tnorm_outcome_name(n->outcome);
 }
 
 void tnorm_why_result_dispose(tnorm_why_result *res)

@@ -55,6 +55,10 @@ typedef struct tnorm_why_neighbour {
 	int same;              /**< 1: failed with the normal form's signature */
 } tnorm_why_neighbour;
 
+/** A neighbour's outcome as a word: "fail" (with the normal form's signature),
+ *  "other-failure", or tnorm_outcome_name's ("pass", "invalid", "timeout", "error").  Static. */
+TNORM_EXTERN const char *tnorm_why_outcome(const tnorm_why_neighbour *n);
+
 /** What tnorm_why found.  Dispose with tnorm_why_result_dispose(). */
 typedef struct tnorm_why_result {
 	char *signature;              /**< the normal form's signature text (owned) */
