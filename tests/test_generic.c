@@ -649,6 +649,77 @@ static void test_generic__scan_two_places(void **state)
 	}
 }
 
+/* Fails for `ab: []` and one last byte of a set that is no interval and has no cheap value
+ * but '0' (as libyaml's plain scalars after a flow sequence), and for three binary bytes whose
+ * middle one is 0x05 or 0x40. */
+static int yaml_like(void *ctx, const char *d, size_t len, int *yes)
+{
+	(void)ctx;
+	*yes = (len == 7 && !memcmp(d, "ab: []", 6) && strchr("$0(z", d[6]) && d[6]) ||
+	       (len == 3 && d[0] == 1 && (d[1] == 5 || d[1] == 0x40) && d[2] == 0x7f);
+	return 0;
+}
+
+/* No single byte of d lowered, and no byte deleted, still fails. */
+static void assert_local_minimum(tnorm_bytes_oracle fn, const char *d, size_t len)
+{
+	char cand[64];
+	size_t i;
+	int v, yes;
+	assert_true(len < sizeof(cand));
+	for (i = 0; i < len; i++) {
+		for (v = 0; v < (unsigned char)d[i]; v++) {
+			memcpy(cand, d, len);
+			cand[i] = (char)v;
+			fn(NULL, cand, len, &yes);
+			assert_false(yes);
+		}
+		memcpy(cand, d, i);
+		memcpy(cand + i, d + i + 1, len - i - 1);
+		fn(NULL, cand, len - 1, &yes);
+		assert_false(yes);
+	}
+}
+
+/* yaml_like's normal form of the n bytes `in` under `o` (its length in *len). */
+static char *norm_yaml(const char *in, size_t n, const tnorm_generic_options *o, size_t *len)
+{
+	char *out = NULL;
+	assert_int_equal(tnorm_generic_normalize(in, n, o, yaml_like, NULL, &out, len, NULL), 0);
+	assert_non_null(out);
+	return out;
+}
+
+/* The polish (scan_full, what tnorm triage runs once per distinct normal form): every lower value
+ * of every byte in forms over the scan's usual 4 bytes, and in binary forms, where the usual
+ * passes stop at a local minimum of theirs. */
+static void test_generic__scan_full(void **state)
+{
+	static const struct {
+		const char *in, *want;
+		size_t n, scan_full;
+	} cases[] = {
+	    {"ab: []z", "ab: []0", 7, 0},          /* the cheap value; '$' is lower */
+	    {"ab: []z", "ab: []$", 7, 16},         /* the polish finds it */
+	    {"ab: []z", "ab: []0", 7, 6},          /* a longer form is left to the usual passes */
+	    {"\x01\x40\x7f", "\x01\x40\x7f", 3, 0}, /* binary: the search stops at 0x40 */
+	    {"\x01\x40\x7f", "\x01\x05\x7f", 3, 3}, /* the polish finds 0x05 */
+	};
+	size_t k, len;
+	(void)state;
+	for (k = 0; k < sizeof(cases) / sizeof(*cases); k++) {
+		tnorm_generic_options o = TNORM_GENERIC_OPTIONS_INIT;
+		char *out;
+		o.scan_full = cases[k].scan_full;
+		out = norm_yaml(cases[k].in, cases[k].n, &o, &len);
+		assert_int_equal(len, cases[k].n);
+		assert_memory_equal(out, cases[k].want, len);
+		if (o.scan_full >= len)
+			assert_local_minimum(yaml_like, out, len);
+		tnorm_free(out);
+	}
+}
+
 static void test_generic__errors(void **state)
 {
 	static const char in[] = "x\nthe alpha\ny\nz\nomega w\n";
@@ -694,6 +765,7 @@ int main(void)
 	    cmocka_unit_test(test_generic__integer_copies),
 	    cmocka_unit_test(test_generic__scan),
 	    cmocka_unit_test(test_generic__scan_two_places),
+	    cmocka_unit_test(test_generic__scan_full),
 	    cmocka_unit_test(test_generic__errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

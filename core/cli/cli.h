@@ -49,6 +49,10 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 int cli_exit_code(int code);
 /* Parse a non-negative integer option value; on error prints a usage error and returns -1. */
 int cli_parse_u64(const char *cmd, const char *opt, const char *s, unsigned long long *out);
+/* cli_parse_u64, and lo <= value <= hi (hi ULLONG_MAX: no upper bound), else "OPT takes LO to HI
+ * UNIT" as a usage error; -1 when either is said. */
+int cli_parse_u64_in(const char *cmd, const char *opt, const char *s, unsigned long long lo,
+                     unsigned long long hi, const char *unit, unsigned long long *out);
 /* Parse a duration like "10", "2.5", "500ms", "3s", "2m"; seconds out. -1 on error (printed). */
 int cli_parse_seconds(const char *cmd, const char *opt, const char *s, double *out);
 /* Parse a size like "512M", "2G", "1048576"; bytes out.  -1 on error (printed). */

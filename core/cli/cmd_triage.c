@@ -10,6 +10,7 @@
  * same command resumes it.
  */
 #include <signal.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,8 @@ static void help(FILE *f)
 	           "                   --no-db] [--max-time-per-test T] [--no-generalize] [--timeout T]\n"
 	           "                   [--mem SIZE] [--stdin] [--no-fork-server] [--env N=V]...\n"
 	           "                   [--invalid-exit N]... [--fixed CMD] [--rules calls|paper]\n"
-	           "                   [--shard K/N] [--lease S] [--quiet] -- CMD ARGS...\n\n"
+	           "                   [--shard K/N] [--lease S] [--polish N | --no-polish]\n"
+	           "                   [--polish-runs R] [--quiet] -- CMD ARGS...\n\n"
 	           "Confirm, reduce and normalize every test (*.t) in DIR on N worker threads\n"
 	           "(default: the number of cores) sharing one database (default DIR/.tnorm/cache.db),\n"
 	           "then group them into buckets of (signature, normal form): one test per fault.\n"
@@ -41,8 +43,13 @@ static void help(FILE *f)
 	           "1 to N (1/3, 2/3, 3/3, as Jest and Playwright count; 0/N is refused),\n"
 	           "and writes no report: run it on N machines with a shared --db URL, then once\n"
 	           "without --shard for the report.  --lease S: seconds a claim lasts unless renewed\n"
-	           "(default 5 for a file database, 30 for a server).\n\n"
-	           "exit status: 0 done, 1 bad harness, 2 usage, 3 system error, 130 interrupted\n");
+	           "(default 5 for a file database, 30 for a server).  Without a harness each\n"
+	           "distinct normal form of up to N bytes (default %d) is polished once at the end:\n"
+	           "every lower value of every byte, until no single byte can be lowered and still\n"
+	           "fail, in at most R runs in all (default: a quarter of the tests' runs; the forms\n"
+	           "cheapest per test first); --no-polish: none.\n\n"
+	           "exit status: 0 done, 1 bad harness, 2 usage, 3 system error, 130 interrupted\n",
+	        TNORM_TRIAGE_POLISH_MAX);
 }
 
 /* A line per test as it is done (unless --quiet): what it became, or why it is not triaged.  On
@@ -111,6 +118,7 @@ static int on_progress(void *ctx, const tnorm_triage_progress *p)
 	const tnorm_triage_test *t = p->test;
 	int bar = s->tty && !s->quiet && (p->event == TNORM_TRIAGE_EVENT_TEST ||
 	                                  p->event == TNORM_TRIAGE_EVENT_TICK);
+	int after = p->event == TNORM_TRIAGE_EVENT_GENERALIZE || p->event == TNORM_TRIAGE_EVENT_POLISH;
 	if (bar && p->event == TNORM_TRIAGE_EVENT_TEST)
 		add_key(s, t);
 	if (bar && p->event == TNORM_TRIAGE_EVENT_TICK) {
@@ -118,18 +126,21 @@ static int on_progress(void *ctx, const tnorm_triage_progress *p)
 			draw(s, p);
 		return 0;
 	}
-	if (s->tty && !s->quiet && p->event == TNORM_TRIAGE_EVENT_GENERALIZE && p->runs &&
+	if (s->tty && !s->quiet && after && p->runs &&
 	    (s->gen_shown != p->bucket || p->elapsed - s->drawn_at >= 0.5)) {
-		/* After the tests, the representatives' generalization: the same line, its runs. */
-		fprintf(stderr, "\r\033[K[%zu/%zu] generalizing bucket %zu of %zu: %llu runs", p->done,
-		        p->total, p->bucket, p->nbuckets, (unsigned long long)p->runs->runs);
+		/* After the tests, the polish of the normal forms and the representatives'
+		 * generalization: the same line, their runs. */
+		fprintf(stderr, "\r\033[K[%zu/%zu] %s %zu of %zu: %llu runs", p->done, p->total,
+		        p->event == TNORM_TRIAGE_EVENT_POLISH ? "polishing normal form"
+		                                              : "generalizing bucket",
+		        p->bucket, p->nbuckets, (unsigned long long)p->runs->runs);
 		fflush(stderr);
 		s->drawn = 1;
 		s->drawn_at = p->elapsed;
 		s->gen_shown = p->bucket;
 		return 0;
 	}
-	if (s->drawn && !s->quiet && p->event != TNORM_TRIAGE_EVENT_GENERALIZE)
+	if (s->drawn && !s->quiet && !after)
 		undraw(s);
 	if (p->event == TNORM_TRIAGE_EVENT_START && !s->quiet) {
 		char shard[48] = "";
@@ -174,6 +185,13 @@ static void print_summary(const tnorm_triage_result *r)
 	       "distinct normalized: %zu bucket%s\n",
 	       r->corpus, r->ntests, r->failing, r->signatures, r->distinct_reduced,
 	       r->distinct_normalized, r->nbuckets, r->nbuckets == 1 ? "" : "s");
+	if (r->polish_forms)
+		printf("polish: %zu of %zu normal form%s made canonical (%zu lowered), %llu runs of a "
+		       "budget of %llu%s\n",
+		       r->polish_complete, r->polish_forms, r->polish_forms == 1 ? "" : "s",
+		       r->polish_lowered, (unsigned long long)r->polish_runs,
+		       (unsigned long long)r->polish_budget,
+		       r->polish_complete < r->polish_forms ? "; --polish-runs N for more" : "");
 	for (b = 0; b < r->nbuckets; b++) {
 		const tnorm_triage_bucket *bk = &r->buckets[b];
 		printf("\n== bucket %zu: %zu tests", b + 1, bk->count);
@@ -242,6 +260,8 @@ int cmd_triage(int argc, char **argv)
 			no_harness = 1;
 		} else if (!strcmp(a, "--no-generalize")) {
 			o.generalize = 0;
+		} else if (!strcmp(a, "--no-polish")) {
+			o.polish = -1;
 		} else if (!strcmp(a, "--rules")) {
 			if (k + 1 >= argc || (strcmp(argv[k + 1], "calls") && strcmp(argv[k + 1], "paper"))) {
 				rc = cli_usage_error("triage", "--rules takes calls or paper");
@@ -252,7 +272,7 @@ int cmd_triage(int argc, char **argv)
 		} else if (!strcmp(a, "--harness") || !strcmp(a, "-o") || !strcmp(a, "--match") ||
 		           !strcmp(a, "--db") || !strcmp(a, "-j") || !strcmp(a, "--jobs") ||
 		           !strcmp(a, "--max-time-per-test") || !strcmp(a, "--shard") ||
-		           !strcmp(a, "--lease")) {
+		           !strcmp(a, "--lease") || !strcmp(a, "--polish") || !strcmp(a, "--polish-runs")) {
 			const char *val;
 			if (k + 1 >= argc) {
 				rc = cli_usage_error("triage", "%s needs a value", a);
@@ -271,15 +291,23 @@ int cmd_triage(int argc, char **argv)
 					goto done;
 				}
 			} else if (!strcmp(a, "--lease")) {
-				if (cli_parse_u64("triage", a, val, &v) < 0) {
+				if (cli_parse_u64_in("triage", a, val, 1, 86400, "seconds", &v) < 0) {
 					rc = EXIT_USAGE;
 					goto done;
 				}
-				if (v < 1 || v > 86400) {
-					rc = cli_usage_error("triage", "--lease takes 1 to 86400 seconds");
+				o.lease = (unsigned)v;
+			} else if (!strcmp(a, "--polish")) {
+				if (cli_parse_u64_in("triage", a, val, 1, 1000000, "bytes", &v) < 0) {
+					rc = EXIT_USAGE;
 					goto done;
 				}
-				o.lease = (unsigned)v;
+				o.polish = (long)v;
+			} else if (!strcmp(a, "--polish-runs")) {
+				if (cli_parse_u64_in("triage", a, val, 1, ULLONG_MAX, "", &v) < 0) {
+					rc = EXIT_USAGE;
+					goto done;
+				}
+				o.polish_runs = v;
 			} else if (!strcmp(a, "--max-time-per-test")) {
 				if (cli_parse_seconds("triage", a, val, &o.job.session.max_time) < 0) {
 					rc = EXIT_USAGE;

@@ -3,6 +3,7 @@
  * util.c - error reporting and option-value parsing shared by the subcommands.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -56,6 +57,20 @@ int cli_parse_u64(const char *cmd, const char *opt, const char *s, unsigned long
 	return 0;
 bad:
 	cli_usage_error(cmd, "%s expects a non-negative integer, got '%s'", opt, s ? s : "");
+	return -1;
+}
+
+int cli_parse_u64_in(const char *cmd, const char *opt, const char *s, unsigned long long lo,
+                     unsigned long long hi, const char *unit, unsigned long long *out)
+{
+	if (cli_parse_u64(cmd, opt, s, out) < 0)
+		return -1;
+	if (*out >= lo && *out <= hi)
+		return 0;
+	if (hi == ULLONG_MAX)
+		cli_usage_error(cmd, "%s takes %llu or more%s%s", opt, lo, *unit ? " " : "", unit);
+	else
+		cli_usage_error(cmd, "%s takes %llu to %llu%s%s", opt, lo, hi, *unit ? " " : "", unit);
 	return -1;
 }
 

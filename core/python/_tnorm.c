@@ -988,7 +988,7 @@ static PyObject *triage_result_dict(const tnorm_triage_result *r, int err)
 	return d;
 }
 
-static const char *const triage_events[] = {"start", "test", "tick", "generalize"};
+static const char *const triage_events[] = {"start", "test", "tick", "generalize", "polish"};
 
 /* The triage's progress as the progress function's dict (a new reference, or NULL). */
 static PyObject *triage_progress_dict(const tnorm_triage_progress *p)
@@ -1017,12 +1017,12 @@ static PyObject *build_triage(const void *p)
 }
 
 /* Called by the triage on the calling thread (without the GIL): every finished test, ticks
- * about ten times a second, the generalization's runs (the first after another event always,
+ * about ten times a second, the polish's and the generalization's runs (the first after another event always,
  * then at most ten a second: a count the caller can rely on, however fast the runs). */
 static int on_triage_progress(void *vctx, const tnorm_triage_progress *p)
 {
 	job_ctx *c = vctx;
-	int gen = p->event == TNORM_TRIAGE_EVENT_GENERALIZE;
+	int gen = p->event == TNORM_TRIAGE_EVENT_GENERALIZE || p->event == TNORM_TRIAGE_EVENT_POLISH;
 	int due = !gen || !c->last_was_gen || mono() - c->last >= 0.1;
 	if (due)
 		c->last_was_gen = gen;

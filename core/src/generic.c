@@ -1100,7 +1100,9 @@ static int rule_copies(gen *g)
  * full one on text of up to SCAN_FULL_MAX bytes: in binary data bytes are numbers, whose failing
  * values the byte rule's binary search finds as a range, and a byte of 0xff would cost 255 runs
  * (bench/generic.c: the opcodes folder took twice its runs).  Runs only at a fixed point of the
- * other rules.
+ * other rules.  A polish (options' scan_full, what tnorm triage runs once per distinct normal
+ * form) runs the full pass on any form up to that length, text or binary, then the swap: after
+ * it no single byte of the form can be lowered and still fail.
  */
 /* The lowest byte of c's class of ASCII: control characters, punctuation runs, digits, upper and
  * lower case letters; c itself for space and bytes over 0x7e (no class to search). */
@@ -1118,15 +1120,24 @@ static unsigned class_low(unsigned c)
 static int rule_scan(gen *g)
 {
 	static const unsigned char cheap[] = {0, ' ', '!', '0', 'A', 'a'};
-	size_t i, k;
+	/* The passes in order: cheap, class, swap, full; a polish (o->scan_full) runs the full pass
+	 * first, which tries what the cheap and class passes would, and then the swap. */
+	static const int usual[] = {0, 1, 2, 3}, polish[] = {3, 2};
+	const int *order = usual;
+	size_t i, k, npass = 4, q;
 	int err, yes, pass, text;
-	if (g->len > SCAN_MAX)
+	if (g->o->scan_full && g->len <= g->o->scan_full) {
+		order = polish;
+		npass = 2;
+	} else if (g->len > SCAN_MAX) {
 		return 0;
-	for (pass = 0; pass < 4; pass++) {
+	}
+	for (q = 0; q < npass; q++) {
+		pass = order[q];
 		text = !is_binary(g); /* a pass may have made it binary (a NUL) */
 		if (pass == 2 && !text)
 			continue;
-		if (pass == 3 && (g->len > SCAN_FULL_MAX || !text))
+		if (pass == 3 && order == usual && (g->len > SCAN_FULL_MAX || !text))
 			break;
 		for (i = 0; i < g->len; i++) {
 			unsigned v, c = (unsigned char)g->cur[i], lo = c;

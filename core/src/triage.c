@@ -271,8 +271,8 @@ static int find_tests(const tnorm_triage_options *o, tnorm_triage_result *res)
  * or there are only such folders: taken as tnorm's (an empty folder is, too). */
 static int folder_is_tnorms(const char *dir)
 {
-	static const char *const names[] = {"results", "norm", "claims", "buckets", "report.json",
-	                                    "report.html"};
+	static const char *const names[] = {"results", "norm", "claims", "buckets", "polish",
+	                                    "report.json", "report.html"};
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	int ok = 1, entries = 0, results = 0, shards = 0;
@@ -383,7 +383,7 @@ done:
 
 static int make_dirs(const char *folder, const char *out)
 {
-	static const char *const subs[] = {"/results", "/norm", "/claims", "/buckets"};
+	static const char *const subs[] = {"/results", "/norm", "/claims", "/buckets", "/polish"};
 	tnorm__buf p = TNORM__BUF_INIT;
 	struct stat st;
 	size_t k;
@@ -788,11 +788,34 @@ static int take_texts(tnorm_triage_test *t, const tnorm_pipeline_result *pr, int
 	return t->reduced && t->normal ? 0 : TNORM_ENOMEM;
 }
 
+/* The pipeline options of one of the job's runs of the pipeline: the job's own (o->job) with
+ * `mode` on `test` into `out`, the job's database and command, one run at a time, no
+ * generalization and no replay (the callers set what differs: cancel, progress, budgets). */
+static tnorm_pipeline_options job_options(const tnorm_triage_options *o, tnorm_mode mode,
+                                          const char *test, const char *out)
+{
+	tnorm_pipeline_options po = o->job;
+	po.mode = mode;
+	po.harness = o->harness;
+	po.test = test;
+	po.out = out;
+	po.slipped_dir = NULL;
+	po.db = o->db;
+	po.generalize = 0;
+	/* No replay: a replayed path starts near the normal form of another job (other --rules),
+	 * so the "reduced" test would be that form and the counts would depend on what the
+	 * database saw before (issue 32, item 5).  Finished results are reused by job instead. */
+	po.replay = 0;
+	po.jobs = 1;
+	po.argv = o->argv;
+	return po;
+}
+
 /* Minimize one test (its content `text`): fills t from the pipeline's result. */
 static int minimize(job *j, tnorm_triage_test *t)
 {
 	const tnorm_triage_options *o = j->o;
-	tnorm_pipeline_options po = o->job;
+	tnorm_pipeline_options po;
 	tnorm_pipeline_result pr;
 	char *test = path_of(j->res->folder, t->name, NULL), *norm = NULL;
 	tnorm__buf n = TNORM__BUF_INIT;
@@ -803,19 +826,7 @@ static int minimize(job *j, tnorm_triage_test *t)
 		goto done;
 	}
 	norm = n.ptr;
-	po.mode = TNORM_MODE_MINIMIZE;
-	po.harness = o->harness;
-	po.test = test;
-	po.out = norm;
-	po.slipped_dir = NULL;
-	po.db = o->db;
-	po.generalize = 0;
-	/* No replay: a replayed path starts near the normal form of another job (other --rules),
-	 * so the "reduced" test would be that form and the counts would depend on what the
-	 * database saw before (issue 32, item 5).  Finished results are reused by job instead. */
-	po.replay = 0;
-	po.jobs = 1;
-	po.argv = o->argv;
+	po = job_options(o, TNORM_MODE_MINIMIZE, test, norm);
 	po.session.cancel = &j->stop;
 	po.session.progress = NULL;
 	po.session.progress_ctx = NULL;
@@ -1519,7 +1530,7 @@ static int generalize_bucket(const tnorm_triage_options *o, tnorm_triage_result 
                              gen_ctx *g)
 {
 	const tnorm_triage_test *rep = &r->tests[r->buckets[b].representative];
-	tnorm_pipeline_options po = o->job;
+	tnorm_pipeline_options po;
 	tnorm_pipeline_result pr;
 	tnorm__buf in = TNORM__BUF_INIT, out = TNORM__BUF_INIT;
 	int err = 0;
@@ -1531,15 +1542,9 @@ static int generalize_bucket(const tnorm_triage_options *o, tnorm_triage_result 
 	}
 	if (write_unless_same(in.ptr, rep->normal, rep->normal_len) < 0)
 		goto done;
-	po.mode = TNORM_MODE_GENERALIZE;
-	po.harness = o->harness;
-	po.test = in.ptr;
-	po.out = out.ptr;
-	po.slipped_dir = NULL;
-	po.db = o->db;
-	po.generalize = 0;
+	po = job_options(o, TNORM_MODE_GENERALIZE, in.ptr, out.ptr);
+	po.replay = o->job.replay;
 	po.jobs = o->jobs ? o->jobs : 1;
-	po.argv = o->argv;
 	po.session.max_time = 0;
 	po.session.cancel = o->cancel;
 	po.session.progress = on_gen_progress;
@@ -1555,6 +1560,230 @@ done:
 	tnorm__buf_dispose(&in);
 	tnorm__buf_dispose(&out);
 	tnorm_error_clear();
+	return err;
+}
+
+/*
+ * The polish (issue 27, item 1): the normal forms of files made canonical in fact.  Generic
+ * normalization tries each byte's cheap values and its class, and every lower value only in
+ * forms of up to 4 bytes, because each test pays for its own normalization; a parser's failing
+ * bytes need not be any of those (libyaml's ` - "\n"0` still fails as ` - "\n"$`).  Once the
+ * tests are done, each distinct normal form of one signature key is normalized once more with
+ * the scan's full pass (generic.h, scan_full): every lower value of every byte, lowest first,
+ * then deletion after each success, until no single byte can be lowered and still fail the
+ * same way.  Many files share a form, so a folder pays once per form, not per file.  It costs
+ * up to a run per lower value of each byte (about 60 per byte of text), so it has a budget:
+ * by default a quarter of the runs the tests took, spent on the forms whose full pass costs
+ * least per test first (a form of many tests, a short form); a form whose one pass costs more
+ * than is left is skipped, and one the budget cuts all the same (a polish that lowers runs its
+ * pass again) keeps what was lowered so far.  A finished polish is kept in OUT/polish/HASH, so
+ * that a resumed or repeated job does not pay again.  A
+ * form whose polish fails (flaky, another fault now) stays as it was.
+ */
+typedef struct polish_ctx {
+	gen_ctx *g;
+	size_t form, forms;
+} polish_ctx;
+
+static int on_polish_progress(void *ctx, const tnorm_progress *runs)
+{
+	polish_ctx *c = ctx;
+	c->g->p->event = TNORM_TRIAGE_EVENT_POLISH;
+	c->g->p->test = NULL;
+	c->g->p->runs = runs;
+	c->g->p->bucket = c->form;
+	c->g->p->nbuckets = c->forms;
+	return report(c->g->o, c->g->p, c->g->t0) ? TNORM_EINTERRUPTED : 0;
+}
+
+/* Test t's normal form polished into *out (*outlen; NULL: keep it as it is), from OUT/polish or
+ * by the pipeline in at most `budget` runs (its runs added to *runs); *done set when the polish
+ * finished. */
+static int polish_one(polish_ctx *c, const tnorm_triage_result *r, const tnorm_triage_test *t,
+                      const char *jobkey, size_t max, uint64_t budget, char **out,
+                      size_t *outlen, uint64_t *runs, int *done)
+{
+	const tnorm_triage_options *o = c->g->o;
+	tnorm_pipeline_options po;
+	tnorm_pipeline_result pr;
+	tnorm__buf id = TNORM__BUF_INIT, in = TNORM__BUF_INIT, res = TNORM__BUF_INIT,
+	           tmp = TNORM__BUF_INIT;
+	char hex[17];
+	int err;
+	*out = NULL;
+	*done = 0;
+	memset(&pr, 0, sizeof(pr));
+	if ((err = tnorm__buf_put(&id, jobkey, strlen(jobkey) + 1)) < 0 ||
+	    (err = tnorm__buf_printf(&id, "%zu%c%s%c", max, 0, t->key, 0)) < 0 ||
+	    (err = tnorm__buf_put(&id, t->normal, t->normal_len)) < 0)
+		goto end;
+	hash_hex(id.ptr, id.len, hex);
+	if ((err = tnorm__buf_printf(&res, "%s/polish/%s", r->out, hex)) < 0 ||
+	    (err = tnorm__buf_printf(&in, "%s/polish/%s.in", r->out, hex)) < 0 ||
+	    (err = tnorm__buf_printf(&tmp, "%s/polish/%s.out", r->out, hex)) < 0)
+		goto end;
+	if (tnorm_file_read(res.ptr, out, outlen) == 0) {
+		*done = 1; /* an earlier job's: the form itself when it could not be lowered */
+		if (same_bytes(*out, *outlen, t->normal, t->normal_len)) {
+			tnorm_free(*out);
+			*out = NULL;
+		}
+		goto end;
+	}
+	tnorm_error_clear();
+	if ((err = tnorm_file_write_atomic(in.ptr, t->normal, t->normal_len)) < 0)
+		goto end;
+	po = job_options(o, TNORM_MODE_NORMALIZE, in.ptr, tmp.ptr);
+	po.session.confirm = 1; /* the form failed so when its test was done */
+	po.session.max_time = 0;
+	po.session.max_runs = budget;
+	po.session.cancel = o->cancel;
+	po.session.progress = on_polish_progress;
+	po.session.progress_ctx = c;
+	po.generic.rules = (1u << TNORM_GENERIC_RULE_DELETE) | (1u << TNORM_GENERIC_RULE_SCAN);
+	po.generic.scan_full = max;
+	err = tnorm_pipeline_run(&po, &pr);
+	*runs += pr.stats.runs;
+	if (err == TNORM_EINTERRUPTED || err == TNORM_ENOMEM)
+		goto end;
+	*done = err == 0;
+	tnorm_error_clear();
+	/* Taken: a lower form that fails as the test did (the guard kept to the target's key; a
+	 * different key means the confirm run saw another fault), finished or cut by the budget. */
+	err = 0;
+	if (pr.text && pr.match_key && !strcmp(pr.match_key, t->key) &&
+	    tnorm_shortlex_cmp(pr.text, pr.text_len, t->normal, t->normal_len) < 0) {
+		if (!(*out = dup_bytes(pr.text, pr.text_len))) {
+			err = TNORM_ENOMEM;
+			goto end;
+		}
+		*outlen = pr.text_len;
+	} else if (*done && !(pr.match_key && !strcmp(pr.match_key, t->key))) {
+		*done = 0; /* not polished: it did not fail as before */
+	}
+	if (*done)
+		err = *out ? tnorm_file_write_atomic(res.ptr, *out, *outlen)
+		           : tnorm_file_write_atomic(res.ptr, t->normal, t->normal_len);
+end:
+	if (err == 0) {
+		unlink(in.ptr);
+		unlink(tmp.ptr);
+	}
+	tnorm_pipeline_result_dispose(&pr);
+	tnorm__buf_dispose(&id);
+	tnorm__buf_dispose(&in);
+	tnorm__buf_dispose(&res);
+	tnorm__buf_dispose(&tmp);
+	return err;
+}
+
+/* A distinct (key, normal form), how many tests have it, and what one full pass over it costs at
+ * most: a run per lower value of each byte. */
+typedef struct polish_form {
+	size_t test, count;
+	uint64_t cost;
+	const tnorm_triage_result *r;
+} polish_form;
+
+/* The cheapest per test first (cost / count, compared without division), then the lowest. */
+static int form_order(const void *x, const void *y)
+{
+	const polish_form *a = x, *b = y;
+	const tnorm_triage_test *ta = &a->r->tests[a->test], *tb = &b->r->tests[b->test];
+	uint64_t ca = a->cost * b->count, cb = b->cost * a->count;
+	int c;
+	if (ca != cb)
+		return ca < cb ? -1 : 1;
+	c = tnorm_shortlex_cmp(ta->normal, ta->normal_len, tb->normal, tb->normal_len);
+	return c ? c : (a->test > b->test) - (a->test < b->test);
+}
+
+/* Every test of test i's key and normal form (old, oldlen) takes p (a copy each), and the mark
+ * `done`. */
+static int take_polish(tnorm_triage_result *r, size_t i, const char *old, size_t oldlen,
+                       const char *p, size_t len, int done)
+{
+	size_t k;
+	for (k = 0; k < r->ntests; k++) {
+		tnorm_triage_test *t = &r->tests[k];
+		char *mine;
+		if (t->status != TNORM_TRIAGE_OK || strcmp(t->key, r->tests[i].key) ||
+		    !same_bytes(t->normal, t->normal_len, old, oldlen))
+			continue;
+		t->polished = done;
+		if (!p)
+			continue;
+		if (!(mine = dup_bytes(p, len)))
+			return TNORM_ENOMEM;
+		if (t->normal != old)
+			tnorm_free(t->normal);
+		t->normal = mine; /* test i's old form is freed by the caller */
+		t->normal_len = len;
+		t->normal_steps = (long)len;
+	}
+	return 0;
+}
+
+static int polish(const tnorm_triage_options *o, tnorm_triage_result *r, const char *jobkey,
+                  gen_ctx *g)
+{
+	size_t max = o->polish > 0 ? (size_t)o->polish : TNORM_TRIAGE_POLISH_MAX, i, k, n = 0;
+	uint64_t spent = 0, tests = 0;
+	polish_form *f;
+	polish_ctx c;
+	int err = 0;
+	if (o->harness || o->polish < 0 || !o->argv)
+		return 0;
+	if (!(f = tnorm__calloc(r->ntests + 1, sizeof(*f))))
+		return TNORM_ENOMEM;
+	for (i = 0; i < r->ntests; i++) {
+		const tnorm_triage_test *t = &r->tests[i];
+		if (t->status != TNORM_TRIAGE_OK || !t->key || !t->normal)
+			continue;
+		tests += t->runs;
+		if (t->normal_len > max)
+			continue;
+		for (k = 0; k < n; k++)
+			if (!strcmp(r->tests[f[k].test].key, t->key) &&
+			    same_bytes(r->tests[f[k].test].normal, r->tests[f[k].test].normal_len, t->normal,
+			               t->normal_len))
+				break;
+		if (k == n) {
+			f[n].test = i;
+			f[n].r = r;
+			for (k = 0; k < t->normal_len; k++)
+				f[n].cost += (unsigned char)t->normal[k];
+			k = n++;
+		}
+		f[k].count++;
+	}
+	qsort(f, n, sizeof(*f), form_order);
+	r->polish_forms = n;
+	r->polish_budget = o->polish_runs ? o->polish_runs : tests / 4;
+	c.g = g;
+	c.forms = n;
+	for (k = 0; k < n && err == 0 && spent < r->polish_budget; k++) {
+		tnorm_triage_test *t = &r->tests[f[k].test];
+		char *old = t->normal, *p = NULL;
+		size_t len = 0, oldlen = t->normal_len;
+		int done;
+		if (f[k].cost > r->polish_budget - spent)
+			continue; /* more than is left: cheaper forms may still fit */
+		c.form = k + 1;
+		err = polish_one(&c, r, t, jobkey, max, r->polish_budget - spent, &p, &len, &spent,
+		                 &done);
+		if (err < 0)
+			break;
+		r->polished++;
+		r->polish_complete += done;
+		r->polish_lowered += p != NULL;
+		err = take_polish(r, f[k].test, old, oldlen, p, len, done);
+		if (p && t->normal != old)
+			tnorm_free(old);
+		tnorm_free(p);
+	}
+	r->polish_runs = spent;
+	tnorm_free(f);
 	return err;
 }
 
@@ -1600,14 +1829,16 @@ static int write_representatives(tnorm_triage_result *r)
 
 /* ---- the job ------------------------------------------------------------------------------- */
 
-/* The options as this version has them: a version 1 struct (without shard, shards and lease)
- * is copied with those zero.  0, or TNORM_EINVALID for another version. */
+/* The options as this version has them: an older struct (version 1 without shard, shards and
+ * lease; version 2 without polish) is copied with those zero.  0, or TNORM_EINVALID for another version. */
 static int take_options(const tnorm_triage_options *in, tnorm_triage_options *o)
 {
 	memset(o, 0, sizeof(*o));
-	if (!in || (in->version != 1 && in->version != TNORM_TRIAGE_OPTIONS_VERSION))
+	if (!in || in->version < 1 || in->version > TNORM_TRIAGE_OPTIONS_VERSION)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_triage_run: options of another version");
-	memcpy(o, in, in->version == 1 ? offsetof(tnorm_triage_options, shard) : sizeof(*o));
+	memcpy(o, in, in->version == 1   ? offsetof(tnorm_triage_options, shard)
+	              : in->version == 2 ? offsetof(tnorm_triage_options, polish)
+	                                 : sizeof(*o));
 	o->version = TNORM_TRIAGE_OPTIONS_VERSION;
 	return 0;
 }
@@ -1865,10 +2096,18 @@ int tnorm_triage_run(const tnorm_triage_options *given, tnorm_triage_result *res
 	if (err < 0)
 		return err;
 
+	g.o = o;
+	g.p = &p;
+	g.t0 = t0;
+	if (o->shards <= 1 && (err = polish(o, res, j.jobkey, &g)) < 0)
+		return err == TNORM_EINTERRUPTED
+		           ? tnorm__error_set(err, "interrupted while polishing normal forms; run again "
+		                                   "to finish")
+		           : err;
 	if ((err = make_buckets(res)) < 0)
 		return err;
 	if (o->shards > 1) {
-		res->complete = 1; /* the report is the unsharded job's */
+		res->complete = 1; /* the report is the unsharded job's (which polishes) */
 		return 0;
 	}
 	if ((err = split_by_coverage(o, res)) < 0)
@@ -1876,9 +2115,6 @@ int tnorm_triage_run(const tnorm_triage_options *given, tnorm_triage_result *res
 		           ? tnorm__error_set(err, "interrupted while comparing executions; run again "
 		                                   "to finish")
 		           : err;
-	g.o = o;
-	g.p = &p;
-	g.t0 = t0;
 	p.nbuckets = res->nbuckets;
 	for (b = 0; b < res->nbuckets && o->generalize && o->harness; b++)
 		if ((err = generalize_bucket(o, res, b, &g)) < 0)

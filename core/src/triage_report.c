@@ -103,6 +103,7 @@ static json_t *test_json(const tnorm_triage_test *t)
 	bad |= json_object_set_new(o, "reduced_steps", json_integer(t->reduced_steps));
 	bad |= json_object_set_new(o, "normal_steps", json_integer(t->normal_steps));
 	bad |= json_object_set_new(o, "runs", json_integer((json_int_t)t->runs));
+	bad |= json_object_set_new(o, "polished", json_boolean(t->polished));
 	return tnorm__json_done(o, bad);
 }
 
@@ -130,6 +131,14 @@ int tnorm_triage_report_json(const tnorm_triage_result *r, char **out)
 	bad |= json_object_set_new(o, "distinct_reduced", json_integer((json_int_t)r->distinct_reduced));
 	bad |= json_object_set_new(o, "distinct_normalized",
 	                           json_integer((json_int_t)r->distinct_normalized));
+	bad |= json_object_set_new(o, "polish",
+	                           json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}", "forms",
+	                                     (json_int_t)r->polish_forms, "worked_on",
+	                                     (json_int_t)r->polished, "complete",
+	                                     (json_int_t)r->polish_complete, "lowered",
+	                                     (json_int_t)r->polish_lowered, "runs",
+	                                     (json_int_t)r->polish_runs, "budget",
+	                                     (json_int_t)r->polish_budget));
 	bad |= json_object_set_new(o, "buckets", buckets);
 	bad |= json_object_set_new(o, "results", results);
 	if ((err = tnorm__json_dump(&text, o, bad)) < 0)

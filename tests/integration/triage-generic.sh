@@ -223,6 +223,49 @@ else
 	bad "sut_tworoots is not built"
 fi
 
+# ---- the polish (issue 27, item 1) -------------------------------------------------------------
+# plainkey: `ab: []` and a last byte that starts a plain scalar; the failing bytes are no interval
+# and the lowest, `$`, is none of the cheap values ('0' is).  The polish tries every lower value of
+# every byte of each distinct normal form once, within a budget of runs.
+if [ -x "$S/sut_plainkey" ]; then
+	mkdir pk
+	for c in z Q 7 '('; do libfuzzer pk "ab: []$c"; done
+	"$T" triage pk -j 2 --no-db -- "$S/sut_plainkey" @@ >pk1.out 2>&1; rc=$?
+	expect "polish: the default budget (a quarter of the tests' runs) is too small for a form here; said so" \
+		sh -c "[ $rc = 0 ] && grep -q '^pk: 4 tests, 4 failing, 1 distinct signatures, 4 distinct reduced, 2 distinct normalized: 1 bucket$' pk1.out && grep -q '^polish: 0 of 2 normal forms made canonical (0 lowered), 0 runs of a budget of [0-9]*; --polish-runs N for more$' pk1.out"
+	"$T" triage pk -j 2 --no-db --polish-runs 3000 -- "$S/sut_plainkey" @@ >pk2.out 2>&1; rc=$?
+	expect "polish: with a budget, every file of the bug ends in the lowest failing form, ab: []\$" \
+		sh -c "[ $rc = 0 ] && grep -q '^pk: 4 tests, 4 failing, 1 distinct signatures, 4 distinct reduced, 1 distinct normalized: 1 bucket$' pk2.out && grep -q '^polish: 2 of 2 normal forms made canonical (1 lowered), [0-9]* runs of a budget of 3000$' pk2.out && [ \"\$(cat pk/triage/buckets/1-*)\" = 'ab: []\$' ]"
+	python3 - "$S/sut_plainkey" pk/triage/report.json <<'PY' >pk.prop 2>&1
+import json, os, subprocess, sys, tempfile
+r = json.load(open(sys.argv[2]))
+assert r["polish"]["complete"] == 2 and all(t["polished"] for t in r["results"]), r["polish"]
+form = r["buckets"][0]["normal_form"].encode()
+fd, path = tempfile.mkstemp()
+os.close(fd)
+def fails(data):
+    open(path, "wb").write(data)
+    return subprocess.run([sys.argv[1], path], capture_output=True).returncode != 0
+# its last byte at every lower value, and every deletion: none fails
+bad = [bytes([v]) for v in range(form[-1]) if fails(form[:-1] + bytes([v]))]
+bad += [b"del%d" % i for i in range(len(form)) if fails(form[:i] + form[i + 1:])]
+os.unlink(path)
+print("counterexamples:", bad)
+sys.exit(1 if bad else 0)
+PY
+	rc=$?
+	expect "polish: no lower last byte and no deletion of the polished form fails" [ $rc = 0 ]
+	"$T" triage pk -j 2 --no-db --polish-runs 3000 -- "$S/sut_plainkey" @@ >pk3.out 2>&1; rc=$?
+	expect "polish: a finished polish is kept (OUT/polish): run again, no runs" \
+		sh -c "[ $rc = 0 ] && grep -q '^polish: 2 of 2 normal forms made canonical (1 lowered), 0 runs of a budget of 3000$' pk3.out"
+	"$T" triage pk -j 2 --no-db --no-polish -- "$S/sut_plainkey" @@ >pk4.out 2>&1; rc=$?
+	expect "polish: --no-polish" sh -c "[ $rc = 0 ] && ! grep -q '^polish' pk4.out && grep -q '2 distinct normalized' pk4.out"
+	"$T" triage pk --polish 0 -- "$S/sut_plainkey" @@ 2>pk5.err; rc=$?
+	expect "polish: --polish 0 is a usage error" sh -c "[ $rc = 2 ] && grep -q 'polish takes 1 to' pk5.err"
+else
+	bad "sut_plainkey is not built"
+fi
+
 # ---- bad input ----------------------------------------------------------------------------------
 mkdir empty readme-only
 "$T" triage empty -- "$S/sut_jsonish" @@ 2>err; rc=$?

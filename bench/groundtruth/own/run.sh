@@ -182,7 +182,7 @@ with open(sys.argv[2], "w") as o:
     for b in r["buckets"]:
         for t in b["tests"]:
             o.write("%s\ttnorm-%d\n" % (t, b["id"]))
-print(sum(x.get("runs", 0) for x in r["results"]))
+print(sum(x.get("runs", 0) for x in r["results"]) + r.get("polish", {}).get("runs", 0))
 EOF
 }
 

@@ -90,7 +90,8 @@ typedef int (*tnorm_bytes_oracle)(void *ctx, const char *data, size_t len, int *
  */
 TNORM_EXTERN int tnorm_shortlex_cmp(const void *a, size_t alen, const void *b, size_t blen);
 
-#define TNORM_GENERIC_OPTIONS_VERSION 1
+/* Version 2: `scan_full`. */
+#define TNORM_GENERIC_OPTIONS_VERSION 2
 
 typedef struct tnorm_generic_options {
 	unsigned version;       /**< TNORM_GENERIC_OPTIONS_VERSION */
@@ -99,10 +100,15 @@ typedef struct tnorm_generic_options {
 	unsigned views;         /**< TNORM_VIEW_* bits (default TNORM_VIEW_ALL; 0 = all) */
 	int chunks;             /**< 1 (default): the chunk and hoisting passes in the tokens view */
 	unsigned rules;         /**< normalization: bits (1u << TNORM_GENERIC_RULE_*) (default all) */
+	size_t scan_full;       /**< 0 (default): the scan tries every lower value only in text of at
+	                         *   most 4 bytes; N: in any form of at most N bytes, text or binary,
+	                         *   every lower value of every byte, lowest first, in place of the
+	                         *   cheaper passes (the polish of tnorm triage: a form no single-byte
+	                         *   lowering still fails in; up to a run per lower value of a byte) */
 } tnorm_generic_options;
 
 #define TNORM_GENERIC_OPTIONS_INIT \
-	{TNORM_GENERIC_OPTIONS_VERSION, TNORM_ALGO_ADAPTIVE, 1, TNORM_VIEW_ALL, 1, TNORM_GENERIC_ALL_RULES}
+	{TNORM_GENERIC_OPTIONS_VERSION, TNORM_ALGO_ADAPTIVE, 1, TNORM_VIEW_ALL, 1, TNORM_GENERIC_ALL_RULES, 0}
 
 /** What a generic reduction or normalization did. */
 typedef struct tnorm_generic_stats {

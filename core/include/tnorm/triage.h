@@ -95,6 +95,8 @@ typedef struct tnorm_triage_test {
 	long original_steps;        /**< steps of the input, -1 when unknown */
 	long reduced_steps;         /**< steps after reduction, -1 when unknown */
 	long normal_steps;          /**< steps of the normal form, -1 when unknown */
+	int polished;               /**< 1 when its normal form is the result of a finished polish
+	                                 (tnorm_triage_options.polish): canonical in fact */
 	int complete;               /**< 1 when its minimization ran to its end (no budget stopped
 	                                 it: --max-time-per-test) */
 	uint64_t runs;              /**< program runs its minimization took */
@@ -148,6 +150,13 @@ typedef struct tnorm_triage_result {
 	char *folder;                 /**< the folder the tests are read from: the corpus, or its
 	                                   crashes/ (default/crashes/) for an AFL++ output folder */
 	const char *unit;             /**< the tests' length: "steps" (a harness) or "bytes" (static) */
+	size_t polish_forms;          /**< distinct normal forms short enough to polish */
+	size_t polished;              /**< of them, those the polish worked on (see options) */
+	size_t polish_complete;       /**< of them, those it finished: no single byte of the form
+	                                   can be lowered and still fail (the others: budget) */
+	size_t polish_lowered;        /**< of them, those it lowered */
+	uint64_t polish_runs;         /**< program runs of the polish (not in any test's runs) */
+	uint64_t polish_budget;       /**< the runs it could take */
 } tnorm_triage_result;
 
 /** What a progress report is about. */
@@ -155,7 +164,9 @@ typedef enum tnorm_triage_event {
 	TNORM_TRIAGE_EVENT_START = 0,      /**< the tests are listed: `total` is known */
 	TNORM_TRIAGE_EVENT_TEST = 1,       /**< a worker finished `test` */
 	TNORM_TRIAGE_EVENT_TICK = 2,       /**< nothing new (about ten a second): a chance to stop */
-	TNORM_TRIAGE_EVENT_GENERALIZE = 3  /**< a run while generalizing bucket `bucket` */
+	TNORM_TRIAGE_EVENT_GENERALIZE = 3, /**< a run while generalizing bucket `bucket` */
+	TNORM_TRIAGE_EVENT_POLISH = 4      /**< a run while polishing normal form `bucket` of
+	                                        `nbuckets` (the distinct forms polished) */
 } tnorm_triage_event;
 
 /** A progress report.  Everything in it is borrowed for the duration of the callback. */
@@ -167,9 +178,10 @@ typedef struct tnorm_triage_progress {
 	unsigned jobs;                 /**< worker threads */
 	const char *out;               /**< the output folder */
 	const tnorm_triage_test *test; /**< EVENT_TEST: the test just done (its bucket is 0) */
-	size_t bucket;                 /**< EVENT_GENERALIZE: 1-based, of nbuckets */
+	size_t bucket;                 /**< EVENT_GENERALIZE: 1-based, of nbuckets (EVENT_POLISH:
+	                                    the form, of the forms polished) */
 	size_t nbuckets;
-	const tnorm_progress *runs;    /**< EVENT_GENERALIZE: the generalization's counters */
+	const tnorm_progress *runs;    /**< EVENT_GENERALIZE, EVENT_POLISH: the job's counters */
 	double elapsed;                /**< seconds since the job started */
 } tnorm_triage_progress;
 
@@ -179,9 +191,9 @@ typedef struct tnorm_triage_progress {
  */
 typedef int (*tnorm_triage_progress_fn)(void *ctx, const tnorm_triage_progress *p);
 
-/* Version 2 (issue 19) added shard, shards and lease at the end; a version 1 struct is still
- * accepted (those three taken as 0). */
-#define TNORM_TRIAGE_OPTIONS_VERSION 2
+/* Version 2 (issue 19) added shard, shards and lease at the end; version 3 (issue 27) polish.
+ * Older structs are still accepted (the fields they lack taken as 0). */
+#define TNORM_TRIAGE_OPTIONS_VERSION 3
 
 typedef struct tnorm_triage_options {
 	unsigned version;        /**< TNORM_TRIAGE_OPTIONS_VERSION */
@@ -210,11 +222,26 @@ typedef struct tnorm_triage_options {
 	unsigned shards;         /**< 0 or 1: the whole folder; N > 1: one of N parts (needs db) */
 	unsigned lease;          /**< seconds a claim in the database lasts unless renewed (0: 5
 	                              for a SQLite file, 30 for a server) */
+	/** Without a harness, each distinct normal form (of one signature key) is polished once
+	 *  after the tests are done: every lower value of every byte, lowest first, until no single
+	 *  byte can be lowered and still fail the same way (the scan's full pass, see generic.h's
+	 *  scan_full), and the tests that had it take the result.  0 (default): forms of up to
+	 *  TNORM_TRIAGE_POLISH_MAX bytes; N > 0: up to N bytes; -1: no polish. */
+	long polish;
+	/** The polish's runs in all: 0 (default) a quarter of the runs the tests' minimizations
+	 *  took, so that a triage costs at most 1.25 times its tests' runs; the forms whose full
+	 *  pass costs least per test go first, a form whose pass costs more than is left is
+	 *  skipped, and a form the budget cuts keeps what its polish lowered so far. */
+	uint64_t polish_runs;
 } tnorm_triage_options;
+
+/** The default longest normal form the polish works on: a byte costs up to a run per lower
+ *  value, so a form of 64 bytes up to about 8,000 runs (once for all its tests). */
+#define TNORM_TRIAGE_POLISH_MAX 64
 
 #define TNORM_TRIAGE_OPTIONS_INIT \
 	{TNORM_TRIAGE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, 1, 1, \
-	 TNORM_PIPELINE_OPTIONS_INIT, NULL, NULL, NULL, 0, 0, 0}
+	 TNORM_PIPELINE_OPTIONS_INIT, NULL, NULL, NULL, 0, 0, 0, 0, 0}
 
 /**
  * Parse a shard "K/N" as users write it, counting from 1 (1 <= K <= N, decimal, nothing else:
