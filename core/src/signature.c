@@ -7,7 +7,9 @@
  * (reducers keep the target and every "slipped" signature for the whole session).  Which frames
  * belong to a runtime is decided here, once, by function name and module path, so that the
  * engine and the debugger plugins (which build signatures from the debugger's frames through
- * tnorm_signature_new) agree on the throwing frame.
+ * tnorm_signature_new) agree on the throwing frame.  For the same reason the program counters of
+ * a stopped process become frames here, once (tnorm__frames_from_pcs): the runner's unwinder
+ * hands over the pcs it walked, tnorm_signature_from_process those a debugger walked.
  */
 #include <regex.h>
 #include <stdio.h>
@@ -16,6 +18,8 @@
 
 #include "common.h"
 #include "json.h"
+#include "signature_internal.h"
+#include "symbolize.h"
 #include "tnorm/signature.h"
 
 struct tnorm_signature {
@@ -300,6 +304,59 @@ int tnorm_signature_dup(tnorm_signature **out, const tnorm_signature *s)
 		return TNORM_ENOMEM;
 	}
 	return 0;
+}
+
+/* Machine frames to a signature's frames (signature_internal.h): the runner's unwinder and
+ * tnorm_signature_from_process share this, so that a debugger's stop and a run agree. */
+size_t tnorm__frames_from_pcs(tnorm__symcache *syms, const char *maps, const uint64_t *pcs,
+                              const uint64_t *starts, size_t npcs, tnorm_frame *frames,
+                              char (*names)[32], size_t max)
+{
+	size_t i, k, n = 0;
+	for (i = 0; i < npcs && n < max; i++) {
+		size_t got = tnorm__symbolize(syms, maps ? maps : "", pcs[i], i == 0, &frames[n], max - n);
+		uint64_t lookup = i == 0 ? pcs[i] : pcs[i] - 1;
+		for (k = n; k < n + got; k++)
+			if (!frames[k].function && starts && starts[i] && starts[i] <= lookup &&
+			    frames[k].module && frames[k].offset >= lookup - starts[i]) {
+				snprintf(names[k], sizeof(names[k]), "sub_%llx",
+				         (unsigned long long)(frames[k].offset - (lookup - starts[i])));
+				frames[k].function = names[k];
+			}
+		n += got;
+	}
+	return n;
+}
+
+int tnorm_signature_from_process(tnorm_signature **out, const char *kind, int pid,
+                                 const uint64_t *pcs, size_t npcs, const char *message)
+{
+	tnorm__symcache *syms = NULL;
+	tnorm_frame frames[TNORM__MAX_FRAMES];
+	char names[TNORM__MAX_FRAMES][32];
+	char mpath[64], *maps = NULL;
+	size_t n;
+	int err;
+	if (!out || !kind || (npcs && !pcs))
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_signature_from_process: NULL argument");
+	*out = NULL;
+	snprintf(mpath, sizeof(mpath), "/proc/%d/maps", pid);
+	if ((err = tnorm__read_file(mpath, &maps, NULL)) < 0)
+		return tnorm__error_set(TNORM_EIO, "cannot read the memory map of process %d (%s): is it "
+		                        "still alive?", pid, mpath);
+	if ((err = tnorm__symcache_new(&syms)) < 0)
+		goto done;
+	n = tnorm__frames_from_pcs(syms, maps, pcs, NULL, npcs, frames, names, TNORM__MAX_FRAMES);
+	if ((err = tnorm_signature_new(out, kind, frames, n)) < 0)
+		goto done;
+	if (message && (err = tnorm_signature_set_message(*out, message)) < 0) {
+		tnorm_signature_free(*out);
+		*out = NULL;
+	}
+done:
+	tnorm__symcache_free(syms);
+	free(maps);
+	return err;
 }
 
 const char *tnorm_signature_kind(const tnorm_signature *s)

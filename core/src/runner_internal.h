@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * runner_internal.h (internal) - what the runner's files share: the runner itself and the entry
+ * points each mechanism offers the others.
+ *
+ * The runner (tnorm/runner.h) is one object spread over five files, one per mechanism:
+ *
+ *   runner.c      options, the run itself (pipes, waiting, the timeout), classification, the
+ *                 runs made again (trail, leak check), coverage.
+ *   rundir.c      the run folder: made at the first run, the candidate written into it, emptied
+ *                 after each run, removed by tnorm_runner_free; stale folders of dead engines.
+ *   tracer.c      the tracer thread: starts each run's program (vfork, PTRACE_TRACEME), waits
+ *                 for its ptrace stops, follows the processes it starts, unwinds fatal stops
+ *                 (unwind.c), and tells the caller when the run's program is gone.
+ *   forkserver.c  the fork-server protocol, the engine's side: which way a run starts, the
+ *                 control socket's messages, what a server's death means for the next run.
+ *   unwind.c      libunwind-ptrace over cached pages and the symbol cache's unwind tables; the
+ *                 signature of a stopped thread; merged abort sites and their trail probe.
+ *
+ * Who calls what: runner.c drives the other four, each through its section below.  Beside it,
+ * tracer.c calls tnorm__unwind at a fatal stop and the fork-server messages when a program says
+ * hello; forkserver.c asks the tracer about the live server; runner.c lends the others a few
+ * helpers (its section).  No other file of the engine includes this header but askdriver.c
+ * (tnorm_lint_checks, tnorm_driver_harness), which asks a driver about itself with
+ * tnorm__ask_program, and sanopts.c, which asks it the same way.
+ *
+ * Ownership: the runner owns everything its struct points to, and tnorm_runner_free frees it
+ * (the tracer through tnorm__tracer_free, the folder through tnorm__rundir_drop).  During a run
+ * the tracer thread reads the runner's options, symbol cache and address space, has the probe
+ * (probe.h: the tracer owns it during a run), and writes only the run's result signature
+ * (tnorm_run_result.sig) and the unwinder's `last_maps`; the caller's thread does not touch
+ * those until the tracer says the run's program is gone.  Nothing here sets a last error except
+ * where a comment says so.
+ */
+#ifndef TNORM__RUNNER_INTERNAL_H
+#define TNORM__RUNNER_INTERNAL_H
+
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include <libunwind.h>
+
+#include "common.h"
+#include "probe.h"
+#include "shield.h"
+#include "symbolize.h"
+#include "tnorm/runner.h"
+
+/* The runner's tracer thread (tracer.c); NULL in a runner until its first run. */
+typedef struct tnorm__tracer tnorm__tracer;
+
+struct tnorm_runner {
+	char **argv;  /* as given, argv[0] resolved to an absolute path when it names a file */
+	size_t argc;
+	char **envp;  /* NULL-terminated */
+	/* A driver with destructors (issue 16): the environment of its leak check, which turns
+	 * LeakSanitizer on (NULL for other programs, or when the user's options turn it off). */
+	char **leak_envp;
+	tnorm_run_options opts;
+	char *suffix;
+	int *invalid_exits; /* the options' list, copied */
+	tnorm__symcache *syms;
+	unw_addr_space_t as;
+	/* The run folder, kept from run to run (made at the first run; emptied after each): its
+	 * path, a descriptor on it, the candidate's path in it, argv with {} replaced by that path. */
+	char *dir, *file, **run_argv;
+	int dirfd;
+	/* The fork server (tnorm_run_options.fork_server): whether the program is one, our end of
+	 * its control socket, the folder it was started in, its deaths in a row. */
+	enum { FS_UNKNOWN, FS_ON, FS_NO } fs_state;
+	int ctl;
+	unsigned folder_gen, fs_gen, fs_crashes;
+	tnorm__tracer *tr; /* the thread that starts and traces the runs (NULL until the first) */
+	char *last_maps; /* the memory map of the last unwound process: unwind caches stay valid
+	                  * while it is the same (ASLR is off, so runs of one binary match) */
+	char *test_name; /* what an invalid run's reason calls the candidate (set_test_name) */
+	const volatile int *cancel; /* set_cancel: stops the run under way (borrowed; may be NULL) */
+	tnorm__shield shield; /* the programs' filter: no signal to this process (shield.c) */
+	tnorm__probe *probe;  /* breakpoints for the runs (merged abort sites, coverage), or NULL */
+	/* The last merged site's trail, kept for the next failure there (a reduction fails there
+	 * again and again): its probe and the start of the function symbol that holds the call. */
+	tnorm__probe *trail;
+	uint64_t trail_key;
+};
+
+/* ---- runner.c -------------------------------------------------------------------------------- */
+
+/* Free a NULL-terminated array of strings and the strings (NULL: nothing). */
+void tnorm__strv_free(char **v);
+
+/* 1 when exit code `code` marks an invalid run: 125, or one the options declare invalid. */
+int tnorm__runner_invalid_exit(const tnorm_runner *r, int code);
+
+/* A signal's name as a signature's kind ("SIGSEGV", or "signal(N)"), written into buf. */
+const char *tnorm__signame(int sig, char *buf, size_t size);
+
+/* ---- rundir.c: the run folder ---------------------------------------------------------------- */
+
+/* The first placeholder in `s`: `{}`, or `@@` (AFL's spelling, for fuzzers' command lines);
+ * NULL when none.  Arguments that hold one name the candidate's file. */
+const char *tnorm__rundir_placeholder(const char *s);
+
+/* Remove the run folders of engines that are gone (tnorm-run-PID-*, PID dead) under `root`. */
+void tnorm__rundir_sweep_stale(const char *root);
+
+/* Write the candidate into the run folder, made first if need be (r->dir, r->file, r->run_argv
+ * set then).  0, TNORM_EIO or TNORM_ENOMEM (last error set). */
+int tnorm__rundir_write(tnorm_runner *r, const void *data, size_t len);
+
+/* After a run: empty the folder for the next one, or give it up (tnorm__rundir_drop). */
+void tnorm__rundir_clean(tnorm_runner *r);
+
+/* Remove the folder with what is in it and forget it (r->dir, r->file, r->run_argv freed, set
+ * to NULL): the next run makes a new one.  No folder: nothing. */
+void tnorm__rundir_drop(tnorm_runner *r);
+
+/* ---- tracer.c: the tracer thread ------------------------------------------------------------- */
+
+/* What waiting for a run came to (runner.c fills it from the tracer's answer). */
+typedef struct {
+	pid_t pid;       /* the run's program (0 when none was started) */
+	int status, lost, from_server, hello, timed_out, cancelled;
+	struct rusage ru;
+} tnorm__waited;
+
+/*
+ * The runner's tracer, started on first use (r->tr).  In a child of a fork() (a host that forks
+ * after a run, such as Python's os.fork) the thread is not there: that process gets its own,
+ * and forgets the parent's fork server.  *out is borrowed from the runner.  0, TNORM_EIO or
+ * TNORM_ENOMEM (last error set).
+ */
+int tnorm__tracer_get(tnorm_runner *r, tnorm__tracer **out);
+
+/* Stop and join the tracer thread (when this process started it), free its state.  NULL: no-op. */
+void tnorm__tracer_free(tnorm__tracer *t);
+
+/* Get ready for a run: the tracer's answer cleared, `res` the run's result (the tracer sets
+ * res->sig, nothing else, until tnorm__tracer_end).  For a run of the fork server (`served`), 0
+ * when the server is gone already (then nothing is changed); else 1. */
+int tnorm__tracer_begin(tnorm__tracer *t, tnorm_run_result *res, int served);
+
+/* The run is over: the tracer writes no more into its result. */
+void tnorm__tracer_end(tnorm__tracer *t);
+
+/* Hand a program to start to the (idle) tracer: `dir`, `argv` and `envp` are borrowed until the
+ * program is reaped; fds (stdin, stdout, stderr, the exec-error pipe's write end), `ctl` (a
+ * would-be fork server's end of the control socket, or -1) are the tracer's from here on;
+ * `ctl_engine` (our end, or -1) stays the runner's. */
+void tnorm__tracer_start(tnorm__tracer *t, const char *dir, char **argv, char **envp, int *fds,
+                         int ctl, int ctl_engine);
+
+/* The eventfd the tracer signals with news of the run (a fork failed, a server said hello, a
+ * program ended): the caller polls it and reads it empty. */
+int tnorm__tracer_fd(const tnorm__tracer *t);
+
+/* The tracer's answer so far: *pid the run's program (0 not known yet, -1 the fork failed, with
+ * errno set to the fork's error), w->hello, and when the run's program is gone w->lost, status,
+ * ru and from_server.  1 when it is gone. */
+int tnorm__tracer_answer(tnorm__tracer *t, pid_t *pid, tnorm__waited *w);
+
+/* The live fork server, or 0. */
+pid_t tnorm__tracer_server(tnorm__tracer *t);
+
+/* Kill the fork server, if there is one: the tracer reports it gone. */
+void tnorm__tracer_kill_server(tnorm__tracer *t);
+
+/* Stop the fork server, if there is one, and wait until the tracer is idle (ready for a job,
+ * with nothing of the last one left to report). */
+void tnorm__tracer_stop_server(tnorm__tracer *t);
+
+/* ---- forkserver.c: the fork-server protocol -------------------------------------------------- */
+
+/* How a run starts its program. */
+typedef enum {
+	TNORM__RUN_PLAIN,  /* a process of its own, exec'd */
+	TNORM__RUN_SPAWN,  /* the same, offered to become a fork server (the run goes on either way) */
+	TNORM__RUN_SERVED  /* a child of the live fork server */
+} tnorm__run_mode;
+
+/* Which way this run goes (stopping a server that may not serve it). */
+tnorm__run_mode tnorm__forkserver_mode(tnorm_runner *r, tnorm__tracer *t);
+
+/* The program's environment with TNORM_FORK_SERVER=FD added (NULL-terminated; free with
+ * tnorm__strv_free).  NULL when out of memory. */
+char **tnorm__forkserver_env(const tnorm_runner *r, int fd);
+
+/* Ask the fork server on `ctl` for a child with these standard streams (fds[0..3), duplicated
+ * into the server; the caller's stay the caller's).  -1 when the server is gone. */
+int tnorm__forkserver_request(int ctl, const int *fds);
+
+/* A would-be fork server stopped itself: did it say hello on the control socket first? */
+int tnorm__forkserver_hello(int ctl);
+
+/* Tell a driver that offered to serve (one the program started or exec'd) that it is not ours. */
+void tnorm__forkserver_refuse(int ctl);
+
+/* The fork server's side of a finished run: 1 when the server died before it forked the run's
+ * child (the run is made again, with a new server or, after three deaths in a row, without). */
+int tnorm__forkserver_after(tnorm_runner *r, tnorm__run_mode mode, const tnorm__waited *w);
+
+/* ---- unwind.c: stacks of stopped threads ----------------------------------------------------- */
+
+/* The runner's libunwind address space (made once per runner; unw_destroy_addr_space frees it).
+ * 0, or TNORM_ENOMEM (last error set). */
+int tnorm__unwind_space_new(unw_addr_space_t *out);
+
+/* Unwind the stopped thread `tid` of process `pid` (in the tracer thread) and replace *out
+ * with its signature, of kind `kind` (NULL when it cannot be made).  Free with
+ * tnorm_signature_free. */
+void tnorm__unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind,
+                   tnorm_signature **out);
+
+/* The throwing frame of `sig` when it is a merged abort site (borrowed from `sig`), else NULL. */
+const tnorm_frame *tnorm__merged_site(tnorm_runner *r, const tnorm_signature *sig);
+
+/* The trail probe of the function that holds the merged call `f`, made once per function and
+ * kept in r->trail (borrowed: the runner frees it).  NULL when the function has no line rows
+ * (with TNORM_ENOMEM in *err on a failed allocation). */
+tnorm__probe *tnorm__trail_probe(tnorm_runner *r, const tnorm_frame *f, int *err);
+
+/* ---- askdriver.c ----------------------------------------------------------------------------- */
+
+/* Run `path option` untraced (standard input and error on /dev/null, environment `envp`, at
+ * most 10 s) and keep what it prints, up to size - 1 bytes, NUL-ended.  1 when it exited 0. */
+int tnorm__ask_program(const char *path, const char *option, char *const *envp, char *out,
+                       size_t size);
+
+#endif

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * signature_internal.h (internal) - what signature.c offers the engine beyond tnorm/signature.h:
+ * machine frames made into a signature's frames, one way for every caller.
+ *
+ * Two callers, which must agree frame for frame: the runner's unwinder (unwind.c), with the
+ * pcs it walked in a stopped thread, and tnorm_signature_from_process, with the pcs a debugger
+ * walked (gdb, lldb).  Both hand their pcs to tnorm__frames_from_pcs, so that a stop in a
+ * debugger and the CLI's run of the same crash get one signature.
+ */
+#ifndef TNORM__SIGNATURE_INTERNAL_H
+#define TNORM__SIGNATURE_INTERNAL_H
+
+#include "common.h"
+#include "symbolize.h"
+#include "tnorm/signature.h"
+
+/* The deepest stack a signature is made from: machine frames walked, frames kept. */
+#define TNORM__MAX_FRAMES 128
+
+/* Symbolize machine frames (pcs[0] exact, the others return addresses) of a process whose memory
+ * map is `maps` into source frames, inlined calls expanded.  `starts` (may be NULL) holds each
+ * machine frame's function start as the unwinder found it in .eh_frame: a frame with no symbol
+ * (a stripped binary) is then named after it, "sub_1a2b" (its module-relative address), so that
+ * frames of one function compare equal and recursion can be folded.  `names` is scratch space
+ * for those names (max entries).  The frames' strings are borrowed from `syms` and `names`:
+ * make the signature (which copies them) before either goes.  Returns the number of frames. */
+size_t tnorm__frames_from_pcs(tnorm__symcache *syms, const char *maps, const uint64_t *pcs,
+                              const uint64_t *starts, size_t npcs, tnorm_frame *frames,
+                              char (*names)[32], size_t max);
+
+#endif

@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * unwind.c - the stack of a stopped thread of a run's program, as the run's signature.
+ *
+ * The tracer thread (tracer.c) calls tnorm__unwind at a fatal stop, and at the exit stop of a
+ * program that exits nonzero, while the thread is stopped under ptrace: libunwind-ptrace walks
+ * the stack, signature.c makes the pcs into frames (tnorm__frames_from_pcs: symbolized, inlined
+ * calls expanded), and they become the run's signature.  Unwinding is most of what a failure
+ * costs, so the runner's address space reads memory and finds unwind tables its own way, over
+ * pages it keeps for the walk and the symbol cache's parsed modules (below).
+ *
+ * Merged abort sites are resolved here too, because the resolution is a rewrite of the unwound
+ * frames: a failure at a call the compiler merged from several checks is run again with a trail
+ * probe on its function (runner.c makes the run, tnorm__trail_probe the probe, probe.c records
+ * it), and the unwind of that second run puts the last check the trail saw in the merged call's
+ * place.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#include <libunwind-ptrace.h>
+
+#include "runner_internal.h"
+#include "signature_internal.h"
+
+/*
+ * Reading the stopped thread's memory.  libunwind-ptrace reads it a word at a time with
+ * PTRACE_PEEKDATA, one system call per word, and the stack walk and the .eh_frame_hdr searches
+ * read hundreds of words per failure.  The runner's address space has libunwind-ptrace's
+ * accessors but for reads, which take a whole page with process_vm_readv and keep a few pages
+ * for the rest of the unwind (the thread is stopped; text and unwind tables do not change).  A
+ * page that cannot be read so goes back to PEEKDATA.
+ *
+ * Finding a frame's unwind information.  libunwind-ptrace's find_proc_info reads
+ * /proc/PID/maps, opens and maps the module's file each time a frame is in another module than
+ * the last, and unmaps it at the next change (a TLB shootdown each, the caller having threads):
+ * most of a failure's unwinding cost.  The runner's symbol cache has those files parsed already,
+ * so the address space's find_proc_info asks it where the module's .eh_frame_hdr table lies and
+ * has libunwind search it there (the table and the FDEs read through the pages below).  A module
+ * the cache cannot place goes to libunwind-ptrace's own.
+ *
+ * libunwind hands its callbacks only libunwind-ptrace's handle (find_proc_info passes it on to
+ * the reads it makes), so the pages of the unwind under way are reached through a thread-local
+ * pointer, set by tnorm__unwind for the length of one walk in this thread and NULL otherwise.
+ */
+#define REMOTE_PAGES 16
+#define REMOTE_PAGE 4096
+
+typedef struct {
+	void *upt; /* libunwind-ptrace's handle, the callbacks' argument */
+	pid_t tid;
+	tnorm__symcache *syms;
+	const char *maps;            /* the thread's memory map (NULL if unread) */
+	uint64_t base[REMOTE_PAGES]; /* page address + 1; 0: the slot is empty */
+	unsigned char page[REMOTE_PAGES][REMOTE_PAGE];
+} remote;
+
+static __thread remote *unwinding;
+
+static int rm_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write,
+                         void *arg)
+{
+	remote *rm = unwinding;
+	uint64_t page = (uint64_t)addr & ~(uint64_t)(REMOTE_PAGE - 1);
+	size_t slot = (size_t)(page / REMOTE_PAGE) % REMOTE_PAGES;
+	if (!rm || arg != rm->upt || write || addr - page > REMOTE_PAGE - sizeof(*val))
+		return _UPT_access_mem(as, addr, val, write, arg);
+	if (rm->base[slot] != page + 1) {
+		struct iovec local = {rm->page[slot], REMOTE_PAGE};
+		struct iovec far = {(void *)(uintptr_t)page, REMOTE_PAGE};
+		rm->base[slot] = 0;
+		if (process_vm_readv(rm->tid, &local, 1, &far, 1, 0) != REMOTE_PAGE)
+			return _UPT_access_mem(as, addr, val, write, arg);
+		rm->base[slot] = page + 1;
+	}
+	memcpy(val, rm->page[slot] + (addr - page), sizeof(*val));
+	return 0;
+}
+
+/* libunwind's search of a remote .eh_frame_hdr table: exported by libunwind-x86_64 (it is what
+ * libunwind-ptrace's _UPT_find_proc_info calls), though no header declares it. */
+extern int UNW_OBJ(dwarf_search_unwind_table)(unw_addr_space_t as, unw_word_t ip,
+                                              unw_dyn_info_t *di, unw_proc_info_t *pi,
+                                              int need_unwind_info, void *arg);
+
+static int rm_find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *pi,
+                             int need_unwind_info, void *arg)
+{
+	remote *rm = unwinding;
+	tnorm__unwind_table t;
+	unw_dyn_info_t di;
+	if (rm && arg == rm->upt && tnorm__symcache_unwind_table(rm->syms, rm->maps, ip, &t) == 0) {
+		memset(&di, 0, sizeof(di));
+		di.start_ip = t.start_ip;
+		di.end_ip = t.end_ip;
+		di.gp = t.gp;
+		di.format = UNW_INFO_FORMAT_REMOTE_TABLE;
+		di.u.rti.segbase = t.hdr;
+		di.u.rti.table_data = t.table;
+		di.u.rti.table_len = t.count * 8 / sizeof(unw_word_t);
+		if (UNW_OBJ(dwarf_search_unwind_table)(as, ip, &di, pi, need_unwind_info, arg) >= 0)
+			return 0;
+	}
+	return _UPT_find_proc_info(as, ip, pi, need_unwind_info, arg);
+}
+
+
+int tnorm__unwind_space_new(unw_addr_space_t *out)
+{
+	unw_accessors_t acc = _UPT_accessors; /* copied by libunwind */
+	acc.access_mem = rm_access_mem;
+	acc.find_proc_info = rm_find_proc_info;
+	if (!(*out = unw_create_addr_space(&acc, 0)))
+		return tnorm__error_set(TNORM_ENOMEM, "libunwind: cannot create an address space");
+	unw_set_caching_policy(*out, UNW_CACHE_GLOBAL);
+	return 0;
+}
+
+/*
+ * Merged abort sites.  clang merges the abort() calls of several inlined checks of a function
+ * (asserts, a fail() helper) into one call, which its line table gives line 0: every check of the
+ * function then fails at one address, and its failures have one signature, whichever check
+ * failed.  When a run fails at such a call (merged_site), the runner runs the test again with a
+ * trail probe on the function's line-table addresses (probe.h): the last address with a line
+ * that ran before the failure is in the check that jumped to the merged call.  Its frames (with
+ * the functions inlined there, innermost first, as a build without the merge would show them)
+ * replace the merged call's frames in the second run's signature.  The same happens for the
+ * target and for every candidate, so that their signatures compare check by check.
+ */
+#define TRAIL_MAX_STOPS 200000
+
+/* The throwing frame of frames[0..n): the first one that is not the runtime's; n if none. */
+static size_t first_user_frame(const tnorm_frame *frames, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (frames[i].function && !tnorm_frame_is_runtime(frames[i].function, frames[i].module))
+			return i;
+	return n;
+}
+
+/* Whether frames[i], a user frame that called frames[i-1] (the runtime), stopped at a merged
+ * abort site: a call of line 0 (clang), or a call of abort() in the cold part of its function
+ * (gcc moves the calls it merges there, and gives the merged call the line of one of them). */
+static int merged_call(tnorm_runner *r, const tnorm_frame *frames, size_t n, size_t i)
+{
+	const tnorm_frame *f = &frames[i];
+	int how;
+	if (i == 0 || i >= n || !f->module || f->module[0] != '/' || !f->offset ||
+	    !(how = tnorm__symcache_merged(r->syms, f->module, f->offset)))
+		return 0;
+	return how == 1 ? f->line == 0
+	                : frames[i - 1].function && !strcmp(frames[i - 1].function, "abort");
+}
+
+/* In the trail's run: the merged call's frames (frames[i..j), one pc) become those of the last
+ * line the trail saw.  Returns the new frame count. */
+static size_t resolve_merged(tnorm_runner *r, const char *maps, tnorm_frame *frames, size_t n,
+                             size_t max)
+{
+	tnorm_frame got[16];
+	uint64_t last = r->probe ? tnorm__probe_last(r->probe) : 0, at;
+	size_t i = first_user_frame(frames, n), j, k, ng;
+	if (!last || !merged_call(r, frames, n, i) ||
+	    tnorm__symcache_proc_addr(r->syms, maps, frames[i].module, last, &at) < 0)
+		return n;
+	for (j = i; j < n && frames[j].pc == frames[i].pc; j++)
+		;
+	ng = tnorm__symbolize(r->syms, maps, at, 1, got, sizeof(got) / sizeof(got[0]));
+	if (!ng || !got[0].function || n - (j - i) + ng > max)
+		return n;
+	memmove(&frames[i + ng], &frames[j], (n - j) * sizeof(*frames));
+	for (k = 0; k < ng; k++)
+		frames[i + k] = got[k];
+	return n - (j - i) + ng;
+}
+
+/* The module and module-relative address of a signature's throwing call when it lies in code
+ * the compiler merged from several lines (a line-0 row); NULL otherwise. */
+const tnorm_frame *tnorm__merged_site(tnorm_runner *r, const tnorm_signature *sig)
+{
+	size_t i = tnorm_signature_throwing(sig), n = tnorm_signature_frame_count(sig);
+	const tnorm_frame *f = tnorm_signature_frame(sig, 0);
+	return f && merged_call(r, f, n, i) ? &f[i] : NULL;
+}
+
+/* The trail probe of the function that holds the merged call f, made once per function: the
+ * cached one when the last merged site was in the same function symbol.  NULL when the
+ * function has no line rows (with TNORM_ENOMEM in *err on a failed allocation). */
+tnorm__probe *tnorm__trail_probe(tnorm_runner *r, const tnorm_frame *f, int *err)
+{
+	uint64_t *addrs = NULL, lo, hi, cold_lo = 0, cold_hi = 0;
+	unsigned char *lined = NULL;
+	size_t n = 0, i;
+	*err = 0;
+	if (tnorm__symcache_symbol_extent(r->syms, f->module, f->offset, &lo, &hi) < 0)
+		lo = hi = 0;
+	if (r->trail && lo && r->trail_key == lo && !strcmp(tnorm__probe_path(r->trail), f->module))
+		return r->trail;
+	if (tnorm__symcache_func_rows(r->syms, f->module, f->offset, &addrs, &n) < 0)
+		return NULL;
+	if (!(lined = tnorm__malloc(n))) {
+		free(addrs);
+		*err = TNORM_ENOMEM;
+		return NULL;
+	}
+	/* Where the trail looks from: not the merged code itself (line 0; or gcc's cold part,
+	 * whose rows have the line of one of the calls merged). */
+	if (tnorm__symcache_merged(r->syms, f->module, f->offset) == 2) {
+		cold_lo = lo;
+		cold_hi = hi;
+	}
+	for (i = 0; i < n; i++)
+		lined[i] = !tnorm__symcache_noline(r->syms, f->module, addrs[i]) &&
+		           !(addrs[i] >= cold_lo && addrs[i] < cold_hi);
+	tnorm__probe_free(r->trail);
+	r->trail = NULL;
+	*err = tnorm__probe_new(&r->trail, TNORM__PROBE_TRAIL, f->module, addrs, lined, n,
+	                        TRAIL_MAX_STOPS);
+	r->trail_key = lo;
+	free(addrs);
+	free(lined);
+	return r->trail;
+}
+
+/* Unwind the stopped thread `tid` of process `pid` and build its signature. */
+void tnorm__unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnorm_signature **out)
+{
+	tnorm_frame frames[TNORM__MAX_FRAMES];
+	uint64_t pcs[TNORM__MAX_FRAMES], starts[TNORM__MAX_FRAMES];
+	char names[TNORM__MAX_FRAMES][32];
+	char mpath[64], *maps = NULL;
+	size_t n = 0, npcs = 0;
+	remote *rm = NULL;
+	unw_cursor_t cur;
+
+	/* The thread's own view of the memory map: during an exit_group the leader may be gone
+	 * while the thread that called exit() is still stopped. */
+	snprintf(mpath, sizeof(mpath), "/proc/%d/task/%d/maps", (int)pid, (int)tid);
+	if (tnorm__read_file(mpath, &maps, NULL) < 0)
+		maps = NULL;
+	if (r->as && (rm = tnorm__malloc(sizeof(*rm))) && (rm->upt = _UPT_create(tid)) != NULL) {
+		rm->tid = tid;
+		rm->syms = r->syms;
+		rm->maps = maps;
+		memset(rm->base, 0, sizeof(rm->base));
+		if (!maps || !r->last_maps || strcmp(maps, r->last_maps)) {
+			unw_flush_cache(r->as, 0, 0);
+			free(r->last_maps);
+			r->last_maps = maps ? tnorm__strdup(maps) : NULL;
+		}
+		unwinding = rm;
+		if (unw_init_remote(&cur, r->as, rm->upt) == 0) {
+			do {
+				unw_word_t ip = 0;
+				unw_proc_info_t pi;
+				if (unw_get_reg(&cur, UNW_REG_IP, &ip) < 0 || ip == 0)
+					break;
+				pcs[npcs] = (uint64_t)ip;
+				starts[npcs] = unw_get_proc_info(&cur, &pi) == 0 ? (uint64_t)pi.start_ip : 0;
+				npcs++;
+			} while (npcs < TNORM__MAX_FRAMES && unw_step(&cur) > 0);
+		}
+		unwinding = NULL;
+		_UPT_destroy(rm->upt);
+	}
+	free(rm);
+	n = tnorm__frames_from_pcs(r->syms, maps, pcs, starts, npcs, frames, names, TNORM__MAX_FRAMES);
+	if (r->probe && maps)
+		n = resolve_merged(r, maps, frames, n, TNORM__MAX_FRAMES);
+	free(maps);
+	tnorm_signature_free(*out);
+	*out = NULL;
+	if (tnorm_signature_new(out, kind, frames, n) < 0)
+		*out = NULL;
+}
