@@ -4,14 +4,10 @@
  *
  * Seed after seed, a well-formed random test of the harness is run; each failing test is kept in
  * the corpus folder with its signature (fail-SEED.t, fail-SEED.sig), until the run or time budget
- * runs out or Ctrl-C.  The corpus is what `tnorm triage` takes.
+ * runs out or Ctrl-C.  The corpus is what `tnorm triage` takes.  The loop is the library's
+ * (tnorm_fuzz_run, fuzz.h); this file parses the options and prints what it reports.
  */
-#include <errno.h>
-#include <signal.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -34,36 +30,75 @@ static void help(FILE *f)
 	           "error, 130 interrupted (the corpus so far is kept)\n");
 }
 
-static double mono(void)
+/* What the library's progress reports become on the terminal. */
+typedef struct {
+	const char *harness;
+	char **rest;
+	int tty;
+} fuzz_view;
+
+static int progress(void *ctx, const tnorm_fuzz_progress *p)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	const fuzz_view *v = ctx;
+	const tnorm_fuzz_result *r = p->so_far;
+	if (p->event == TNORM_FUZZ_EVENT_START)
+		cli_warn_stale_harness("fuzz", v->harness, v->rest[0], v->rest);
+	else if (v->tty && r->runs % 50 == 0)
+		fprintf(stderr, "\rfuzz: %llu runs, %llu failing, %zu signatures, %.1fs   ", r->runs,
+		        r->failing, r->nsignatures, r->elapsed);
+	return 0;
 }
 
-typedef struct {
-	char *sig;
-	unsigned long long count, first_seed;
-} sig_count;
+/* The summary: counts on stdout, a line per signature; why runs were invalid on stderr.  The
+ * exit status for a job that ran to its end (or was interrupted). */
+static int summary(const tnorm_fuzz_options *o, const tnorm_fuzz_result *r, int err)
+{
+	size_t s;
+	int rc = EXIT_OK;
+	printf("%s: %llu runs (seeds %llu..%llu, %llu steps), %llu failing (%.2f%%), %zu distinct "
+	       "signatures, %llu invalid, %llu timeouts, %.1f s\n",
+	       o->dir, r->runs, o->seed, o->seed + (r->runs ? r->runs - 1 : 0), o->steps, r->failing,
+	       r->runs ? 100.0 * (double)r->failing / (double)r->runs : 0.0, r->nsignatures,
+	       r->invalid, r->timeouts, r->elapsed);
+	for (s = 0; s < r->nsignatures; s++)
+		printf("%6llu  %s  (first: %s/fail-%llu.t)\n", r->signatures[s].count,
+		       r->signatures[s].signature, o->dir, r->signatures[s].first_seed);
+	if (r->invalid) {
+		/* A harness edited without rebuilding the driver makes every run invalid: say why. */
+		fprintf(stderr, "tnorm fuzz: %s%llu of %llu runs invalid; the first (seed %llu: tnorm gen "
+		        "%s --steps %llu --seed %llu): %s\n", r->invalid == r->runs ? "warning: " : "",
+		        r->invalid, r->runs, r->invalid_seed, o->harness, o->steps, r->invalid_seed,
+		        r->invalid_reason ? r->invalid_reason : "(out of memory)");
+		if (r->invalid == r->runs) {
+			fprintf(stderr, "tnorm fuzz: no run was valid, so nothing was tested: is %s the "
+			        "harness the program was built with? (tnorm check --driver PROG %s)\n",
+			        o->harness, o->harness);
+			rc = EXIT_BADINPUT;
+		}
+	}
+	if (err == TNORM_EINTERRUPTED) {
+		fprintf(stderr, "tnorm fuzz: interrupted; the corpus so far is kept\n");
+		rc = EXIT_INTERRUPTED;
+	}
+	return rc;
+}
 
 int cmd_fuzz(int argc, char **argv)
 {
+	tnorm_fuzz_options fo = TNORM_FUZZ_OPTIONS_INIT;
+	tnorm_fuzz_result res;
+	fuzz_view view = {NULL, NULL, 0};
 	const char *harness = NULL, *dir = "corpus";
-	unsigned long long steps = 100, seed = 1, runs = 1000, v, i, nfail = 0, ninvalid = 0;
-	unsigned long long max_failures = 0;
-	unsigned long long ntimeout = 0, done = 0, invalid_seed = 0;
-	char *invalid_reason = NULL; /* the first invalid run's (issue 32, item 2) */
-	double max_time = 0, start;
-	int quiet = 0, rc = EXIT_OK, err = 0, k, nrest = 0, tty;
+	unsigned long long v;
+	int rc = EXIT_OK, err = 0, k, nrest = 0, quiet = 0;
 	char **rest = NULL;
 	cli_run_args ra;
-	tnorm_run_options ro = TNORM_RUN_OPTIONS_INIT;
-	tnorm_harness *h = NULL;
-	tnorm_runner *r = NULL;
-	sig_count *sigs = NULL;
-	size_t nsigs = 0, s;
 	cli_cancel sigs_in;
 
+	memset(&res, 0, sizeof(res));
+	fo.steps = 100;
+	fo.seed = 1;
+	fo.runs = 1000;
 	if (cli_run_args_init(&ra) < 0)
 		return EXIT_SYSTEM;
 	for (k = 1; k < argc; k++) {
@@ -89,7 +124,7 @@ int cmd_fuzz(int argc, char **argv)
 			if (!strcmp(a, "-o")) {
 				dir = argv[++k];
 			} else if (!strcmp(a, "--max-time")) {
-				if (cli_parse_seconds("fuzz", a, argv[++k], &max_time) < 0) {
+				if (cli_parse_seconds("fuzz", a, argv[++k], &fo.max_time) < 0) {
 					rc = EXIT_USAGE;
 					goto done;
 				}
@@ -103,13 +138,13 @@ int cmd_fuzz(int argc, char **argv)
 						rc = cli_usage_error("fuzz", "--steps takes 1 to 100000");
 						goto done;
 					}
-					steps = v;
+					fo.steps = v;
 				} else if (!strcmp(a, "--seed")) {
-					seed = v;
+					fo.seed = v;
 				} else if (!strcmp(a, "--max-failures")) {
-					max_failures = v;
+					fo.max_failures = v;
 				} else {
-					runs = v;
+					fo.runs = v;
 				}
 			}
 		} else if ((used = cli_run_args_parse(&ra, "fuzz", argc, argv, k)) != 0) {
@@ -136,155 +171,33 @@ int cmd_fuzz(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto done;
 	}
-	if (runs == 0 && max_time <= 0) {
+	if (fo.runs == 0 && fo.max_time <= 0) {
 		rc = cli_usage_error("fuzz", "--runs 0 needs --max-time (a budget)");
 		goto done;
 	}
-	if ((err = tnorm_harness_load(&h, harness)) < 0) {
-		rc = cli_fail("fuzz", err);
-		goto done;
-	}
-	cli_warn_stale_harness("fuzz", harness, rest[0], rest);
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "tnorm fuzz: %s: cannot create: %s\n", dir, strerror(errno));
-		rc = EXIT_SYSTEM;
-		goto done;
-	}
-	cli_run_args_apply(&ra, &ro);
-	ro.suffix = ".t";
-	if ((err = tnorm_runner_new(&r, (const char *const *)rest, &ro)) < 0) {
-		rc = cli_fail("fuzz", err);
-		goto done;
-	}
+	cli_run_args_apply(&ra, &fo.run);
+	fo.harness = harness;
+	fo.dir = dir;
+	fo.argv = (const char *const *)rest;
+	fo.cancel = &cli_cancel_flag;
+	fo.progress = progress;
+	fo.progress_ctx = &view;
+	view.harness = harness;
+	view.rest = rest;
+	view.tty = isatty(2) && !quiet;
+
 	cli_cancel_begin(&sigs_in);
-	tnorm_runner_set_cancel(r, &cli_cancel_flag);
-	tty = isatty(2) && !quiet;
-	start = mono();
-	for (i = 0; (runs == 0 || i < runs) && !cli_cancel_flag &&
-	            (max_failures == 0 || nfail < max_failures);
-	     i++) {
-		tnorm_test *t = NULL;
-		tnorm_run_result res;
-		char *text = NULL;
-		size_t len = 0;
-		if (max_time > 0 && mono() - start > max_time)
-			break;
-		memset(&res, 0, sizeof(res));
-		if ((err = tnorm_test_generate(&t, h, (size_t)steps, seed + i)) < 0 ||
-		    (err = tnorm_test_format(t, &text, &len)) < 0 ||
-		    (err = tnorm_runner_run(r, text, len, &res)) < 0) {
-			tnorm_test_free(t);
-			tnorm_free(text);
-			tnorm_run_result_dispose(&res);
-			if (err == TNORM_EINTERRUPTED)
-				break; /* Ctrl-C stopped the run under way: the summary follows */
-			rc = cli_fail("fuzz", err);
-			goto restore;
-		}
-		done++;
-		if (res.outcome == TNORM_OUTCOME_ERROR) {
-			fprintf(stderr, "tnorm fuzz: %s\n", res.message);
-			tnorm_test_free(t);
-			tnorm_free(text);
-			tnorm_run_result_dispose(&res);
-			rc = EXIT_SYSTEM;
-			goto restore;
-		}
-		if (res.outcome == TNORM_OUTCOME_INVALID && !ninvalid++) {
-			invalid_seed = seed + i;
-			invalid_reason = strdup(res.message[0] ? res.message : "no reason given");
-		}
-		if (res.outcome == TNORM_OUTCOME_TIMEOUT)
-			ntimeout++;
-		if (res.outcome == TNORM_OUTCOME_FAIL && res.sig) {
-			char path[4096], *sig = NULL;
-			nfail++;
-			err = tnorm_signature_format(res.sig, 0, &sig);
-			snprintf(path, sizeof(path), "%s/fail-%llu.t", dir, seed + i);
-			if (err == 0)
-				err = tnorm_file_write_atomic(path, text, len);
-			snprintf(path, sizeof(path), "%s/fail-%llu.sig", dir, seed + i);
-			if (err == 0) {
-				size_t sl = strlen(sig);
-				char *line = malloc(sl + 2);
-				if (!line) {
-					err = TNORM_ENOMEM;
-				} else {
-					memcpy(line, sig, sl);
-					line[sl] = '\n';
-					err = tnorm_file_write_atomic(path, line, sl + 1);
-					free(line);
-				}
-			}
-			for (s = 0; err == 0 && s < nsigs; s++)
-				if (!strcmp(sigs[s].sig, sig))
-					break;
-			if (err == 0 && s == nsigs) {
-				sig_count *n = realloc(sigs, (nsigs + 1) * sizeof(*n));
-				if (!n) {
-					err = TNORM_ENOMEM;
-				} else {
-					sigs = n;
-					sigs[nsigs].sig = strdup(sig);
-					sigs[nsigs].count = 0;
-					sigs[nsigs].first_seed = seed + i;
-					if (!sigs[nsigs].sig)
-						err = TNORM_ENOMEM;
-					else
-						nsigs++;
-				}
-			}
-			if (err == 0)
-				sigs[s].count++;
-			tnorm_free(sig);
-		}
-		tnorm_test_free(t);
-		tnorm_free(text);
-		tnorm_run_result_dispose(&res);
-		if (err < 0) {
-			rc = cli_fail("fuzz", err);
-			goto restore;
-		}
-		if (tty && (done % 50 == 0))
-			fprintf(stderr, "\rfuzz: %llu runs, %llu failing, %zu signatures, %.1fs   ", done,
-			        nfail, nsigs, mono() - start);
+	err = tnorm_fuzz_run(&fo, &res);
+	if (err < 0 && err != TNORM_EINTERRUPTED) {
+		rc = cli_fail("fuzz", err);
+	} else {
+		if (view.tty)
+			fprintf(stderr, "\n");
+		rc = summary(&fo, &res, err);
 	}
-	if (tty)
-		fprintf(stderr, "\n");
-	printf("%s: %llu runs (seeds %llu..%llu, %llu steps), %llu failing (%.2f%%), %zu distinct "
-	       "signatures, %llu invalid, %llu timeouts, %.1f s\n",
-	       dir, done, seed, seed + (done ? done - 1 : 0), steps, nfail,
-	       done ? 100.0 * (double)nfail / (double)done : 0.0, nsigs, ninvalid, ntimeout,
-	       mono() - start);
-	for (s = 0; s < nsigs; s++)
-		printf("%6llu  %s  (first: %s/fail-%llu.t)\n", sigs[s].count, sigs[s].sig, dir,
-		       sigs[s].first_seed);
-	if (ninvalid) {
-		/* A harness edited without rebuilding the driver makes every run invalid: say why. */
-		fprintf(stderr, "tnorm fuzz: %s%llu of %llu runs invalid; the first (seed %llu: tnorm gen "
-		        "%s --steps %llu --seed %llu): %s\n", ninvalid == done ? "warning: " : "",
-		        ninvalid, done, invalid_seed, harness, steps, invalid_seed,
-		        invalid_reason ? invalid_reason : "(out of memory)");
-		if (ninvalid == done) {
-			fprintf(stderr, "tnorm fuzz: no run was valid, so nothing was tested: is %s the "
-			        "harness the program was built with? (tnorm check --driver PROG %s)\n",
-			        harness, harness);
-			rc = EXIT_BADINPUT;
-		}
-	}
-	if (cli_cancel_flag) {
-		fprintf(stderr, "tnorm fuzz: interrupted; the corpus so far is kept\n");
-		rc = EXIT_INTERRUPTED;
-	}
-restore:
 	cli_cancel_end(&sigs_in);
 done:
-	for (s = 0; s < nsigs; s++)
-		free(sigs[s].sig);
-	free(sigs);
-	free(invalid_reason);
-	tnorm_runner_free(r);
-	tnorm_harness_free(h);
+	tnorm_fuzz_result_dispose(&res);
 	cli_run_args_dispose(&ra);
 	return rc;
 }

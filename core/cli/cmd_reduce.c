@@ -19,77 +19,57 @@
 
 enum { MODE_REDUCE, MODE_NORMALIZE, MODE_MINIMIZE, MODE_GENERALIZE };
 
-static const char *const mode_names[] = {"reduce", "normalize", "minimize", "generalize"};
-
-/* Where accepted rewrites go: stderr lines (--verbose) and/or a JSON array (--json).  A
- * rewrite that cannot be added (out of memory) marks the array bad: no JSON rather than a
+/* Where accepted rewrites go: stderr lines (--verbose) and/or a list for the JSON (--json).  A
+ * rewrite that cannot be added (out of memory) marks the list bad: no JSON rather than a
  * partial log. */
 typedef struct {
 	int print;
-	json_t *json;
+	int collect;
+	tnorm_pipeline_rewrite *v; /* `what` strings owned (free) */
+	size_t n;
 	int bad;
 } log_sink;
 
 static void log_rewrite(void *ctx, tnorm_rule rule, const char *what)
 {
 	log_sink *l = ctx;
-	json_t *o;
+	tnorm_pipeline_rewrite *nv;
 	if (l->print)
 		fprintf(stderr, "  %s: %s\n", tnorm_rule_name(rule), what);
-	if (!l->json)
+	if (!l->collect || l->bad)
 		return;
-	o = json_object();
-	l->bad |= json_object_set_new(o, "rule", json_string(tnorm_rule_name(rule)));
-	l->bad |= json_object_set_new(o, "what", cli_json_str(what));
-	l->bad |= json_array_append_new(l->json, o);
-}
-
-static json_t *slipped_json(const tnorm_pipeline_result *res)
-{
-	json_t *a = json_array();
-	size_t k;
-	int bad = 0;
-	for (k = 0; k < res->nslipped && !bad; k++) {
-		json_t *o = json_object();
-		bad |= json_object_set_new(o, "signature", cli_json_str(res->slipped[k].signature));
-		bad |= json_object_set_new(o, "path", cli_json_str(res->slipped[k].path));
-		bad |= json_object_set_new(o, "size", json_integer((json_int_t)res->slipped[k].size));
-		bad |= json_array_append_new(a, o);
+	if (!(nv = realloc(l->v, (l->n + 1) * sizeof(*nv))) || !(what = strdup(what))) {
+		if (nv)
+			l->v = nv;
+		l->bad = 1;
+		return;
 	}
-	return cli_json_done(a, bad);
+	l->v = nv;
+	l->v[l->n].rule = rule;
+	l->v[l->n++].what = what;
 }
 
-/* The --json object of reduce, normalize, minimize and generalize (docs/commands/reduce.md). */
-static int print_json(int mode, const char *outp, const tnorm_pipeline_result *res, log_sink *log)
+static void log_dispose(log_sink *l)
 {
-	json_t *o = json_object(), *replay = json_object();
-	int bad = 0;
-	const char *rules = mode == MODE_REDUCE || mode == MODE_GENERALIZE ? "none"
-	                    : res->normalize.paper                         ? "paper"
-	                                                                   : "calls";
-	bad |= json_object_set_new(replay, "recorded", json_integer((json_int_t)res->replay_len));
-	bad |= json_object_set_new(replay, "replayed", json_integer((json_int_t)res->replayed));
-	bad |= json_object_set_new(o, "output", cli_json_str(outp));
-	bad |= json_object_set_new(o, "original", json_integer((json_int_t)res->original));
-	bad |= json_object_set_new(o, "reduced", json_integer((json_int_t)res->final));
-	bad |= json_object_set_new(o, "unit", cli_json_str(res->unit));
-	bad |= json_object_set_new(o, "runs", json_integer((json_int_t)res->stats.runs));
-	bad |= json_object_set_new(o, "accepted", json_integer((json_int_t)res->stats.accepted));
-	bad |= json_object_set_new(o, "cache_hits", json_integer((json_int_t)res->stats.cache_hits));
-	bad |= json_object_set_new(o, "skipped", json_integer((json_int_t)res->reduce.skipped));
-	bad |= json_object_set_new(o, "slice_level", json_integer(res->reduce.slice_level));
-	bad |= json_object_set_new(o, "rewrites", json_integer((json_int_t)res->normalize.rewrites));
-	bad |= json_object_set_new(o, "rules", json_string(rules));
-	bad |= json_object_set_new(o, "capped", json_integer((json_int_t)res->normalize.capped));
-	bad |= json_object_set_new(o, "known_normal_form", json_boolean(res->known));
-	bad |= json_object_set_new(o, "seconds", cli_json_real(res->stats.elapsed, 3));
-	bad |= json_object_set_new(o, "complete", json_boolean(res->complete));
-	bad |= json_object_set_new(o, "replay", replay);
-	bad |= json_object_set_new(o, "signature", cli_json_str(res->signature));
-	bad |= json_object_set_new(o, "slipped", slipped_json(res));
-	bad |= json_object_set_new(o, "log", log->json ? json_incref(log->json) : json_array());
-	bad |= json_object_set_new(o, "generalization", cli_json_parse(res->generalization));
-	return cli_json_print(mode_names[mode], o, bad || log->bad);
+	size_t k;
+	for (k = 0; k < l->n; k++)
+		free((char *)l->v[k].what);
+	free(l->v);
+}
+
+/* The --json object of reduce, normalize, minimize and generalize: the library's
+ * (tnorm_pipeline_result_json; docs/commands/reduce.md), on one line. */
+static int print_json(const tnorm_pipeline_options *po, const tnorm_pipeline_result *res,
+                      const log_sink *log)
+{
+	char *text = NULL;
+	if (log->bad || tnorm_pipeline_result_json(&text, po, res, log->v, log->n) < 0) {
+		fprintf(stderr, "tnorm %s: out of memory while writing JSON\n", tnorm_mode_name(po->mode));
+		return EXIT_SYSTEM;
+	}
+	printf("%s\n", text);
+	tnorm_free(text);
+	return EXIT_OK;
 }
 
 /* generalize takes the options of the whole job (pipeline.h) but none of the rewrite rules'. */
@@ -120,7 +100,7 @@ static void help_norm(FILE *f, int mode)
 	           "                    [--mem SIZE] [--stdin] [--no-fork-server]\n"
 	           "                    [--env N=V]... [--invalid-exit N]... [--fixed CMD] [--json]\n"
 	           "                    [--quiet] TEST -- CMD ARGS...\n\n",
-	        mode_names[mode]);
+	        tnorm_mode_name((tnorm_mode)mode));
 	if (mode == MODE_MINIMIZE)
 		fprintf(f, "Confirm that CMD fails on TEST, reduce it, then normalize it: the command to\n"
 		           "run on a failing test (--generalize: annotate the result).");
@@ -238,8 +218,8 @@ static int pipeline(int argc, char **argv, int mode)
 	tnorm_pipeline_result res;
 	int verbose = 0, no_db = 0, show_target, no_harness = 0;
 	char *tmp_harness = NULL;
-	const char *cmd = mode_names[mode], *dbpath = NULL;
-	log_sink lsink = {0, NULL, 0};
+	const char *cmd = tnorm_mode_name((tnorm_mode)mode), *dbpath = NULL;
+	log_sink lsink = {0, 0, NULL, 0, 0};
 	cli_run_args ra;
 	const char *test = NULL, *outp = NULL, *match = "line";
 	char **rest = NULL, *outbuf = NULL, *slipdir = NULL, *dir = NULL, *dbfile = NULL;
@@ -422,12 +402,10 @@ static int pipeline(int argc, char **argv, int mode)
 		goto done;
 	}
 	if (!outp) {
-		if (!(outbuf = malloc(strlen(test) + 6))) {
-			rc = EXIT_SYSTEM;
+		if ((err = tnorm_pipeline_default_output(&outbuf, test, po.mode)) < 0) {
+			rc = cli_fail(cmd, err);
 			goto done;
 		}
-		sprintf(outbuf, "%s.%s", test,
-		        mode == MODE_REDUCE ? "min" : mode == MODE_GENERALIZE ? "gen" : "norm");
 		outp = outbuf;
 	}
 	dir = dir_of(outp);
@@ -461,11 +439,7 @@ static int pipeline(int argc, char **argv, int mode)
 	po.on_target = on_target;
 	po.target_ctx = &show_target;
 	lsink.print = verbose && !json;
-	if (json && !(lsink.json = json_array())) {
-		fprintf(stderr, "tnorm %s: out of memory\n", cmd);
-		rc = EXIT_SYSTEM;
-		goto done;
-	}
+	lsink.collect = json;
 	if (verbose || json) {
 		po.log = log_rewrite;
 		po.log_ctx = &lsink;
@@ -495,7 +469,7 @@ static int pipeline(int argc, char **argv, int mode)
 		rc = err == TNORM_EINTERRUPTED ? EXIT_INTERRUPTED : EXIT_OK;
 	}
 	if (json) {
-		int prc = print_json(mode, outp, &res, &lsink);
+		int prc = print_json(&po, &res, &lsink);
 		if (prc != EXIT_OK)
 			rc = prc;
 	} else {
@@ -533,13 +507,13 @@ static int pipeline(int argc, char **argv, int mode)
 restore:
 	cli_cancel_end(&sigs_in);
 done:
-	json_decref(lsink.json);
+	log_dispose(&lsink);
 	tnorm_pipeline_result_dispose(&res);
 	tnorm_free(dbfile);
 	if (tmp_harness)
 		unlink(tmp_harness);
 	free(tmp_harness);
-	free(outbuf);
+	tnorm_free(outbuf);
 	free(slipdir);
 	free(dir);
 	cli_run_args_dispose(&ra);

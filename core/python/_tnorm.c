@@ -6,6 +6,7 @@
  *   _tnorm.signature(kind, frames, depth=0) -> str
  *   _tnorm.reduce / normalize / minimize / generalize(argv, test, **options) -> dict
  *   _tnorm.triage(dir, argv, harness, **options) -> dict
+ *   _tnorm.default_output(test, mode) -> str
  *   _tnorm.Error: engine errors (.code, .name; str() is the engine's message)
  *
  * The engine runs with the GIL released.  After each run the engine calls back; the callback
@@ -494,15 +495,49 @@ static PyObject *str_or_none(const char *s)
 	Py_RETURN_NONE;
 }
 
+/* The value of a JSON text (Python's json.loads), or NULL with an exception. */
+static PyObject *json_value(const char *json)
+{
+	PyObject *mod = PyImport_ImportModule("json"), *v = NULL;
+	if (mod) {
+		v = PyObject_CallMethod(mod, "loads", "s", json);
+		Py_DECREF(mod);
+	}
+	return v;
+}
+
+/*
+ * The job's dict: the library's result object (tnorm_pipeline_result_json, the CLI's --json
+ * output: the same keys, the same values), and what only a debugger uses: mode, text and plain
+ * (the result test), stable, expect_signature, expect_matches, match_key, warning, interrupted,
+ * stopped.  Kept from the binding's dict before issue 31, because the plugins and the tests read
+ * them: "final" (the JSON's "reduced"), "known" ("known_normal_form"), "paper_rules"; and in
+ * their old form, replacing the JSON's: "signature" (None, not "", before a target; the
+ * engine's bytes decoded with backslashreplace), "log" ("Rule: what" lines, not objects) and
+ * "generalization" (its JSON text, not the object).
+ */
 static PyObject *result_dict(const tnorm_pipeline_options *po, const tnorm_pipeline_result *r,
                              int err, const job_ctx *c)
 {
-	PyObject *d = PyDict_New(), *sl = NULL, *lg = NULL;
+	PyObject *d = NULL, *lg = NULL, *stopped;
+	char *json = NULL;
 	size_t i;
-	if (!d)
+	int jerr;
+	/* Before the JSON is made: the last error is the job's. */
+	if (!(stopped = err == 0 ? str_or_none(NULL) : text(tnorm_error_last()->message)))
 		return NULL;
+	if ((jerr = tnorm_pipeline_result_json(&json, po, r, NULL, 0)) < 0) {
+		Py_DECREF(stopped);
+		return raise_engine(jerr);
+	}
+	d = json_value(json);
+	tnorm_free(json);
+	if (!d || set_item(d, "stopped", stopped) < 0) {
+		if (!d)
+			Py_DECREF(stopped);
+		goto fail;
+	}
 	if (set_item(d, "mode", text(tnorm_mode_name(po->mode))) < 0 ||
-	    set_item(d, "output", text(po->out)) < 0 ||
 	    set_item(d, "text", r->text ? text_n(r->text, r->text_len) : str_or_none(NULL)) < 0 ||
 	    set_item(d, "plain", str_or_none(r->plain)) < 0 ||
 	    set_item(d, "signature", str_or_none(r->signature)) < 0 ||
@@ -512,39 +547,12 @@ static PyObject *result_dict(const tnorm_pipeline_options *po, const tnorm_pipel
 	    set_item(d, "warning", str_or_none(r->warning)) < 0 ||
 	    set_item(d, "expect_matches", r->expect_matches < 0 ? str_or_none(NULL)
 	                                                        : PyBool_FromLong(r->expect_matches)) < 0 ||
-	    set_item(d, "complete", PyBool_FromLong(r->complete)) < 0 ||
 	    set_item(d, "interrupted", PyBool_FromLong(err == TNORM_EINTERRUPTED)) < 0 ||
-	    set_item(d, "stopped", err == 0 ? str_or_none(NULL)
-	                                    : text(tnorm_error_last()->message)) < 0 ||
 	    set_item(d, "known", PyBool_FromLong(r->known)) < 0 ||
-	    set_item(d, "original", PyLong_FromSize_t(r->original)) < 0 ||
 	    set_item(d, "final", PyLong_FromSize_t(r->final)) < 0 ||
-	    set_item(d, "unit", text(r->unit ? r->unit : "steps")) < 0 ||
-	    set_item(d, "runs", PyLong_FromUnsignedLongLong(r->stats.runs)) < 0 ||
-	    set_item(d, "accepted", PyLong_FromUnsignedLongLong(r->stats.accepted)) < 0 ||
-	    set_item(d, "cache_hits", PyLong_FromUnsignedLongLong(r->stats.cache_hits)) < 0 ||
-	    set_item(d, "seconds", PyFloat_FromDouble(r->stats.elapsed)) < 0 ||
-	    set_item(d, "rewrites", PyLong_FromUnsignedLongLong(r->normalize.rewrites)) < 0 ||
 	    set_item(d, "paper_rules", PyBool_FromLong(r->normalize.paper)) < 0 ||
-	    set_item(d, "capped", PyLong_FromUnsignedLongLong(r->normalize.capped)) < 0 ||
 	    set_item(d, "generalization", str_or_none(r->generalization)) < 0)
 		goto fail;
-	if (!(sl = PyList_New(0)))
-		goto fail;
-	for (i = 0; i < r->nslipped; i++) {
-		PyObject *e = PyDict_New();
-		if (!e || set_item(e, "signature", str_or_none(r->slipped[i].signature)) < 0 ||
-		    set_item(e, "path", str_or_none(r->slipped[i].path)) < 0 ||
-		    set_item(e, "size", PyLong_FromSize_t(r->slipped[i].size)) < 0 ||
-		    PyList_Append(sl, e) < 0) {
-			Py_XDECREF(e);
-			goto fail;
-		}
-		Py_DECREF(e);
-	}
-	if (PyDict_SetItemString(d, "slipped", sl) < 0)
-		goto fail;
-	Py_CLEAR(sl);
 	if (!(lg = PyList_New(0)))
 		goto fail;
 	for (i = 0; i < c->nlog; i++) {
@@ -560,9 +568,8 @@ static PyObject *result_dict(const tnorm_pipeline_options *po, const tnorm_pipel
 	Py_DECREF(lg);
 	return d;
 fail:
-	Py_XDECREF(sl);
 	Py_XDECREF(lg);
-	Py_DECREF(d);
+	Py_XDECREF(d);
 	return NULL;
 }
 
@@ -846,6 +853,30 @@ static PyObject *py_db_path(PyObject *self, PyObject *args)
 	if ((err = tnorm_db_path(test, explicit_path, &path)) < 0)
 		return raise_engine(err);
 	result = str_or_none(path);
+	tnorm_free(path);
+	return result;
+}
+
+/* default_output(test, mode): the result file a job writes unless told (TEST.min, .norm, .gen). */
+static PyObject *py_default_output(PyObject *self, PyObject *args)
+{
+	const char *test, *name;
+	char *path = NULL;
+	PyObject *result;
+	unsigned m;
+	int err;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "ss:default_output", &test, &name))
+		return NULL;
+	for (m = TNORM_MODE_REDUCE; m <= TNORM_MODE_GENERALIZE; m++)
+		if (!strcmp(name, tnorm_mode_name((tnorm_mode)m)))
+			break;
+	if (m > TNORM_MODE_GENERALIZE)
+		return PyErr_Format(PyExc_ValueError, "mode must be 'reduce', 'normalize', 'minimize' "
+		                    "or 'generalize', not '%s'", name);
+	if ((err = tnorm_pipeline_default_output(&path, test, (tnorm_mode)m)) < 0)
+		return raise_engine(err);
+	result = text(path);
 	tnorm_free(path);
 	return result;
 }
@@ -1274,6 +1305,10 @@ static PyMethodDef methods[] = {
 	 "driver_harness(program) -> str or None\n\nThe harness compiled into a tnorm driver "
 	 "(program --print-harness, run only when the file links the driver runtime); None when the "
 	 "program is not a tnorm driver or printed no harness."},
+	{"default_output", py_default_output, METH_VARARGS,
+	 "default_output(test, mode) -> str\n\nThe result file a job in `mode` ('reduce', 'normalize', "
+	 "'minimize', 'generalize') on test writes when out is not given, as the CLI's -o defaults: "
+	 "TEST.min, TEST.norm (normalize, minimize) or TEST.gen."},
 	{"db_path", py_db_path, METH_VARARGS,
 	 "db_path(test, explicit=None) -> str or None\n\nThe cross-test database a job on test uses "
 	 "by default ($TNORM_DB, else .tnorm/cache.db beside the test)."},

@@ -214,7 +214,9 @@ def breakpoint_stop(number, function, file, line):
 
 
 def default_output(test, mode):
-    return test + {"reduce": ".min", "generalize": ".gen"}.get(mode, ".norm")
+    """The result file of a job in `mode` on `test` when -o names none (the library's rule, as
+    the CLI's)."""
+    return _tnorm.default_output(test, mode)
 
 
 def frames_signature(kind, pid, pcs):
@@ -1071,9 +1073,12 @@ class Session(_Navigation):
         h.write(triage_table(res))
         h.flush()
         if res["buckets"] and harness is not None:
+            # Triage keeps each test's normal form as minimize names its output, and a
+            # representative's annotated test as generalize does.
             rep = os.path.join(res["out"], "norm", res["buckets"][0]["representative"])
-            self.last_result = os.path.abspath(rep + (".gen" if os.path.isfile(rep + ".gen")
-                                                      else ".norm"))
+            gen = default_output(rep, "generalize")
+            self.last_result = os.path.abspath(gen if os.path.isfile(gen)
+                                               else default_output(rep, "minimize"))
         return res
 
     # ---- signature -------------------------------------------------------------------------

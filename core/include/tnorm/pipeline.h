@@ -140,6 +140,38 @@ TNORM_EXTERN int tnorm_pipeline_check_output(const tnorm_pipeline_options *o);
 TNORM_EXTERN void tnorm_pipeline_result_dispose(tnorm_pipeline_result *res);
 
 /**
+ * The result file a job on `test` writes when the caller names none: TEST.min (reduce),
+ * TEST.norm (normalize, minimize) or TEST.gen (generalize).  What the CLI's -o and the
+ * debuggers' -o default to, and the name triage gives its normal forms (OUT/norm/NAME.norm,
+ * NAME.gen).  *out is freed with tnorm_free().  0, TNORM_EINVALID (NULL test or unknown mode),
+ * TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_pipeline_default_output(char **out, const char *test, tnorm_mode mode);
+
+/** One accepted rewrite, as the `log` callback reported it (for tnorm_pipeline_result_json). */
+typedef struct tnorm_pipeline_rewrite {
+	tnorm_rule rule;
+	const char *what; /**< borrowed for the call */
+} tnorm_pipeline_rewrite;
+
+/**
+ * The result of a job as one JSON object: what `tnorm reduce|normalize|minimize|generalize
+ * --json` prints and the Python binding returns (docs/commands/reduce.md).  Its keys, in order:
+ * output (o->out), original, reduced (the result's size: the `final` field), unit, runs,
+ * accepted, cache_hits, skipped, slice_level, rewrites, rules ("none" in modes reduce and
+ * generalize, else "calls" or "paper"), capped, known_normal_form, seconds (rounded to
+ * milliseconds), complete, replay {recorded, replayed}, signature ("" when the target was not
+ * confirmed), slipped [{signature, path ("" when not kept), size}], log [{rule, what}] (the
+ * `nlog` entries of `log`, which may be NULL when nlog is 0), generalization (the
+ * generalization's JSON object, or null).  Strings are made valid UTF-8 (U+FFFD).  Reads
+ * o->mode and o->out only.  *out, one line without a newline, is freed with tnorm_free().
+ * 0, TNORM_EINVALID (a NULL argument), TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_pipeline_result_json(char **out, const tnorm_pipeline_options *o,
+                                            const tnorm_pipeline_result *r,
+                                            const tnorm_pipeline_rewrite *log, size_t nlog);
+
+/**
  * The database a job on `test` uses by default: `$TNORM_DB` when set ("off": none), else
  * `.tnorm/cache.db` in the test's folder (created; none when it cannot be).  `explicit_path`, when
  * not NULL, wins.  *out (NULL for none) is freed with tnorm_free().  0 or TNORM_ENOMEM.

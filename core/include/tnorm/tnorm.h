@@ -22,5 +22,6 @@
 #include "triage.h"
 #include "triage_report.h"
 #include "why.h"
+#include "fuzz.h"
 
 #endif
