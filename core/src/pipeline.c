@@ -457,8 +457,10 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 		    (err = tnorm_test_load(&t, h, o->test)) < 0)
 			goto done;
 		if ((err = tnorm_test_check(t, &bad)) < 0) {
-			err = tnorm__error_set(TNORM_EINVALID, "%s:%u: not well-formed: %s", o->test,
-			                       tnorm_test_step_line(t, bad), tnorm_error_last()->message);
+			if (err == TNORM_EINVALID) /* not TNORM_ENOMEM: that is no fault of the test */
+				err = tnorm__error_set(TNORM_EINVALID, "%s:%u: not well-formed: %s", o->test,
+				                       tnorm_test_step_line(t, bad),
+				                       tnorm_error_last()->message);
 			goto done;
 		}
 		if ((err = tnorm_test_format(t, &data, &len)) < 0)
@@ -551,6 +553,10 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 			tnorm_session_slipped(s, i, &sg, &p, &r->slipped[i].size);
 			r->slipped[i].signature = tnorm__strdup(sg ? sg : "");
 			r->slipped[i].path = p ? tnorm__strdup(p) : NULL;
+			if (!r->slipped[i].signature || (p && !r->slipped[i].path)) {
+				err = err ? err : TNORM_ENOMEM;
+				goto done;
+			}
 		}
 	}
 done:

@@ -753,6 +753,9 @@ int tnorm_session_check_many(tnorm_session *s, const char *const *data, const si
 			if (found)
 				continue;
 		}
+		/* Past the run budget: not run at all (the judging below refuses it, as one by one). */
+		if (s->o.max_runs && s->runs + ntodo >= s->o.max_runs)
+			continue;
 		b.rc[ntodo] = 1;
 		todo[ntodo++] = i;
 	}
