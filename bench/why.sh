@@ -39,7 +39,7 @@ if best is not None:
     above = sum(1 for l in lines if l["ochiai"] > best)
     ties = sum(1 for l in lines if l["ochiai"] == best)
     och = above + (ties + 1) / 2
-print(tn if tn else "-", ("%.1f" % och) if och else "-", len(lines), d["runs"], d["seconds"])
+print(tn if tn else "-", ("%.1f" % och) if och else "-", len(lines), d["runs"], d.get("reused", 0), d["seconds"])
 PY
 }
 
@@ -49,15 +49,15 @@ row() {
 	shift 3
 	out=$W/$(echo "$name" | tr -c 'a-zA-Z0-9\n' _)
 	if "$T" why --json "$@" >"$out.json" 2>"$out.err"; then
-		read -r tn och n runs secs < <(rank "$out.json" "$file" $lines)
-		printf '| %s | %s:%s | %s | %s | %s | %s | %s |\n' "$name" "$file" "${lines// /,}" "$tn" "$och" "$n" "$runs" "$secs"
+		read -r tn och n runs reused secs < <(rank "$out.json" "$file" $lines)
+		printf '| %s | %s:%s | %s | %s | %s | %s | %s | %s |\n' "$name" "$file" "${lines// /,}" "$tn" "$och" "$n" "$runs" "$reused" "$secs"
 	else
-		printf '| %s | %s:%s | error: %s |  |  |  |  |\n' "$name" "$file" "${lines// /,}" "$(tail -1 "$out.err")"
+		printf '| %s | %s:%s | error: %s |  |  |  |  |  |\n' "$name" "$file" "${lines// /,}" "$(tail -1 "$out.err")"
 	fi
 }
 
-echo "| case | faulty lines | rank (tnorm why) | rank (plain Ochiai, ties averaged) | lines ranked | runs | seconds |"
-echo "|---|---|---|---|---|---|---|"
+echo "| case | faulty lines | rank (tnorm why) | rank (plain Ochiai, ties averaged) | lines ranked | runs | of them reused from the minimization | seconds |"
+echo "|---|---|---|---|---|---|---|---|"
 for ex in avl htable trie; do
 	case $ex in
 	avl) f=avl.c; l="$(line_of "$SRC/examples/avl/avl.c" 'the fault: the height is updated')" ;;

@@ -148,6 +148,61 @@ static void test_pipeline__generic_reduce(void **state)
 	tnorm_pipeline_result_dispose(&r); /* twice: a no-op */
 }
 
+/* keep_near (tnorm why's reuse, issue 29): the job's runs one edit away from its result, each
+ * with the outcome it had: for "A\na", up to two bytes changed, or one deleted or inserted; none
+ * without keep_near. */
+static void test_pipeline__keep_near(void **state)
+{
+	fixture *f = *state;
+	tnorm_pipeline_options o = job(f, TNORM_MODE_MINIMIZE);
+	tnorm_pipeline_result r;
+	size_t i, k, same = 0;
+
+	put(f->test, twobug_in);
+	assert_int_equal(tnorm_pipeline_run(&o, &r), 0);
+	assert_null(r.near);
+	assert_int_equal(r.nnear, 0);
+	tnorm_pipeline_result_dispose(&r);
+	o.keep_near = 1;
+	assert_int_equal(tnorm_pipeline_run(&o, &r), 0);
+	assert_memory_equal(r.text, "A\na", 3);
+	assert_true(r.nnear > 0);
+	for (i = 0; i < r.nnear; i++) {
+		const tnorm_tested *t = &r.near[i];
+		size_t diff = 0;
+		assert_non_null(t->test);
+		assert_int_equal(t->test[t->len], '\0');
+		if (t->len == 3) { /* up to two bytes changed */
+			for (k = 0; k < 3; k++)
+				diff += t->test[k] != r.text[k];
+			assert_true(diff >= 1 && diff <= 2);
+		} else if (t->len == 2) { /* one byte deleted: "A\n", "Aa", "\na" */
+			assert_true(!memcmp(t->test, "A\n", 2) || !memcmp(t->test, "Aa", 2) ||
+			            !memcmp(t->test, "\na", 2));
+		} else { /* one byte inserted: one of its bytes deleted gives "A\na" */
+			int found = 0;
+			assert_int_equal(t->len, 4);
+			for (k = 0; k < 4 && !found; k++) {
+				char c[3];
+				memcpy(c, t->test, k);
+				memcpy(c + k, t->test + k + 1, 3 - k);
+				found = !memcmp(c, "A\na", 3);
+			}
+			assert_true(found);
+		}
+		/* Its outcome as the run gave it: a deletion loses the A line or the a line, so it
+		 * does not fail as bug A; whatever fails as bug A failed. */
+		if (t->len == 2)
+			assert_false(t->same);
+		if (t->same)
+			assert_int_equal(t->outcome, TNORM_OUTCOME_FAIL);
+		same += t->same;
+	}
+	assert_true(same < r.nnear); /* and some did not */
+	tnorm_pipeline_result_dispose(&r);
+	assert_null(r.near);
+}
+
 /* A run budget stops the job: TNORM_ETIMEOUT, not complete, and the best test so far is the
  * result and the output file, a test that still fails as the original. */
 static void test_pipeline__budget_keeps_best(void **state)
@@ -383,6 +438,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_pipeline__generic_reduce, setup, teardown),
 		
+		cmocka_unit_test_setup_teardown(test_pipeline__keep_near, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipeline__budget_keeps_best, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipeline__harness_minimize, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipeline__refusals, setup, teardown),

@@ -33,12 +33,12 @@ static void help(FILE *f)
 	           "130 interrupted\n");
 }
 
-/* Minimize `test` into a private file; its bytes in *out. */
+/* Minimize `test` into a private file; its bytes in *out, and in *pr the job's result (its runs
+ * near the normal form, which tnorm_why reuses; the caller disposes of it). */
 static int minimize(const char *harness, const char *test, char **rest, const cli_run_args *ra,
-                    char **out, size_t *len)
+                    tnorm_pipeline_result *pr, char **out, size_t *len)
 {
 	tnorm_pipeline_options po = TNORM_PIPELINE_OPTIONS_INIT;
-	tnorm_pipeline_result pr;
 	char path[4096];
 	const char *tmp = getenv("TMPDIR");
 	int fd, err;
@@ -49,18 +49,17 @@ static int minimize(const char *harness, const char *test, char **rest, const cl
 		return TNORM_EIO;
 	}
 	close(fd);
-	memset(&pr, 0, sizeof(pr));
 	po.mode = TNORM_MODE_MINIMIZE;
+	po.keep_near = 1;
 	po.harness = harness;
 	po.test = test;
 	po.out = path;
 	po.argv = (const char *const *)rest;
 	po.session.cancel = &cli_cancel_flag;
 	cli_run_args_apply(ra, &po.run);
-	err = tnorm_pipeline_run(&po, &pr);
+	err = tnorm_pipeline_run(&po, pr);
 	if (err == 0)
 		err = tnorm_file_read(path, out, len);
-	tnorm_pipeline_result_dispose(&pr);
 	unlink(path);
 	return err;
 }
@@ -106,6 +105,7 @@ static int print_json(const tnorm_why_result *w)
 		json_t *e = json_object();
 		bad |= json_object_set_new(e, "test", cli_json_text(n->test, n->len));
 		bad |= json_object_set_new(e, "outcome", json_string(tnorm_why_outcome(n)));
+		bad |= json_object_set_new(e, "reused", json_boolean(n->reused));
 		bad |= json_array_append_new(nb, e);
 	}
 	bad |= json_object_set_new(o, "signature", cli_json_str(w->signature));
@@ -114,6 +114,7 @@ static int print_json(const tnorm_why_result *w)
 	bad |= json_object_set_new(o, "failing", json_integer(w->failing));
 	bad |= json_object_set_new(o, "passing", json_integer(w->passing));
 	bad |= json_object_set_new(o, "runs", json_integer((json_int_t)w->runs));
+	bad |= json_object_set_new(o, "reused", json_integer((json_int_t)w->reused));
 	bad |= json_object_set_new(o, "seconds", cli_json_real(w->seconds, 3));
 	return cli_json_print("why", o, bad);
 }
@@ -122,6 +123,7 @@ int cmd_why(int argc, char **argv)
 {
 	tnorm_why_options wo = TNORM_WHY_OPTIONS_INIT;
 	tnorm_why_result w;
+	tnorm_pipeline_result pr;
 	cli_run_args ra;
 	cli_cancel sigs_in;
 	const char *test = NULL, *harness = NULL;
@@ -131,6 +133,7 @@ int cmd_why(int argc, char **argv)
 	int json = 0, normal = 0, rc = EXIT_OK, err, nrest = 0;
 
 	memset(&w, 0, sizeof(w));
+	memset(&pr, 0, sizeof(pr));
 	if (cli_run_args_init(&ra) < 0)
 		return EXIT_SYSTEM;
 	for (i = 1; i < (size_t)argc; i++) {
@@ -191,13 +194,15 @@ int cmd_why(int argc, char **argv)
 	}
 	cli_cancel_begin(&sigs_in);
 	err = normal ? tnorm_file_read(test, &data, &len)
-	             : minimize(harness, test, rest, &ra, &data, &len);
+	             : minimize(harness, test, rest, &ra, &pr, &data, &len);
 	if (err == 0) {
 		cli_run_args_apply(&ra, &wo.run);
 		wo.argv = (const char *const *)rest;
 		wo.text_steps = harness != NULL;
 		wo.max_neighbours = (size_t)nmax;
 		wo.cancel = &cli_cancel_flag;
+		wo.known = pr.near;
+		wo.nknown = pr.nnear;
 		err = tnorm_why(&wo, data, len, &w);
 	}
 	cli_cancel_end(&sigs_in);
@@ -211,7 +216,11 @@ int cmd_why(int argc, char **argv)
 	}
 	printf("signature: %s\n", w.signature);
 	printf("%u failing and %u passing runs of the normal form and %zu neighbours (%zu runs, "
-	       "%.1f s)\n\n", w.failing, w.passing, w.nneighbours, w.runs, w.seconds);
+	       "%.1f s)\n", w.failing, w.passing, w.nneighbours, w.runs, w.seconds);
+	if (w.reused)
+		printf("%zu of the neighbours were run by the minimization too (%zu came to another "
+		       "outcome this time)\n", w.reused, w.disagreed);
+	putchar('\n');
 	printf("rank  score  fail pass  where\n");
 	for (i = 0; i < w.nlines && (!top || i < top); i++) {
 		const tnorm_why_line *l = &w.lines[i];
@@ -224,6 +233,7 @@ int cmd_why(int argc, char **argv)
 	}
 done:
 	tnorm_why_result_dispose(&w);
+	tnorm_pipeline_result_dispose(&pr);
 	tnorm_free(data);
 	cli_run_args_dispose(&ra);
 	return rc;

@@ -565,7 +565,25 @@ static PyObject *result_dict(const tnorm_pipeline_options *po, const tnorm_pipel
 	}
 	if (PyDict_SetItemString(d, "log", lg) < 0)
 		goto fail;
-	Py_DECREF(lg);
+	Py_CLEAR(lg);
+	if (po->keep_near) { /* the runs near the result, for why(known=...) */
+		if (!(lg = PyList_New(0)))
+			goto fail;
+		for (i = 0; i < r->nnear; i++) {
+			PyObject *e = Py_BuildValue("{s:y#,s:s,s:O}", "test", r->near[i].test,
+			                            (Py_ssize_t)r->near[i].len, "outcome",
+			                            tnorm_outcome_name(r->near[i].outcome), "same",
+			                            r->near[i].same ? Py_True : Py_False);
+			if (!e || PyList_Append(lg, e) < 0) {
+				Py_XDECREF(e);
+				goto fail;
+			}
+			Py_DECREF(e);
+		}
+		if (PyDict_SetItemString(d, "near", lg) < 0)
+			goto fail;
+		Py_CLEAR(lg);
+	}
 	return d;
 fail:
 	Py_XDECREF(lg);
@@ -716,7 +734,7 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 	static char *kwlist[] = {"argv",    "test",     "harness",  "out",      "match",
 	                         "generalize", "jobs",  "db",       "expect",   "progress",
 	                         "timeout", "confirm",  "max_runs", "max_time", "slipped_dir",
-	                         "wide",    "invalid_exit", "fixed", "rules", NULL};
+	                         "wide",    "invalid_exit", "fixed", "rules", "keep_near", NULL};
 	tnorm_pipeline_options po = TNORM_PIPELINE_OPTIONS_INIT;
 	tnorm_pipeline_result r;
 	PyObject *argv_obj, *expect = Py_None, *progress = Py_None, *result = NULL;
@@ -724,7 +742,7 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 	cmd_args a;
 	const char *test, *harness = NULL, *out = NULL, *match = "line", *db = NULL;
 	const char *slipped = NULL, *rules = "calls";
-	int generalize = 0, wide = 0, err;
+	int generalize = 0, wide = 0, keep_near = 0, err;
 	unsigned int jobs = 1, confirm = 3;
 	unsigned long long max_runs = 0;
 	double timeout = 0, max_time = 0;
@@ -736,10 +754,10 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 	memset(&r, 0, sizeof(r));
 	memset(&c, 0, sizeof(c));
 	memset(&a, 0, sizeof(a));
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|zzzpIzOOdIKdzpOOs", kwlist, &argv_obj, &test,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|zzzpIzOOdIKdzpOOsp", kwlist, &argv_obj, &test,
 	                                 &harness, &out, &match, &generalize, &jobs, &db, &expect,
 	                                 &progress, &timeout, &confirm, &max_runs, &max_time, &slipped,
-	                                 &wide, &invalid_obj, &fixed_obj, &rules))
+	                                 &wide, &invalid_obj, &fixed_obj, &rules, &keep_near))
 		return NULL;
 	if (!out)
 		return PyErr_Format(PyExc_ValueError, "out (the result file) is required"), NULL;
@@ -793,6 +811,7 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 	po.log = on_log;
 	po.log_ctx = &c;
 	po.expect = exp_sig;
+	po.keep_near = keep_near;
 	ctx_start(&c, progress, &saved);
 
 	saved = PyEval_SaveThread();
@@ -1157,7 +1176,8 @@ static PyObject *why_dict(const tnorm_why_result *w)
 		PyObject *e = PyDict_New();
 		if (!e || PyList_Append(nb, e) < 0 ||
 		    set_item(e, "test", PyBytes_FromStringAndSize(n->test, (Py_ssize_t)n->len)) < 0 ||
-		    set_item(e, "outcome", text(tnorm_why_outcome(n))) < 0) {
+		    set_item(e, "outcome", text(tnorm_why_outcome(n))) < 0 ||
+		    set_item(e, "reused", PyBool_FromLong(n->reused)) < 0) {
 			Py_XDECREF(e);
 			goto fail;
 		}
@@ -1175,6 +1195,7 @@ static PyObject *why_dict(const tnorm_why_result *w)
 	    set_item(d, "failing", PyLong_FromUnsignedLong(w->failing)) < 0 ||
 	    set_item(d, "passing", PyLong_FromUnsignedLong(w->passing)) < 0 ||
 	    set_item(d, "runs", PyLong_FromSize_t(w->runs)) < 0 ||
+	    set_item(d, "reused", PyLong_FromSize_t(w->reused)) < 0 ||
 	    set_item(d, "seconds", PyFloat_FromDouble(w->seconds)) < 0)
 		goto fail;
 	return d;
@@ -1185,11 +1206,68 @@ fail:
 	return NULL;
 }
 
+/* why(known=...): a list of dicts as a job's "near" gives them ({"test": bytes, "outcome": name,
+ * "same": bool}) into a PyMem array of copies; -1 with an exception set. */
+static int known_tests(PyObject *list, tnorm_tested **out, size_t *n)
+{
+	Py_ssize_t i, len;
+	tnorm_tested *v;
+	*out = NULL;
+	*n = 0;
+	if (!PyList_Check(list))
+		return PyErr_Format(PyExc_TypeError, "known must be a list (a job's 'near')"), -1;
+	len = PyList_GET_SIZE(list);
+	if (!(v = PyMem_Calloc((size_t)len + 1, sizeof(*v))))
+		return PyErr_NoMemory(), -1;
+	for (i = 0; i < len; i++) {
+		PyObject *e = PyList_GET_ITEM(list, i), *t, *oc, *same;
+		const char *name, *bytes;
+		Py_ssize_t blen;
+		int o;
+		if (!PyDict_Check(e) || !(t = PyDict_GetItemString(e, "test")) || !PyBytes_Check(t) ||
+		    !(oc = PyDict_GetItemString(e, "outcome")) || !(name = PyUnicode_AsUTF8(oc)) ||
+		    !(same = PyDict_GetItemString(e, "same"))) {
+			if (!PyErr_Occurred())
+				PyErr_Format(PyExc_TypeError, "known[%zd]: a dict with test (bytes), outcome "
+				             "and same", i);
+			goto fail;
+		}
+		for (o = 0; o <= TNORM_OUTCOME_ERROR && strcmp(tnorm_outcome_name((tnorm_outcome)o), name);
+		     o++)
+			;
+		if (o > TNORM_OUTCOME_ERROR) {
+			PyErr_Format(PyExc_ValueError, "known[%zd]: unknown outcome '%s'", i, name);
+			goto fail;
+		}
+		PyBytes_AsStringAndSize(t, (char **)&bytes, &blen);
+		if (!(v[i].test = PyMem_Malloc((size_t)blen + 1))) {
+			PyErr_NoMemory();
+			goto fail;
+		}
+		memcpy(v[i].test, bytes, (size_t)blen);
+		v[i].test[blen] = '\0';
+		v[i].len = (size_t)blen;
+		v[i].outcome = (tnorm_outcome)o;
+		v[i].same = PyObject_IsTrue(same) == 1;
+		*n = (size_t)i + 1;
+	}
+	*out = v;
+	return 0;
+fail:
+	for (i = 0; i < len; i++)
+		PyMem_Free(v[i].test);
+	PyMem_Free(v);
+	*n = 0;
+	return -1;
+}
+
 static PyObject *py_why(PyObject *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = {"argv", "test", "steps", "neighbours", "timeout", "stdin",
-	                         "invalid_exit", NULL};
-	PyObject *argv_obj, *keep = NULL, *result = NULL, *invalid_obj = Py_None;
+	                         "invalid_exit", "known", NULL};
+	PyObject *argv_obj, *keep = NULL, *result = NULL, *invalid_obj = Py_None, *known = Py_None;
+	tnorm_tested *kv = NULL;
+	size_t nk = 0, k;
 	PyThreadState *saved = NULL;
 	tnorm_why_options o = TNORM_WHY_OPTIONS_INIT;
 	tnorm_why_result w;
@@ -1204,8 +1282,10 @@ static PyObject *py_why(PyObject *self, PyObject *args, PyObject *kw)
 	(void)self;
 	memset(&w, 0, sizeof(w));
 	memset(&c, 0, sizeof(c));
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|pKdpO:why", kwlist, &argv_obj, &test, &steps,
-	                                 &nmax, &timeout, &use_stdin, &invalid_obj))
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|pKdpOO:why", kwlist, &argv_obj, &test, &steps,
+	                                 &nmax, &timeout, &use_stdin, &invalid_obj, &known))
+		return NULL;
+	if (known != Py_None && known_tests(known, &kv, &nk) < 0)
 		return NULL;
 	if (int_array(invalid_obj, "invalid_exit", &invalid, &o.run.ninvalid_exits) < 0)
 		return NULL;
@@ -1221,6 +1301,8 @@ static PyObject *py_why(PyObject *self, PyObject *args, PyObject *kw)
 	o.text_steps = steps;
 	o.max_neighbours = (size_t)nmax;
 	o.cancel = &job_cancel;
+	o.known = kv;
+	o.nknown = nk;
 	ctx_start(&c, Py_None, &saved);
 	saved = PyEval_SaveThread();
 	err = tnorm_file_read(test, &data, &len);
@@ -1239,6 +1321,9 @@ out:
 	PyMem_Free(argv);
 	PyMem_Free(invalid);
 	Py_XDECREF(keep);
+	for (k = 0; k < nk; k++)
+		PyMem_Free(kv[k].test);
+	PyMem_Free(kv);
 	return result;
 }
 
@@ -1281,12 +1366,15 @@ static PyMethodDef methods[] = {
 	{"generalize", (PyCFunction)(void (*)(void))py_generalize, METH_VARARGS | METH_KEYWORDS,
 	 JOB_DOC("generalize", "Confirm, then annotate the test with what in it is accidental.")},
 	{"why", (PyCFunction)(void (*)(void))py_why, METH_VARARGS | METH_KEYWORDS,
-	 "why(argv, test, steps=False, neighbours=0, timeout=10.0, stdin=False, invalid_exit=()) -> dict\n\n"
+	 "why(argv, test, steps=False, neighbours=0, timeout=10.0, stdin=False, invalid_exit=(),\n"
+	 "    known=None) -> dict\n\n"
 	 "Rank the source lines that make `test` (a normal form) fail over its neighbours' covered\n"
 	 "runs (tnorm/why.h): {'signature', 'lines': [{'file', 'line', 'function', 'score',\n"
 	 "'ochiai', 'failing', 'passing', 'on_stack'}] best first, 'neighbours': [{'test' (bytes),\n"
-	 "'outcome'}], 'failing', 'passing', 'runs', 'seconds'}.  steps: the test is a harness\n"
-	 "test (neighbours delete a step or change an integer).  Ctrl-C raises _tnorm.Error."},
+	 "'outcome', 'reused'}], 'failing', 'passing', 'runs', 'reused', 'seconds'}.  steps: the\n"
+	 "test is a harness test (neighbours delete a step or change an integer).  known: the\n"
+	 "'near' list of the job that made the test (minimize(..., keep_near=True)): its runs one\n"
+	 "edit away, the first neighbours.  Ctrl-C raises _tnorm.Error."},
 	{"triage", (PyCFunction)(void (*)(void))py_triage, METH_VARARGS | METH_KEYWORDS,
 	 "triage(dir, argv, harness=None, out=None, db=None, jobs=1, match='line', generalize=True,\n"
 	 "       progress=None, timeout=0.0, max_time_per_test=0.0, confirm=3, invalid_exit=(),\n"

@@ -457,8 +457,10 @@ def why_table(res, top, source):
     out = ["signature: %s" % res["signature"],
            "%d failing and %d passing runs of the test and %d neighbours (%d runs, %.1f s)" % (
                res["failing"], res["passing"], len(res["neighbours"]), res["runs"],
-               res["seconds"]),
-           "", "rank  score  fail pass  where"]
+               res["seconds"])]
+    if res.get("reused"):
+        out.append("%d of the neighbours were run by the minimization too" % res["reused"])
+    out += ["", "rank  score  fail pass  where"]
     for i, l in enumerate(res["lines"][:top or None]):
         mark = " (where it failed)" if l["on_stack"] == 2 else \
             " (on its stack)" if l["on_stack"] else ""
@@ -825,7 +827,9 @@ class _Navigation:
             self.host.write("tnorm why: %s -- %s\n" % (test, " ".join(
                 shlex.quote(x) for x in [program] + tmpl)))
             self.host.flush()
-            res = _tnorm.why([program] + tmpl, test, steps=is_driver(program))
+            near = getattr(self, "_near", None)
+            known = near[1] if near and near[0] == os.path.abspath(test) else None
+            res = _tnorm.why([program] + tmpl, test, steps=is_driver(program), known=known)
             self._why = cache = (key, res)
         res = cache[1]
         if n is None:
@@ -983,12 +987,14 @@ class Session(_Navigation):
                  generalize=getattr(a, "generalize", False), jobs=a.jobs, db=db, expect=expect,
                  progress=progress, timeout=a.timeout, max_runs=a.max_runs, max_time=a.max_time,
                  slipped_dir=os.path.join(os.path.dirname(os.path.abspath(out)), "slipped"),
-                 rules=getattr(a, "rules", "calls"))
+                 rules=getattr(a, "rules", "calls"), keep_near=True)
         if state["shown"]:
             h.write("\n")
         self.report(res, getattr(a, "verbose", False))
         if res["text"] is not None and res["signature"] is not None:
             self.last_result = os.path.abspath(out)
+            # The job's runs one edit away from its result: tnorm why's first neighbours.
+            self._near = (self.last_result, res.get("near") or [])
         return res
 
     def report(self, res, verbose=False):

@@ -150,7 +150,117 @@ void tnorm_pipeline_result_dispose(tnorm_pipeline_result *r)
 		free(r->slipped[i].path);
 	}
 	free(r->slipped);
+	for (i = 0; i < r->nnear; i++)
+		tnorm_free(r->near[i].test);
+	free(r->near);
 	memset(r, 0, sizeof(*r));
+}
+
+/*
+ * The runs near the result (keep_near, for tnorm why).  Every run of the job after the confirm
+ * runs is kept while it is small (tests of up to NEAR_MAX_LEN bytes, NEAR_MAX_RUNS of them, the
+ * first ones), and those one edit away from the result are handed over at the end.  The
+ * user's own observer, if any, is called as well.
+ */
+#define NEAR_MAX_LEN 65536
+#define NEAR_MAX_RUNS 20000
+
+typedef struct near_runs {
+	tnorm_tested *v;
+	size_t n, cap;
+	int failed;                 /* out of memory once: nothing more is kept */
+	tnorm_run_observer user;    /* the caller's observer and its context */
+	void *user_ctx;
+} near_runs;
+
+static void observe_near(void *ctx, const void *data, size_t len, tnorm_outcome outcome, int same)
+{
+	near_runs *k = ctx;
+	if (k->user)
+		k->user(k->user_ctx, data, len, outcome, same);
+	if (k->failed || len > NEAR_MAX_LEN || k->n >= NEAR_MAX_RUNS)
+		return;
+	if (k->n == k->cap) {
+		size_t nc = k->cap ? 2 * k->cap : 256;
+		tnorm_tested *nv = tnorm__reallocarray(k->v, nc, sizeof(*nv));
+		if (!nv) {
+			k->failed = 1;
+			return;
+		}
+		k->v = nv;
+		k->cap = nc;
+	}
+	if (!(k->v[k->n].test = tnorm__malloc(len + 1))) {
+		k->failed = 1;
+		return;
+	}
+	if (len)
+		memcpy(k->v[k->n].test, data, len);
+	k->v[k->n].test[len] = '\0';
+	k->v[k->n].len = len;
+	k->v[k->n].outcome = outcome;
+	k->v[k->n].same = same;
+	k->n++;
+}
+
+/* The units of a test: its lines (with a harness) or its bytes, as [start, end) pairs. */
+static size_t unit_end(const char *d, size_t len, size_t p, int lines)
+{
+	if (!lines)
+		return p + 1;
+	while (p < len && d[p] != '\n')
+		p++;
+	return p < len ? p + 1 : p;
+}
+
+/* Is b one edit away from a: one unit (line or byte) deleted or inserted, or changed (without a
+ * harness, up to two bytes changed: a swap, a value and its copy)? */
+static int one_edit(const char *a, size_t alen, const char *b, size_t blen, int lines)
+{
+	size_t pa = 0, pb = 0, ea, eb, diff = 0;
+	if (alen == blen && !memcmp(a, b, alen))
+		return 0;
+	if (!lines && alen == blen) {
+		for (pa = 0; pa < alen && diff <= 2; pa++)
+			diff += a[pa] != b[pa];
+		return diff <= 2;
+	}
+	/* The common head, then the rest must be the same after skipping one unit of either side
+	 * (deleted or inserted) or of both (changed). */
+	for (;;) {
+		if (pa >= alen || pb >= blen)
+			break;
+		ea = unit_end(a, alen, pa, lines);
+		eb = unit_end(b, blen, pb, lines);
+		if (ea - pa != eb - pb || memcmp(a + pa, b + pb, ea - pa))
+			break;
+		pa = ea;
+		pb = eb;
+	}
+	ea = pa < alen ? unit_end(a, alen, pa, lines) : pa;
+	eb = pb < blen ? unit_end(b, blen, pb, lines) : pb;
+	return (alen - ea == blen - pb && !memcmp(a + ea, b + pb, alen - ea)) ||
+	       (alen - pa == blen - eb && !memcmp(a + pa, b + eb, alen - pa)) ||
+	       (alen - ea == blen - eb && !memcmp(a + ea, b + eb, alen - ea));
+}
+
+/* Hand the kept runs one edit away from `form` to r->near; the others are freed. */
+static void keep_near(tnorm_pipeline_result *r, near_runs *k, const char *form, size_t flen,
+                      int lines)
+{
+	size_t i, n = 0;
+	for (i = 0; i < k->n; i++) {
+		if (form && one_edit(form, flen, k->v[i].test, k->v[i].len, lines))
+			k->v[n++] = k->v[i];
+		else
+			tnorm_free(k->v[i].test);
+	}
+	r->near = n ? k->v : NULL;
+	r->nnear = n;
+	if (!n)
+		free(k->v);
+	k->v = NULL;
+	k->n = k->cap = 0;
 }
 
 static int stopped(int err)
@@ -425,6 +535,7 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 	tnorm_session *s = NULL;
 	tnorm_db *db = NULL;
 	db_hooks hooks;
+	near_runs near = {NULL, 0, 0, 0, NULL, NULL};
 	char *data = NULL;
 	size_t len = 0, i;
 	int err = 0;
@@ -483,6 +594,11 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 	tnorm_session_set_phase(s, "confirm");
 	if ((err = tnorm_session_confirm(s, data, len)) < 0)
 		goto done;
+	if (o->keep_near) { /* from now on: the confirm runs are the test itself */
+		near.user = sopts.observe;
+		near.user_ctx = sopts.observe_ctx;
+		tnorm_session_observe(s, observe_near, &near);
+	}
 	{
 		const tnorm_signature *target = tnorm_session_target(s, &r->stable);
 		tnorm_match *m = NULL;
@@ -542,6 +658,10 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 	}
 	r->complete = err == 0;
 	tnorm_session_stats(s, &r->stats);
+	if (o->keep_near)
+		keep_near(r, &near, r->plain ? r->plain : r->text, r->plain ? strlen(r->plain)
+		                                                             : r->text_len,
+		          o->harness != NULL);
 	if ((r->nslipped = tnorm_session_slipped_count(s)) > 0) {
 		if (!(r->slipped = tnorm__calloc(r->nslipped, sizeof(*r->slipped)))) {
 			r->nslipped = 0;
@@ -560,6 +680,9 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 		}
 	}
 done:
+	for (i = 0; i < near.n; i++)
+		tnorm_free(near.v[i].test);
+	free(near.v);
 	for (i = 0; i < hooks.nvisited; i++)
 		tnorm_free(hooks.visited[i]);
 	free(hooks.visited);

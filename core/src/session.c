@@ -179,6 +179,14 @@ void tnorm_session_free(tnorm_session *s)
 	free(s);
 }
 
+void tnorm_session_observe(tnorm_session *s, tnorm_run_observer fn, void *ctx)
+{
+	if (!s)
+		return;
+	s->o.observe = fn;
+	s->o.observe_ctx = ctx;
+}
+
 void tnorm_session_set_phase(tnorm_session *s, const char *phase)
 {
 	if (s && phase)
@@ -598,6 +606,8 @@ static int judge(tnorm_session *s, const void *data, size_t len, uint64_t h1, ui
 	}
 	if ((err = remember(s, h1, h2, yes)) < 0)
 		return err;
+	if (s->o.observe)
+		s->o.observe(s->o.observe_ctx, data, len, res->outcome, yes);
 	/* Timeouts and invalid runs may depend on the machine's load: only clear answers persist. */
 	if (s->db && (res->outcome == TNORM_OUTCOME_FAIL || res->outcome == TNORM_OUTCOME_PASS) &&
 	    (err = tnorm__db_put_outcome_hashed(s->db, s->db_ctx, h1, h2 ^ len, len, yes)) < 0)

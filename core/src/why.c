@@ -4,9 +4,13 @@
  *
  * Neighbours.  A normal form is the lowest failing test of its fault; what separates it from
  * tests one small edit away is what decides the failure (nearest-neighbour localization,
- * Renieris and Reiss 2003).  Bytes: each byte deleted, then each byte set to a few values (NUL,
- * space, '0', 'a', 'A', one less, one more).  Harness tests (lines are steps): each line deleted,
- * then each decimal integer set to one less, one more and 0.  Neighbours that fail otherwise
+ * Renieris and Reiss 2003).  First the tests the caller knows were run near it (the options'
+ * `known`: what its minimization ran one edit away from it, tnorm_pipeline_options.keep_near),
+ * which are the edits normalization and generalization found worth trying, then ours.  Bytes:
+ * each byte deleted, then each byte set to a few values (NUL, space, '0', 'a', 'A', one less,
+ * one more).  Harness tests (lines are steps): each line deleted, then each decimal integer set
+ * to one less, one more and 0.  Each runs once with coverage (a known test's outcome is its
+ * coverage run's; one that differs from the known one is counted in `disagreed`).  Neighbours that fail otherwise
  * (another signature), are invalid or time out say nothing about this failure and are left out.
  *
  * Score.  Over the failing runs (the normal form and the neighbours that fail with its
@@ -28,6 +32,7 @@
 typedef struct {
 	char *data;
 	size_t len;
+	const tnorm_tested *known; /* the known run it came from, or NULL (ours) */
 } blob;
 
 typedef struct {
@@ -57,6 +62,7 @@ static int add_blob(blobs *b, const char *orig, size_t olen, const char *d, size
 	memcpy(b->v[b->n].data, d, n);
 	b->v[b->n].data[n] = '\0';
 	b->v[b->n].len = n;
+	b->v[b->n].known = NULL;
 	b->n++;
 	return 0;
 }
@@ -289,8 +295,15 @@ int tnorm_why(const tnorm_why_options *o, const char *test, size_t len, tnorm_wh
 	tnorm_free(v);
 	v = NULL;
 	tnorm_run_result_dispose(&rr);
-	/* The neighbours. */
+	/* The neighbours: the known ones first (a minimization's runs one edit away), then ours. */
 	nb.max = o->max_neighbours ? o->max_neighbours : 400;
+	for (i = 0; i < o->nknown && o->known; i++) {
+		size_t before = nb.n;
+		if ((err = add_blob(&nb, test, len, o->known[i].test, o->known[i].len)) < 0)
+			goto done;
+		if (nb.n > before)
+			nb.v[nb.n - 1].known = &o->known[i];
+	}
 	if ((err = o->text_steps ? step_neighbours(&nb, test, len) : byte_neighbours(&nb, test, len)) < 0)
 		goto done;
 	if (!(res->neighbours = tnorm__calloc(nb.n + 1, sizeof(*res->neighbours)))) {
@@ -308,6 +321,11 @@ int tnorm_why(const tnorm_why_options *o, const char *test, size_t len, tnorm_wh
 		res->runs++;
 		w->outcome = rr.outcome;
 		w->same = same;
+		if (nb.v[i].known) {
+			w->reused = 1;
+			res->reused++;
+			res->disagreed += nb.v[i].known->outcome != rr.outcome || !nb.v[i].known->same != !same;
+		}
 		if (same || rr.outcome == TNORM_OUTCOME_PASS) {
 			count_run(s, ns, v, n, same);
 			if (same)

@@ -106,6 +106,14 @@ why_checks() { # LOG STOP
 	expect "why 1: the program restarted and stopped at that line" grep -q "$(printf "$stop" "$wline")" "$log"
 }
 
+# tnorm why right after tnorm minimize in one debugger session: the minimization's runs one edit
+# away from the normal form are its first neighbours (issue 29: reused, run again for coverage).
+why_reuse_checks() { # LOG
+	expect "why after minimize: the minimization's runs near the normal form are reused as neighbours" \
+		grep -qE '^[1-9][0-9]* of the neighbours were run by the minimization too$' "$1"
+	expect "why after minimize: the ranked list follows" grep -q '^   1  .* avl.c:' "$1"
+}
+
 # tnorm changed (issue 29) after `tnorm why 1` stopped in delete(n, key): LOG lists the writes to
 # that node's height during a run from step 0; the same in gdb and lldb.
 changed_checks() { # LOG

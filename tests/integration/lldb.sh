@@ -163,6 +163,8 @@ expect "help: lists the subcommands and their options" sh -c "grep -q 'Subcomman
 l why.log -o 'tnorm why --test fail-1.t.norm --top 3' -o 'tnorm why 1' -o 'bt 1' -o 'tnorm why 9999' \
 	-- "$D" fail-1.t
 why_checks why.log 'frame #0: .*avl.c:%s:'
+l whyre.log -o run -k 'tnorm minimize --no-db -o re.norm' -k 'tnorm why --top 3' -- "$D" fail-1.t
+why_reuse_checks whyre.log
 l changed.log -o 'tnorm why --test fail-1.t.norm --top 1' -o 'tnorm why 1' -o 'tnorm changed n->height' \
 	-o 'tnorm pools' -o 'tnorm changed nosuch->x' -- "$D" fail-1.t.norm
 changed_checks changed.log

@@ -15,7 +15,9 @@ if [ -x "$S/sut_opcodes" ]; then
 	"$T" why --top 3 ob -- "$S/sut_opcodes" @@ >ob.out 2>&1; rc=$?
 	b=$(line_of "$SRC/tests/suts/opcodes.c" BUG_B_LINE)
 	expect "opcodes bug B: its line first, with its source text" \
-		sh -c "[ $rc = 0 ] && sed -n 5p ob.out | grep -q '^   1 .* opcodes.c:$b lookup' && sed -n 6p ob.out | grep -qF 'r = table[index];'"
+		sh -c "[ $rc = 0 ] && grep -A1 '^   1 ' ob.out | sed -n 1p | grep -q '^   1 .* opcodes.c:$b lookup' && grep -A1 '^   1 ' ob.out | sed -n 2p | grep -qF 'r = table[index];'"
+	expect "the minimization's runs one edit away from the normal form are reused as neighbours" \
+		grep -qE '^[1-9][0-9]* of the neighbours were run by the minimization too \(0 came to another outcome this time\)$' ob.out
 	"$T" why --json --normal ob -- "$S/sut_opcodes" @@ >ob.json; rc=$?
 	expect "--json: lines best first with file, line, function, score, failing, passing; the neighbours with outcomes" \
 		python3 -c "

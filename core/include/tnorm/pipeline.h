@@ -32,9 +32,10 @@ typedef enum tnorm_mode {
 TNORM_EXTERN const char *tnorm_mode_name(tnorm_mode m);
 
 /* Version 2: tnorm_run_options and tnorm_session_options, which it holds, grew (invalid exits,
- * the fixed program); version 3: tnorm_run_options grew again (fork_server); version 4: `generic`.
- * A struct of another version is refused with TNORM_EINVALID. */
-#define TNORM_PIPELINE_OPTIONS_VERSION 4
+ * the fixed program); version 3: tnorm_run_options grew again (fork_server); version 4: `generic`;
+ * version 5: `keep_near` (and the session options' observer).  A struct of another version is
+ * refused with TNORM_EINVALID. */
+#define TNORM_PIPELINE_OPTIONS_VERSION 5
 
 typedef struct tnorm_pipeline_options {
 	unsigned version;
@@ -68,12 +69,18 @@ typedef struct tnorm_pipeline_options {
 	/** Generic mode (no harness, version 4): the chunk pass and normalization's rules.  Its
 	 *  `algo` and `seed` are ignored: those of `reduce` apply. */
 	tnorm_generic_options generic;
+	/** Version 5: 1 to keep, in the result's `near`, the job's runs one edit away from its
+	 *  result (one step changed or deleted with a harness; without one, one byte deleted or
+	 *  inserted, or up to two changed): what tnorm why ranks lines with (why.h).  0 (default):
+	 *  none kept. */
+	int keep_near;
 } tnorm_pipeline_options;
 
 #define TNORM_PIPELINE_OPTIONS_INIT                                                               \
 	{TNORM_PIPELINE_OPTIONS_VERSION, TNORM_MODE_MINIMIZE, NULL, NULL, NULL, NULL, NULL, 0, 1,    \
 	 NULL, TNORM_RUN_OPTIONS_INIT, TNORM_SESSION_OPTIONS_INIT, TNORM_REDUCE_OPTIONS_INIT,         \
-	 TNORM_NORMALIZE_OPTIONS_INIT, NULL, NULL, NULL, NULL, NULL, 1, TNORM_GENERIC_OPTIONS_INIT}
+	 TNORM_NORMALIZE_OPTIONS_INIT, NULL, NULL, NULL, NULL, NULL, 1, TNORM_GENERIC_OPTIONS_INIT, \
+	 0}
 
 /** One other failure met on the way (strings owned by the result). */
 typedef struct tnorm_slip_info {
@@ -113,6 +120,9 @@ typedef struct tnorm_pipeline_result {
 	                             used, so the job went on without it), or NULL */
 	size_t reduced_len;     /**< the length of `reduced` (without a harness it is any bytes, NUL
 	                             included) */
+	tnorm_tested *near;     /**< with keep_near: the job's runs one edit away from the result
+	                             (without annotations), in the order they ran; owned */
+	size_t nnear;
 } tnorm_pipeline_result;
 
 /**

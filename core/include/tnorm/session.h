@@ -45,7 +45,25 @@ typedef struct tnorm_progress {
  */
 typedef int (*tnorm_progress_fn)(void *ctx, const tnorm_progress *p);
 
-#define TNORM_SESSION_OPTIONS_VERSION 2
+/**
+ * Observer of the runs (version 3): called on the session's calling thread after each candidate
+ * the session ran (not those the cache or database answered), with its bytes (borrowed for the
+ * call), its outcome and whether it failed the target's way (`same`).  tnorm why keeps the runs
+ * of a minimization near its result this way (why.h).
+ */
+typedef void (*tnorm_run_observer)(void *ctx, const void *data, size_t len, tnorm_outcome outcome,
+                                   int same);
+
+/** A test that was run and what it came to: `same` when it failed the target's way (the
+ *  bytes are owned by whoever holds the struct). */
+typedef struct tnorm_tested {
+	char *test; /**< its bytes, NUL-terminated */
+	size_t len;
+	tnorm_outcome outcome;
+	int same;
+} tnorm_tested;
+
+#define TNORM_SESSION_OPTIONS_VERSION 3
 
 typedef struct tnorm_session_options {
 	unsigned version;            /**< TNORM_SESSION_OPTIONS_VERSION */
@@ -64,10 +82,13 @@ typedef struct tnorm_session_options {
 	 *  the same way AND passes (exits 0) on the fixed program; the confirm step requires the
 	 *  original to pass on it.  The fixed program runs with the same run options. */
 	const char *const *fixed;
+	tnorm_run_observer observe; /**< may be NULL (version 3) */
+	void *observe_ctx;
 } tnorm_session_options;
 
 #define TNORM_SESSION_OPTIONS_INIT \
-	{TNORM_SESSION_OPTIONS_VERSION, NULL, 3, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL}
+	{TNORM_SESSION_OPTIONS_VERSION, NULL, 3, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+	 NULL}
 
 /**
  * Create a session for `argv` (see tnorm_runner_new) with run options `run` (NULL: defaults;
@@ -78,6 +99,10 @@ typedef struct tnorm_session_options {
  */
 TNORM_EXTERN int tnorm_session_new(tnorm_session **out, const char *const *argv,
                                    const tnorm_run_options *run, const tnorm_session_options *o);
+
+/** Set (or, with NULL, remove) the observer of the runs after the session was made: the options'
+ *  `observe` and `observe_ctx` are replaced. */
+TNORM_EXTERN void tnorm_session_observe(tnorm_session *s, tnorm_run_observer fn, void *ctx);
 
 /** Free a session.  NULL is a no-op. */
 TNORM_EXTERN void tnorm_session_free(tnorm_session *s);

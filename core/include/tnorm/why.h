@@ -14,12 +14,14 @@
 
 #include "common.h"
 #include "runner.h"
+#include "session.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define TNORM_WHY_OPTIONS_VERSION 1
+/* Version 2: `known`, `nknown`. */
+#define TNORM_WHY_OPTIONS_VERSION 2
 
 /** Options.  Initialize with TNORM_WHY_OPTIONS_INIT. */
 typedef struct tnorm_why_options {
@@ -31,9 +33,16 @@ typedef struct tnorm_why_options {
 	                               deleted or changed) */
 	size_t max_neighbours;    /**< at most this many neighbours are run (0: 400) */
 	const volatile int *cancel; /**< stops the job (TNORM_EINTERRUPTED); may be NULL */
+	/** Tests already run near the normal form, with their outcomes: what its minimization ran
+	 *  one edit away from it (tnorm_pipeline_options.keep_near), borrowed.  They are the first
+	 *  neighbours, before those tnorm_why makes itself (duplicates once), each run once more
+	 *  for its coverage; `reused` in the result counts them.  NULL: none. */
+	const tnorm_tested *known;
+	size_t nknown;
 } tnorm_why_options;
 
-#define TNORM_WHY_OPTIONS_INIT {TNORM_WHY_OPTIONS_VERSION, NULL, TNORM_RUN_OPTIONS_INIT, 0, 0, NULL}
+#define TNORM_WHY_OPTIONS_INIT \
+	{TNORM_WHY_OPTIONS_VERSION, NULL, TNORM_RUN_OPTIONS_INIT, 0, 0, NULL, NULL, 0}
 
 /** One ranked line. */
 typedef struct tnorm_why_line {
@@ -53,6 +62,7 @@ typedef struct tnorm_why_neighbour {
 	size_t len;
 	tnorm_outcome outcome; /**< what the run came to */
 	int same;              /**< 1: failed with the normal form's signature */
+	int reused;            /**< 1: one of the options' `known` tests */
 } tnorm_why_neighbour;
 
 /** A neighbour's outcome as a word: "fail" (with the normal form's signature),
@@ -69,6 +79,10 @@ typedef struct tnorm_why_result {
 	unsigned failing, passing;    /**< failing runs (the normal form's included), passing runs */
 	size_t runs;                  /**< runs made */
 	double seconds;               /**< wall time of the job */
+	size_t reused;                /**< neighbours taken from `known` (the first ones) */
+	size_t disagreed;             /**< of them, those whose coverage run came to another
+	                                   outcome than the one known (a flaky neighbour: its new
+	                                   outcome is the one counted) */
 } tnorm_why_result;
 
 /**
