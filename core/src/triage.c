@@ -1698,14 +1698,16 @@ static int form_order(const void *x, const void *y)
 	return c ? c : (a->test > b->test) - (a->test < b->test);
 }
 
-/* Every test of test i's key and normal form (old, oldlen) takes p (a copy each), and the mark
- * `done`. */
+/* Every test of test i's key and normal form (old, oldlen) takes p (a copy each, and in its
+ * OUT/norm/NAME.norm), and the mark `done`. */
 static int take_polish(tnorm_triage_result *r, size_t i, const char *old, size_t oldlen,
                        const char *p, size_t len, int done)
 {
 	size_t k;
+	int err;
 	for (k = 0; k < r->ntests; k++) {
 		tnorm_triage_test *t = &r->tests[k];
+		tnorm__buf norm = TNORM__BUF_INIT;
 		char *mine;
 		if (t->status != TNORM_TRIAGE_OK || strcmp(t->key, r->tests[i].key) ||
 		    !same_bytes(t->normal, t->normal_len, old, oldlen))
@@ -1720,6 +1722,11 @@ static int take_polish(tnorm_triage_result *r, size_t i, const char *old, size_t
 		t->normal = mine; /* test i's old form is freed by the caller */
 		t->normal_len = len;
 		t->normal_steps = (long)len;
+		if ((err = tnorm__buf_printf(&norm, "%s/norm/%s.norm", r->out, t->name)) == 0)
+			err = write_unless_same(norm.ptr, p, len);
+		tnorm__buf_dispose(&norm);
+		if (err < 0)
+			return err;
 	}
 	return 0;
 }
