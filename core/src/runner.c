@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -473,10 +474,15 @@ static void drain(stream *s, size_t cap)
 	}
 }
 
-/* Wait up to `timeout` ms (-1: no limit) for output on the open streams, or for `extra` to be
- * readable (-1: none); drain what came.  Returns 1 when `extra` is readable. */
-static int poll_streams(stream *so, stream *se, int extra, int timeout, size_t cap)
+/*
+ * Wait up to `timeout` ms (-1: no limit) for output on the open streams, or for `extra` to be
+ * readable (-1: none); drain what came.  Returns 1 when `extra` is readable.  The wait is a
+ * ppoll with the thread's mask `mask` (wait_mask): SIGCHLD held while it waits.
+ */
+static int poll_streams(stream *so, stream *se, int extra, int timeout, size_t cap,
+                        const sigset_t *mask)
 {
+	struct timespec ts, *tsp = NULL;
 	struct pollfd pfd[3];
 	stream *of[3] = {NULL, NULL, NULL};
 	nfds_t np = 0, k;
@@ -494,7 +500,12 @@ static int poll_streams(stream *so, stream *se, int extra, int timeout, size_t c
 		pfd[np].fd = extra;
 		pfd[np++].events = POLLIN;
 	}
-	if (np == 0 || poll(pfd, np, timeout) <= 0)
+	if (timeout >= 0) {
+		ts.tv_sec = timeout / 1000;
+		ts.tv_nsec = (long)(timeout % 1000) * 1000000L;
+		tsp = &ts;
+	}
+	if (np == 0 || ppoll(pfd, np, tsp, mask) <= 0)
 		return 0;
 	for (k = 0; k < np; k++)
 		if (pfd[k].revents && of[k])
@@ -515,13 +526,27 @@ static int ms_until(double when)
 #define CANCEL_POLL_MS 50
 
 /*
+ * The mask the caller's thread waits with: its own, and SIGCHLD.  The tracer thread blocks every
+ * signal, so the kernel does not drop the SIGCHLD of each ptrace stop and exit of a run's program
+ * (as it does for an ignored signal) but hands it to a thread that takes it: this one, in its
+ * wait, which it would interrupt two or three times a run (a wake-up, the signal ignored, the
+ * wait made again).  Held while the thread waits, a SIGCHLD stays pending (one, however many
+ * came) and goes as before when the wait returns; every other signal (Ctrl-C) comes as before.
+ */
+static void wait_mask(sigset_t *mask)
+{
+	pthread_sigmask(SIG_BLOCK, NULL, mask);
+	sigaddset(mask, SIGCHLD);
+}
+
+/*
  * Block until output comes, the tracer says the run's program is gone, or the timeout (then
  * SIGTERM to its group, SIGKILL 0.2 s later).  When the cancel flag is set, the program's group
  * is killed at once (w->cancelled).  In TNORM__RUN_SPAWN, `pending` holds the run's streams for the
  * server's request, sent when the program says hello.  0, or TNORM_EIO (fork failed).
  */
 static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, stream *so, stream *se,
-                    int *pending, double start, tnorm__waited *w)
+                    int *pending, double start, const sigset_t *mask, tnorm__waited *w)
 {
 	double deadline = r->opts.timeout > 0 ? start + r->opts.timeout : 0, term_at = 0;
 	int term_sent = 0, kill_sent = 0, done_seen = 0;
@@ -536,7 +561,7 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, str
 			timeout = ms_until(term_at + 0.2);
 		if (r->cancel && !kill_sent && (timeout < 0 || timeout > CANCEL_POLL_MS))
 			timeout = CANCEL_POLL_MS;
-		if (poll_streams(so, se, tnorm__tracer_fd(t), timeout, r->opts.output_cap)) {
+		if (poll_streams(so, se, tnorm__tracer_fd(t), timeout, r->opts.output_cap, mask)) {
 			uint64_t v;
 			while (read(tnorm__tracer_fd(t), &v, sizeof(v)) > 0)
 				;
@@ -647,6 +672,7 @@ static int run_attempt(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode,
 	int err = 0, exec_errno = 0;
 	char **envp = NULL;
 	tnorm__waited w;
+	sigset_t mask;
 	size_t i;
 
 	*retry = 0;
@@ -725,7 +751,8 @@ static int run_attempt(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode,
 		}
 		infd = outp[1] = errp[1] = execp[1] = -1;
 	}
-	if ((err = wait_run(r, t, mode, &so, &se, pending, start, &w)) < 0)
+	wait_mask(&mask);
+	if ((err = wait_run(r, t, mode, &so, &se, pending, start, &mask, &w)) < 0)
 		goto done;
 	tnorm__tracer_end(t);
 	*retry = tnorm__forkserver_after(r, mode, &w);
@@ -746,7 +773,7 @@ static int run_attempt(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode,
 	{
 		double until = tnorm__now() + 0.5;
 		while ((so.fd >= 0 || se.fd >= 0) && tnorm__now() < until)
-			poll_streams(&so, &se, -1, 20, r->opts.output_cap);
+			poll_streams(&so, &se, -1, 20, r->opts.output_cap, &mask);
 	}
 	if (read(execp[0], &exec_errno, sizeof(exec_errno)) != (ssize_t)sizeof(exec_errno))
 		exec_errno = 0;

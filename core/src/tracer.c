@@ -85,6 +85,62 @@ static int is_fatal(pid_t pid, pid_t tid, int sig)
 	       sig == SIGTRAP || sig == SIGSYS;
 }
 
+/* In the vfork child: the value of the hexadecimal field `name` (with its colon) of the status
+ * text `s`, ORed into *mask; 0, or -1 when the field is not there.  Plain code, no library call
+ * that could take a lock: the child borrows our memory. */
+static int status_mask(const char *s, const char *name, unsigned long long *mask)
+{
+	size_t n = strlen(name);
+	unsigned long long v = 0;
+	for (; *s; s++)
+		if (s[0] == '\n' && !strncmp(s + 1, name, n)) {
+			for (s += 1 + n; *s == ' ' || *s == '\t'; s++)
+				;
+			for (;; s++) {
+				int d = *s >= '0' && *s <= '9'   ? *s - '0'
+				        : *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
+				                                 : -1;
+				if (d < 0)
+					break;
+				v = v << 4 | (unsigned)d;
+			}
+			*mask |= v;
+			return 0;
+		}
+	return -1;
+}
+
+/*
+ * In the vfork child, after it left our process group: every signal whose disposition is not
+ * the default, or that is pending, is ignored then set to its default.  That drops the handlers
+ * it shares with us, and ignoring discards what was sent to our group before the child left it
+ * (a Ctrl-C meant for the debugger).  For a signal at its default with nothing pending the two
+ * calls change nothing, so only the signals that /proc/self/status (SigIgn, SigCgt, SigPnd,
+ * ShdPnd: the child's own, its handlers being a copy no other thread changes) names get them:
+ * a handful of calls instead of 120.  Without /proc, every signal gets them.
+ */
+static void child_reset_signals(void)
+{
+	char text[4096];
+	unsigned long long mask = 0;
+	ssize_t n = -1;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC), sig;
+	if (fd >= 0) {
+		n = read(fd, text, sizeof(text) - 1);
+		close(fd);
+	}
+	if (n > 0) {
+		text[n] = '\0';
+		if (status_mask(text, "SigPnd:", &mask) < 0 || status_mask(text, "ShdPnd:", &mask) < 0 ||
+		    status_mask(text, "SigIgn:", &mask) < 0 || status_mask(text, "SigCgt:", &mask) < 0)
+			n = -1;
+	}
+	for (sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP && (n <= 0 || (sig <= 64 && (mask >> (sig - 1) & 1))) &&
+		    signal(sig, SIG_IGN) != SIG_ERR)
+			signal(sig, SIG_DFL);
+}
+
 /*
  * Start the program: vfork, then in the child only plain system calls up to exec (it borrows our
  * memory until then, so it stores nothing of ours).  vfork, not fork: copying the page tables of
@@ -106,13 +162,11 @@ static pid_t __attribute__((noinline)) start_child(const tnorm_runner *r, const 
 	pid = vfork();
 	if (pid == 0) {
 		struct rlimit rl;
-		int e, sig;
-		/* Every handler back to its default; ignoring first also discards what was sent to our
-		 * process group before the child left it (a Ctrl-C meant for the debugger). */
-		for (sig = 1; sig < NSIG; sig++)
-			if (sig != SIGKILL && sig != SIGSTOP && signal(sig, SIG_IGN) != SIG_ERR)
-				signal(sig, SIG_DFL);
+		int e;
+		/* Out of our process group, then every handler back to its default (what was sent to
+		 * our group before is discarded). */
 		setpgid(0, 0);
+		child_reset_signals();
 		personality(ADDR_NO_RANDOMIZE);
 		rl.rlim_cur = rl.rlim_max = 0;
 		setrlimit(RLIMIT_CORE, &rl);
@@ -391,8 +445,10 @@ static void tracer_done(tnorm__tracer *t, int status, const struct rusage *ru, i
 	if (ru)
 		t->ru = *ru;
 	t->from_server = from_server;
-	if (last)
+	if (last) {
 		t->busy = 0;
+		pthread_cond_broadcast(&t->idle_cv);
+	}
 	pthread_mutex_unlock(&t->mu);
 	tracer_notify(t);
 }
@@ -507,10 +563,11 @@ static void trace_one(tnorm_runner *r, tnorm__tracer *t, const char *dir, char *
 			t->server = 0;
 			pthread_mutex_unlock(&t->mu);
 			if (!child) {
-				/* The run is over: what the program started goes, then the tracer. */
+				/* The run is over: what the program started goes, then the tracer (idle
+				 * at once when nothing is left to reap). */
 				over = 1;
 				tasks_doom(&ts, 0);
-				tracer_done(t, st, &wru, is_server, 0, 0);
+				tracer_done(t, st, &wru, is_server, 0, ts.n == 0);
 			}
 			continue;
 		}
@@ -520,7 +577,7 @@ static void trace_one(tnorm_runner *r, tnorm__tracer *t, const char *dir, char *
 			if (is_server && w == child) {
 				over = p_gone;
 				tasks_doom(&ts, p_gone ? 0 : pid);
-				tracer_done(t, st, &wru, 0, 0, 0);
+				tracer_done(t, st, &wru, 0, 0, over && ts.n == 0);
 				child = 0;
 				child_started = 0;
 			} /* else: a thread, or a process the program started */
