@@ -74,69 +74,6 @@ static const char *tok_desc(const token *t, char *buf, size_t size)
 	}
 }
 
-/* Decode a C-style string literal starting at p (on the quote). */
-int tnorm__lex_string(const char *p, const char *end, char **out, size_t *outlen,
-                      const char **after, const char **bad);
-
-int tnorm__lex_string(const char *p, const char *end, char **out, size_t *outlen,
-                      const char **after, const char **bad)
-{
-	tnorm__buf b = TNORM__BUF_INIT;
-	int err;
-	p++;
-	while (p < end && *p != '"' && *p != '\n') {
-		char c = *p++;
-		if (c == '\\') {
-			if (p >= end || *p == '\n') {
-				*bad = p;
-				tnorm__buf_dispose(&b);
-				return 1;
-			}
-			c = *p++;
-			switch (c) {
-			case 'n': c = '\n'; break;
-			case 't': c = '\t'; break;
-			case 'r': c = '\r'; break;
-			case '0': c = '\0'; break;
-			case '\\': case '"': case '\'': break;
-			case 'x': {
-				int v = 0, k;
-				for (k = 0; k < 2; k++) {
-					if (p >= end || !isxdigit((unsigned char)*p)) {
-						*bad = p;
-						tnorm__buf_dispose(&b);
-						return 1;
-					}
-					v = v * 16 + (isdigit((unsigned char)*p) ? *p - '0'
-					                                         : (tolower((unsigned char)*p) - 'a' + 10));
-					p++;
-				}
-				c = (char)v;
-				break;
-			}
-			default:
-				*bad = p - 1;
-				tnorm__buf_dispose(&b);
-				return 1;
-			}
-		}
-		if ((err = tnorm__buf_putc(&b, c)) < 0) {
-			tnorm__buf_dispose(&b);
-			return err;
-		}
-	}
-	if (p >= end || *p != '"') {
-		*bad = NULL;
-		tnorm__buf_dispose(&b);
-		return 2;
-	}
-	*after = p + 1;
-	*outlen = b.len;
-	if (!(*out = tnorm__buf_detach(&b)))
-		return TNORM_ENOMEM;
-	return 0;
-}
-
 static void tok_dispose(token *t)
 {
 	free(t->sval);
@@ -1179,17 +1116,6 @@ static int parse_line(parser *ps)
 	return end_of_line(ps, is_check ? "the check" : "the template");
 }
 
-uint64_t tnorm__slot_count(const tnorm__tmpl *t, uint32_t s)
-{
-	if (t->info.slot[s].kind == TNORM_SLOT_POOL)
-		return t->info.slot[s].count;
-	if (t->vset[s].is_range)
-		return (uint64_t)t->vset[s].hi - (uint64_t)t->vset[s].lo + 1;
-	if (t->vset[s].gen)
-		return t->vset[s].gen->count;
-	return t->vset[s].nlits;
-}
-
 static int mul_ok(uint64_t a, uint64_t b, uint64_t *out)
 {
 	if (a && b > UINT64_MAX / a)
@@ -1294,8 +1220,6 @@ static int same_shape(const tnorm__tmpl *a, const tnorm__tmpl *b)
 	}
 	return 1;
 }
-
-int tnorm__format_action(tnorm__buf *b, const tnorm_harness *h, const tnorm_action *a);
 
 /* Refuse two action templates that print some action alike (see above). */
 static int check_ambiguity(parser *ps)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * model.h (internal) - the in-memory shape of a harness and of a test, shared by harness.c
- * (parsing), order.c (rank/unrank/render) and test.c (tests).
+ * (parsing), order.c (rank/unrank/render, slot counts), lex.c (string literals, both ways) and
+ * test.c (tests).  harness.c and test.c call order.c and lex.c; order.c calls lex.c; lex.c calls
+ * neither.
  */
 #ifndef TNORM__MODEL_H
 #define TNORM__MODEL_H
@@ -119,15 +121,27 @@ int tnorm__guard_text(tnorm__buf *b, const tnorm_harness *h, const tnorm__tmpl *
 #define TNORM__INT64_MIN_TEXT "-9223372036854775808"
 #define TNORM__INT64_MAX_TEXT "9223372036854775807"
 
-/* Number of choices of slot `s` of template `t`. */
+/* Number of choices of slot `s` of template `t` (order.c). */
 uint64_t tnorm__slot_count(const tnorm__tmpl *t, uint32_t s);
+
+/* Action `a` of harness h in its canonical text (a test's step), appended to b (order.c).  0,
+ * TNORM_EINVALID (no such template, a choice out of range), TNORM_ENOMEM. */
+int tnorm__format_action(tnorm__buf *b, const tnorm_harness *h, const tnorm_action *a);
 
 /* The canonical text of `t` (tnorm_test_format) into `b`, replacing what it held: a caller that
  * formats one candidate after another keeps one buffer.  0 or TNORM_ENOMEM (b keeps its memory,
  * for tnorm__buf_dispose). */
 int tnorm__test_format_into(tnorm__buf *b, const tnorm_test *t);
 
-/* Append the C-escaped, quoted form of a string literal. */
+/* String literals (lex.c).  Append the C-escaped, quoted form of s (len bytes, any) to b: 0 or
+ * TNORM_ENOMEM. */
 int tnorm__buf_put_quoted(tnorm__buf *b, const char *s, size_t len);
+
+/* Decode the C-style string literal at p (on its opening quote) up to `end`: 0 with its bytes in
+ * *out (*outlen of them; free with tnorm_free) and *after past the closing quote; 1 with *bad at
+ * a bad escape or a line end after a backslash; 2 when it is not closed on its line (*bad NULL);
+ * TNORM_ENOMEM. */
+int tnorm__lex_string(const char *p, const char *end, char **out, size_t *outlen,
+                      const char **after, const char **bad);
 
 #endif

@@ -18,6 +18,18 @@
 
 #include "model.h"
 
+/* The choices slot s of template t has. */
+uint64_t tnorm__slot_count(const tnorm__tmpl *t, uint32_t s)
+{
+	if (t->info.slot[s].kind == TNORM_SLOT_POOL)
+		return t->info.slot[s].count;
+	if (t->vset[s].is_range)
+		return (uint64_t)t->vset[s].hi - (uint64_t)t->vset[s].lo + 1;
+	if (t->vset[s].gen)
+		return t->vset[s].gen->count;
+	return t->vset[s].nlits;
+}
+
 static int check_action(const tnorm_harness *h, const tnorm_action *a)
 {
 	const tnorm__tmpl *t;
@@ -93,33 +105,6 @@ int tnorm_harness_unrank(const tnorm_harness *h, uint64_t idx, tnorm_action *out
 		}
 	}
 	return 0;
-}
-
-int tnorm__buf_put_quoted(tnorm__buf *b, const char *s, size_t len)
-{
-	size_t i;
-	int err;
-	if ((err = tnorm__buf_putc(b, '"')) < 0)
-		return err;
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		switch (c) {
-		case '"': err = tnorm__buf_puts(b, "\\\""); break;
-		case '\\': err = tnorm__buf_puts(b, "\\\\"); break;
-		case '\n': err = tnorm__buf_puts(b, "\\n"); break;
-		case '\t': err = tnorm__buf_puts(b, "\\t"); break;
-		case '\r': err = tnorm__buf_puts(b, "\\r"); break;
-		case '\0': err = tnorm__buf_puts(b, "\\0"); break;
-		default:
-			if (c < 0x20 || c == 0x7f)
-				err = tnorm__buf_printf(b, "\\x%02x", c);
-			else
-				err = tnorm__buf_putc(b, (char)c);
-		}
-		if (err < 0)
-			return err;
-	}
-	return tnorm__buf_putc(b, '"');
 }
 
 /* ---- generated domains: shortlex rank and unrank ---------------------------------------------
@@ -217,8 +202,6 @@ static int put_slot(tnorm__buf *b, const tnorm_harness *h, const tnorm__tmpl *t,
 }
 
 /* Render into a buffer (appending). */
-int tnorm__format_action(tnorm__buf *b, const tnorm_harness *h, const tnorm_action *a);
-
 int tnorm__format_action(tnorm__buf *b, const tnorm_harness *h, const tnorm_action *a)
 {
 	const tnorm__tmpl *t;
@@ -369,9 +352,6 @@ static int parse_instance(cur *c, const tnorm_harness *h, uint32_t pool, uint32_
 	c->p = s + n;
 	return 0;
 }
-
-int tnorm__lex_string(const char *p, const char *end, char **out, size_t *outlen,
-                      const char **after, const char **bad);
 
 /* Does the text at p start with the word `null`? */
 static int is_null(const char *p, const char *end)

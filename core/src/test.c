@@ -13,8 +13,6 @@
 
 #include "model.h"
 
-int tnorm__format_action(tnorm__buf *b, const tnorm_harness *h, const tnorm_action *a);
-
 int tnorm_test_new(tnorm_test **out, const tnorm_harness *h)
 {
 	if (!out || !h)
