@@ -236,6 +236,25 @@ int tnorm_db_finish(tnorm_db *d, const char *job, const char *name, const char *
 	return d->ops->finish(d->be, job, name, worker, result, ok);
 }
 
+/* The array tnorm_db_results fills, row by row from the backend. */
+typedef struct item_array {
+	tnorm_db_item **items;
+	size_t *n;
+} item_array;
+
+static int item_push(void *ctx, const char *name, const char *result)
+{
+	item_array *a = ctx;
+	tnorm_db_item *na = tnorm__reallocarray(*a->items, *a->n + 1, sizeof(*na));
+	if (!na)
+		return TNORM_ENOMEM;
+	*a->items = na;
+	na[*a->n].name = tnorm__strdup(name ? name : "");
+	na[*a->n].result = tnorm__strdup(result ? result : "");
+	(*a->n)++;
+	return na[*a->n - 1].name && na[*a->n - 1].result ? 0 : TNORM_ENOMEM;
+}
+
 int tnorm_db_results(tnorm_db *d, const char *job, tnorm_db_item **items, size_t *n)
 {
 	int err;
@@ -243,7 +262,13 @@ int tnorm_db_results(tnorm_db *d, const char *job, tnorm_db_item **items, size_t
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_db_results: NULL argument");
 	*items = NULL;
 	*n = 0;
-	if ((err = d->ops->results(d->be, job, items, n)) < 0) {
+	{
+		item_array a;
+		a.items = items;
+		a.n = n;
+		err = d->ops->results(d->be, job, item_push, &a);
+	}
+	if (err < 0) {
 		tnorm_db_items_free(*items, *n);
 		*items = NULL;
 		*n = 0;
@@ -259,17 +284,6 @@ int tnorm_db_result(tnorm_db *d, const char *job, const char *name, char **resul
 	return d->ops->result(d->be, job, name, result);
 }
 
-int tnorm__db_item_push(tnorm_db_item **items, size_t *n, const char *name, const char *result)
-{
-	tnorm_db_item *na = tnorm__reallocarray(*items, *n + 1, sizeof(*na));
-	if (!na)
-		return TNORM_ENOMEM;
-	*items = na;
-	na[*n].name = tnorm__strdup(name ? name : "");
-	na[*n].result = tnorm__strdup(result ? result : "");
-	(*n)++;
-	return na[*n - 1].name && na[*n - 1].result ? 0 : TNORM_ENOMEM;
-}
 
 void tnorm_db_items_free(tnorm_db_item *items, size_t n)
 {

@@ -3,8 +3,10 @@
  * db_backend.h - the storage interface behind tnorm/db.h, with two implementations: an embedded
  * SQLite file (db_sqlite.c, the default) and a PostgreSQL server shared by many machines
  * (db_pg.c, for a path of the form postgresql://...).  db.c owns everything both have in common:
- * argument checks, content keys, the hit and miss counters and the encoding of recorded paths.
- * A backend stores and returns rows; it never hashes, counts or prints.
+ * argument checks, content keys, the hit and miss counters, the encoding of recorded paths and
+ * the arrays handed to the caller.  A backend stores and returns rows; it never hashes, counts,
+ * allocates what the caller gets or prints, and calls nothing of db.c's (rows go back through
+ * the callback db.c gives it).
  */
 #ifndef TNORM_DB_BACKEND_H
 #define TNORM_DB_BACKEND_H
@@ -35,7 +37,10 @@ typedef struct tnorm__db_ops {
 	             int *got);
 	int (*finish)(void *be, const char *job, const char *name, const char *worker,
 	              const char *result, int *ok);
-	int (*results)(void *be, const char *job, tnorm_db_item **items, size_t *n);
+	/* Each finished item of the job as a row handed to `row` (its strings borrowed for the
+	 * call); a nonzero return of `row` stops and is returned. */
+	int (*results)(void *be, const char *job,
+	               int (*row)(void *ctx, const char *name, const char *result), void *ctx);
 	/* *result: a malloc'd copy of a finished item's result, NULL when it is not finished. */
 	int (*result)(void *be, const char *job, const char *name, char **result);
 	void (*close)(void *be);
@@ -46,7 +51,5 @@ typedef struct tnorm__db_ops {
 int tnorm__db_sqlite_open(const char *path, void **be, const tnorm__db_ops **ops);
 int tnorm__db_pg_open(const char *url, void **be, const tnorm__db_ops **ops);
 
-/* Append an item to a growing array (both backends' results()): 0 or TNORM_ENOMEM. */
-int tnorm__db_item_push(tnorm_db_item **items, size_t *n, const char *name, const char *result);
 
 #endif

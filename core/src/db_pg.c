@@ -296,7 +296,8 @@ static int pg_finish(void *be, const char *job, const char *name, const char *wo
 	return 0;
 }
 
-static int pg_results(void *be, const char *job, tnorm_db_item **items, size_t *n)
+static int pg_results(void *be, const char *job,
+                      int (*row)(void *ctx, const char *name, const char *result), void *ctx)
 {
 	const char *p[1];
 	PGresult *r;
@@ -305,7 +306,7 @@ static int pg_results(void *be, const char *job, tnorm_db_item **items, size_t *
 	if (!(r = run(be, Q_RESULTS, p, NULL, 0, PGRES_TUPLES_OK)))
 		return TNORM_EDB;
 	for (i = 0; i < PQntuples(r) && err == 0; i++)
-		err = tnorm__db_item_push(items, n, PQgetvalue(r, i, 0), PQgetvalue(r, i, 1));
+		err = row(ctx, PQgetvalue(r, i, 0), PQgetvalue(r, i, 1));
 	PQclear(r);
 	return err;
 }

@@ -201,15 +201,16 @@ static int sq_finish(void *be, const char *job, const char *name, const char *wo
 	return 0;
 }
 
-static int sq_results(void *be, const char *job, tnorm_db_item **items, size_t *n)
+static int sq_results(void *be, const char *job,
+                      int (*row)(void *ctx, const char *name, const char *result), void *ctx)
 {
 	sq *d = be;
 	int rc, err = 0;
 	sqlite3_reset(d->results);
 	sqlite3_bind_text(d->results, 1, job, -1, SQLITE_TRANSIENT);
 	while (err == 0 && (rc = sqlite3_step(d->results)) == SQLITE_ROW)
-		err = tnorm__db_item_push(items, n, (const char *)sqlite3_column_text(d->results, 0),
-		                          (const char *)sqlite3_column_text(d->results, 1));
+		err = row(ctx, (const char *)sqlite3_column_text(d->results, 0),
+		          (const char *)sqlite3_column_text(d->results, 1));
 	if (err == 0 && rc != SQLITE_DONE)
 		err = dberr(d, "results");
 	sqlite3_reset(d->results);
