@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * internal_normalize.h (internal) - the two rule sets behind tnorm_normalize().
+ * internal_normalize.h (internal) - the two rule sets behind tnorm_normalize(): the paper's
+ * (normalize.c, which picks the set) and the call-level one (callnorm.c), and the rewrite core
+ * both run on (rewrite.c).  normalize.c calls callnorm.c and rewrite.c; callnorm.c calls
+ * rewrite.c; rewrite.c calls neither.
  */
 #ifndef TNORM__INTERNAL_NORMALIZE_H
 #define TNORM__INTERNAL_NORMALIZE_H
@@ -22,14 +25,15 @@ typedef struct tnorm__seen {
 	size_t n, cap;
 } tnorm__seen;
 
-/* 1 when `hv` was added before (since the last reset), else add it and return 0; TNORM_ENOMEM. */
+/* 1 when `hv` was added before (since the last reset), else add it and return 0; TNORM_ENOMEM
+ * (rewrite.c). */
 int tnorm__seen_add(tnorm__seen *s, uint64_t hv);
 
 /*
  * Algorithm 1's loop, shared by both rule sets: before each round the hooks see *cur (a known
  * normal form replaces it and ends the loop, stats->jumped = 1); the rules are applied in order
  * until one rewrites (apply returns 1; it updates *cur itself), then the order restarts; a rule
- * that rewrites nothing moves to the end.  Ends when no rule rewrites.  0 or <0.
+ * that rewrites nothing moves to the end.  Ends when no rule rewrites.  0 or <0 (rewrite.c).
  */
 int tnorm__rule_loop(const tnorm_normalize_options *o, tnorm_test **cur, tnorm_normalize_stats *st,
                      const tnorm_rule *order, size_t nrules, int (*apply)(void *z, tnorm_rule rule),

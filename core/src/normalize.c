@@ -100,24 +100,6 @@ static uint64_t rank_of(const tnorm_harness *h, const tnorm_action *a)
 	return r;
 }
 
-int tnorm__seen_add(tnorm__seen *s, uint64_t hv)
-{
-	size_t i;
-	for (i = 0; i < s->n; i++)
-		if (s->h[i] == hv)
-			return 1;
-	if (s->n == s->cap) {
-		size_t nc = s->cap ? s->cap * 2 : 256;
-		uint64_t *n = tnorm__reallocarray(s->h, nc, sizeof(*n));
-		if (!n)
-			return TNORM_ENOMEM;
-		s->h = n;
-		s->cap = nc;
-	}
-	s->h[s->n++] = hv;
-	return 0;
-}
-
 static int seen_before(nz *z, const tnorm_test *t)
 {
 	return tnorm__seen_add(&z->seen, tnorm_test_hash(t));
@@ -629,53 +611,6 @@ static int apply(void *zp, tnorm_rule rule)
 	case TNORM_RULE_REWIRE: return z->o->rewire ? rewire(z) : 0;
 	default: return 0;
 	}
-}
-
-int tnorm__rule_loop(const tnorm_normalize_options *o, tnorm_test **cur, tnorm_normalize_stats *st,
-                     const tnorm_rule *first, size_t nrules, int (*apply_rule)(void *z, tnorm_rule rule),
-                     void *z)
-{
-	tnorm_rule order[TNORM_RULE_COUNT], snapshot[TNORM_RULE_COUNT];
-	int err = 0, modified = 1;
-	size_t k;
-	memcpy(order, first, nrules * sizeof(*order));
-	while (modified && err == 0) {
-		if (o->visited && (err = o->visited(o->hook_ctx, *cur)) < 0)
-			break;
-		if (o->known) {
-			tnorm_test *known = NULL;
-			if ((err = o->known(o->hook_ctx, *cur, &known)) < 0)
-				break;
-			if (known) {
-				tnorm_test_free(*cur);
-				*cur = known;
-				st->jumped = 1;
-				break;
-			}
-		}
-		modified = 0;
-		memcpy(snapshot, order, nrules * sizeof(*order));
-		for (k = 0; k < nrules; k++) {
-			tnorm_rule rest[TNORM_RULE_COUNT];
-			size_t a, b = 0;
-			int r = apply_rule(z, snapshot[k]);
-			if (r < 0) {
-				err = r;
-				break;
-			}
-			if (r == 1) {
-				modified = 1;
-				break;
-			}
-			/* The rule produced nothing: to the end of the order. */
-			for (a = 0; a < nrules; a++)
-				if (order[a] != snapshot[k])
-					rest[b++] = order[a];
-			rest[b] = snapshot[k];
-			memcpy(order, rest, nrules * sizeof(*order));
-		}
-	}
-	return err;
 }
 
 static int normalize_paper(tnorm_test **out, const tnorm_test *t, const tnorm_normalize_options *o,
