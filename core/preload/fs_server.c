@@ -13,6 +13,11 @@
  * the engine does not want this process as a server (a program it started exec'd or started
  * it): the caller goes on as a plain run.
  *
+ * A child's parent is the server, where a program started afresh has tnorm: so each child
+ * installs the engine's own seccomp filter (core/src/shield.c) for the server's process and
+ * group, on top of the engine's, and a signal it sends its parent is refused as it would be in
+ * a run afresh, instead of killing or stopping the server.
+ *
  * Nothing here allocates (no stdio, no malloc): the preload library runs this before `main`, and
  * a child must find the heap as a fresh process would (an ASan build's quarantine included).
  */
@@ -28,6 +33,7 @@
 #include <unistd.h>
 
 #include "fs_server.h"
+#include "shield.h"
 
 /* 1 when a debugger or the engine traces this process (TracerPid in /proc/self/status). */
 static int traced(void)
@@ -76,6 +82,7 @@ int tnorm__fs_serve(void)
 	const char *env = getenv("TNORM_FORK_SERVER");
 	char *end = NULL;
 	long ctl = env ? strtol(env, &end, 10) : -1;
+	tnorm__shield shield;
 	int devnull, quiet = 0;
 	unsetenv("TNORM_FORK_SERVER"); /* not for the programs the run may start */
 	if (!env || !end || *end || ctl < 3 || fcntl((int)ctl, F_GETFD) < 0 || !traced())
@@ -87,6 +94,7 @@ int tnorm__fs_serve(void)
 	raise(SIGSTOP); /* the engine follows our forks from here on, or says no */
 	if ((devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0)
 		_exit(125);
+	tnorm__shield_init(&shield, getpid(), getpgrp());
 	for (;;) {
 		int fds[3] = {-1, -1, -1}, i, st;
 		char what = next_request((int)ctl, fds);
@@ -101,6 +109,7 @@ int tnorm__fs_serve(void)
 		pid = fork();
 		if (pid == 0) {
 			setpgid(0, 0);
+			tnorm__shield_apply(&shield); /* (without seccomp: as the engine, no shield) */
 			close((int)ctl);
 			close(devnull);
 			for (i = 0; i < 3; i++) {
