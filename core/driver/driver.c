@@ -15,19 +15,16 @@
  * input, output and error, and goes on to read and run the test as a driver started afresh
  * would (the test file's path is the same for every run: the engine rewrites the file).  The
  * engine traces the server (it says hello on the socket, then stops itself with SIGSTOP so that
- * the engine can follow its forks), so every child is traced from its first instruction.
+ * the engine can follow its forks), so every child is traced from its first instruction.  The
+ * server's loop is core/preload/fs_server.c, shared with the preload library that makes any
+ * program a fork server.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "fs_server.h"
 #include "tnorm/driver.h"
 #include "tnorm/errors.h"
 #include "tnorm/harness.h"
@@ -533,103 +530,6 @@ static int print_hooks(const tnorm_drv_handler *handlers, const tnorm_drv_pool *
 	return fflush(stdout) == 0 ? 0 : 125;
 }
 
-/* 1 when a debugger or the engine traces this process (TracerPid in /proc/self/status). */
-static int traced(void)
-{
-	char line[256];
-	int pid = 0;
-	FILE *f = fopen("/proc/self/status", "r");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "TracerPid: %d", &pid) == 1)
-			break;
-	fclose(f);
-	return pid != 0;
-}
-
-/* The engine's next message: 'R' with three descriptors (a run's standard streams), 'N' (no
- * server: run the test as usual), or 0 when the socket is closed. */
-static char next_request(int ctl, int *fds)
-{
-	char byte = 0, cbuf[CMSG_SPACE(3 * sizeof(int))];
-	struct iovec iov = {&byte, 1};
-	struct msghdr msg;
-	struct cmsghdr *c;
-	memset(&msg, 0, sizeof(msg));
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = cbuf;
-	msg.msg_controllen = sizeof(cbuf);
-	if (recvmsg(ctl, &msg, MSG_CMSG_CLOEXEC) <= 0)
-		return 0;
-	if (byte != 'R')
-		return byte;
-	c = CMSG_FIRSTHDR(&msg);
-	if (!c || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(3 * sizeof(int)))
-		_exit(125);
-	memcpy(fds, CMSG_DATA(c), 3 * sizeof(int));
-	return byte;
-}
-
-/*
- * The fork server's loop (see the top of this file).  Returns in each child, with its standard
- * streams in place; the server itself exits when the engine closes the socket.  Returns at
- * once, in the process that called it, when there is no server to be: no or a bad
- * TNORM_FORK_SERVER, nobody tracing us (a program the engine started ran us as its child), or
- * the engine says no (a program it started exec'd us: that program's runs are not ours).
- */
-static void fork_server(void)
-{
-	const char *env = getenv("TNORM_FORK_SERVER");
-	char *end = NULL;
-	long ctl = env ? strtol(env, &end, 10) : -1;
-	int devnull, quiet = 0;
-	unsetenv("TNORM_FORK_SERVER"); /* not for the programs the test may start */
-	if (!env || !end || *end || ctl < 3 || fcntl((int)ctl, F_GETFD) < 0 || !traced())
-		return;
-	fflush(stdout);
-	fflush(stderr);
-	if (send((int)ctl, "TNFS1", 5, 0) != 5)
-		_exit(125);
-	raise(SIGSTOP); /* the engine follows our forks from here on, or says no */
-	if ((devnull = open("/dev/null", O_RDWR)) < 0)
-		_exit(125);
-	for (;;) {
-		int fds[3] = {-1, -1, -1}, i, st;
-		char what = next_request((int)ctl, fds);
-		pid_t pid;
-		if (what == 'N' && !quiet) {
-			close((int)ctl);
-			close(devnull);
-			return;
-		}
-		if (what != 'R')
-			_exit(0); /* the engine is done with us */
-		pid = fork();
-		if (pid == 0) {
-			setpgid(0, 0);
-			close((int)ctl);
-			close(devnull);
-			for (i = 0; i < 3; i++) {
-				dup2(fds[i], i);
-				close(fds[i]);
-			}
-			return;
-		}
-		if (pid < 0)
-			_exit(125); /* the engine sees the server gone without a child, and restarts it */
-		for (i = 0; i < 3; i++) {
-			if (!quiet)
-				dup2(devnull, i); /* the first run's streams are the child's alone */
-			close(fds[i]);
-		}
-		quiet = 1;
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-	}
-}
-
 int tnorm_drv_main(int argc, char **argv, const char *harness_text,
                    const tnorm_drv_handler *handlers)
 {
@@ -689,7 +589,7 @@ int tnorm_drv_main_pools(int argc, char **argv, const char *harness_text,
 		rc = invalid("%s", harness_text ? tnorm_error_last()->message : "no harness");
 		goto done;
 	}
-	fork_server();
+	tnorm__fs_serve(); /* the fork server (fs_server.c): returns in each child */
 	if (!strcmp(tpath, "-")) {
 		if (read_all(stdin, &ttext, &tlen) < 0) {
 			rc = invalid("cannot read the test from standard input");

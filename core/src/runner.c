@@ -845,6 +845,19 @@ static int leak_check(tnorm_runner *r, tnorm__tracer *t, tnorm_run_result *res)
 }
 
 
+/* A program that is not a driver: the same candidate again, with the preload fork server
+ * (forkserver.c), which stays only when that run agrees with the plain one (res, kept). */
+static int preload_confirm(tnorm_runner *r, tnorm__tracer *t, const tnorm_run_result *res)
+{
+	tnorm_run_result again;
+	int err, retry = 0;
+	err = run_attempt(r, t, tnorm__forkserver_mode(r, t), &again, &retry);
+	tnorm__forkserver_confirm(r, t, res, err == 0 && !retry ? &again : NULL);
+	if (err == 0 && !retry)
+		tnorm_run_result_dispose(&again);
+	return err;
+}
+
 /* The run, made again (up to 4 attempts) while a fork server dies before it forks the run's
  * child; *retry stays set when every attempt met a dying server. */
 static int run_retrying(tnorm_runner *r, tnorm__tracer *t, tnorm_run_result *res, int *retry)
@@ -1007,6 +1020,8 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 		snprintf(res->message, sizeof(res->message), "the fork server of '%s' kept dying",
 		         r->argv[0]);
 	}
+	if (err == 0 && !retry && tnorm__forkserver_confirm_due(r, res))
+		err = preload_confirm(r, t, res);
 	if (err == 0 && res->outcome == TNORM_OUTCOME_FAIL && res->sig && !r->probe)
 		err = trail_again(r, t, res);
 	if (err == 0 && res->outcome == TNORM_OUTCOME_PASS && r->leak_envp)

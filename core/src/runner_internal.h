@@ -70,6 +70,11 @@ struct tnorm_runner {
 	enum { FS_UNKNOWN, FS_ON, FS_NO } fs_state;
 	int ctl;
 	unsigned folder_gen, fs_gen, fs_crashes;
+	/* The preload fork server, for a program that did not say hello (forkserver.c): not looked
+	 * at yet, to be tried (the next plain run is made again with it), being tried (that run),
+	 * in use, or not for this program; the library's path while tried or in use. */
+	enum { FS_PL_UNKNOWN, FS_PL_TRY, FS_PL_CONFIRM, FS_PL_ON, FS_PL_NO } fs_pl;
+	char fs_pl_path[4096];
 	tnorm__tracer *tr; /* the thread that starts and traces the runs (NULL until the first) */
 	char *last_maps; /* the memory map of the last unwound process: unwind caches stay valid
 	                  * while it is the same (ASLR is off, so runs of one binary match) */
@@ -180,9 +185,10 @@ typedef enum {
 /* Which way this run goes (stopping a server that may not serve it). */
 tnorm__run_mode tnorm__forkserver_mode(tnorm_runner *r, tnorm__tracer *t);
 
-/* The program's environment with TNORM_FORK_SERVER=FD added (NULL-terminated; free with
- * tnorm__strv_free).  NULL when out of memory. */
-char **tnorm__forkserver_env(const tnorm_runner *r, int fd);
+/* The program's environment with TNORM_FORK_SERVER=FD added, and the preload library in
+ * LD_PRELOAD while it is tried or in use (NULL-terminated; free with tnorm__strv_free).  NULL
+ * when out of memory. */
+char **tnorm__forkserver_env(tnorm_runner *r, int fd);
 
 /* Ask the fork server on `ctl` for a child with these standard streams (fds[0..3), duplicated
  * into the server; the caller's stay the caller's).  -1 when the server is gone. */
@@ -197,6 +203,18 @@ void tnorm__forkserver_refuse(int ctl);
 /* The fork server's side of a finished run: 1 when the server died before it forked the run's
  * child (the run is made again, with a new server or, after three deaths in a row, without). */
 int tnorm__forkserver_after(tnorm_runner *r, tnorm__run_mode mode, const tnorm__waited *w);
+
+/* 1 when the run that gave `plain` is to be made again with the preload fork server (the
+ * program said no hello, and the preload may serve it): runner.c then makes it and hands both
+ * results to tnorm__forkserver_confirm. */
+int tnorm__forkserver_confirm_due(tnorm_runner *r, const tnorm_run_result *plain);
+
+/* The preload fork server's first run (`served`; NULL when it could not be made) against the
+ * plain run of the same candidate: the server stays only when the two agree (outcome, exit
+ * status, signal, signature); else it is stopped and the program runs afresh from then on.
+ * Both results stay the caller's. */
+void tnorm__forkserver_confirm(tnorm_runner *r, tnorm__tracer *t, const tnorm_run_result *plain,
+                               const tnorm_run_result *served);
 
 /* ---- unwind.c: stacks of stopped threads ----------------------------------------------------- */
 

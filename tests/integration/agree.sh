@@ -5,7 +5,9 @@
 # gcc's shared one), a fault inside an inlined helper, a fault in a second thread, a UBSan signed
 # overflow (gcc) -- and the probe driver's failing `check`, the text `tnorm signature` prints in
 # real gdb and real lldb equals the `signature:` line of `tnorm run TEST -- PROG {}`.  Prints the
-# table (variant, gdb, lldb).  Also: the sanitizer options the plugins put in the environment.
+# table (variant, gdb, lldb).  The CLI's signature is also taken with every run served by the
+# preload fork server (TNORM_PRELOAD=always, issue 30) and must be the same.  Also: the sanitizer
+# options the plugins put in the environment.
 . "$(dirname "$0")/lib.sh"
 export PYTHONPATH=/usr/lib/llvm-14/lib/python3.11/dist-packages${PYTHONPATH:+:$PYTHONPATH}
 GDB_PLUGIN=$B/gdb-plugin/tnorm-gdb.py
@@ -62,6 +64,10 @@ for v in "${variants[@]}"; do
 	gs=$(sig_gdb "$prog" "$test")
 	ls=$(sig_lldb "$prog" "$test")
 	expect "$1 $2: the CLI gives a signature" [ -n "$cli" ]
+	# Both ways (issue 30): the run served by the preload fork server (TNORM_PRELOAD=always:
+	# the one run is a served child) gives the signature of the run started afresh.
+	pre=$(TNORM_PRELOAD=always sig_cli "$prog" "$test")
+	expect "$1 $2: the CLI's signature served by the preload fork server is the same ($pre)" [ "$pre" = "$cli" ]
 	expect "$1 $2: gdb's tnorm signature equals the CLI's ($gs)" [ "$gs" = "$cli" ]
 	expect "$1 $2: lldb's tnorm signature equals the CLI's ($ls)" [ "$ls" = "$cli" ]
 	printf '%-22s %-9s %-6s %-6s %s\n' "$1" "$2" "$([ "$gs" = "$cli" ] && echo equal || echo DIFF)" \

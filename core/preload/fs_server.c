@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fs_server.c - the fork server's loop, compiled into the driver runtime and into the preload
+ * library (fs_server.h), so that both serve the engine exactly alike.
+ *
+ * The protocol (core/src/forkserver.c has the engine's side): the engine starts the program with
+ * one end of a SOCK_SEQPACKET pair named in TNORM_FORK_SERVER=FD.  The server says hello
+ * ("TNFS1") and stops itself with SIGSTOP, so that the engine, which traces it, follows its forks
+ * from then on.  Then for each request ('R' with three descriptors, SCM_RIGHTS) it forks a child,
+ * which puts the descriptors in place as its standard streams, takes its own process group and
+ * returns to the caller to carry on as the program started afresh would; the server waits for
+ * the child and takes the next request, and exits when the engine closes the socket.  'N' says
+ * the engine does not want this process as a server (a program it started exec'd or started
+ * it): the caller goes on as a plain run.
+ *
+ * A child's parent is the server, where a program started afresh has tnorm: so each child
+ * installs the engine's own seccomp filter (core/src/shield.c) for the server's process and
+ * group, on top of the engine's, and a signal it sends its parent is refused as it would be in
+ * a run afresh, instead of killing or stopping the server.
+ *
+ * Nothing here allocates (no stdio, no malloc): the preload library runs this before `main`, and
+ * a child must find the heap as a fresh process would (an ASan build's quarantine included).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fs_server.h"
+#include "shield.h"
+
+/* 1 when a debugger or the engine traces this process (TracerPid in /proc/self/status). */
+static int traced(void)
+{
+	char buf[4096], *p;
+	ssize_t n;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	if (!(p = strstr(buf, "\nTracerPid:")))
+		return 0;
+	return strtol(p + 11, NULL, 10) != 0;
+}
+
+/* The engine's next message: 'R' with three descriptors (a run's standard streams), 'N' (no
+ * server: run as usual), or 0 when the socket is closed. */
+static char next_request(int ctl, int *fds)
+{
+	char byte = 0, cbuf[CMSG_SPACE(3 * sizeof(int))];
+	struct iovec iov = {&byte, 1};
+	struct msghdr msg;
+	struct cmsghdr *c;
+	memset(&msg, 0, sizeof(msg));
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = cbuf;
+	msg.msg_controllen = sizeof(cbuf);
+	if (recvmsg(ctl, &msg, MSG_CMSG_CLOEXEC) <= 0)
+		return 0;
+	if (byte != 'R')
+		return byte;
+	c = CMSG_FIRSTHDR(&msg);
+	if (!c || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(3 * sizeof(int)))
+		_exit(125);
+	memcpy(fds, CMSG_DATA(c), 3 * sizeof(int));
+	return byte;
+}
+
+int tnorm__fs_serve(void)
+{
+	const char *env = getenv("TNORM_FORK_SERVER");
+	char *end = NULL;
+	long ctl = env ? strtol(env, &end, 10) : -1;
+	tnorm__shield shield;
+	int devnull, quiet = 0;
+	unsetenv("TNORM_FORK_SERVER"); /* not for the programs the run may start */
+	if (!env || !end || *end || ctl < 3 || fcntl((int)ctl, F_GETFD) < 0 || !traced())
+		return 0;
+	fflush(stdout);
+	fflush(stderr);
+	if (send((int)ctl, "TNFS1", 5, 0) != 5)
+		_exit(125);
+	raise(SIGSTOP); /* the engine follows our forks from here on, or says no */
+	if ((devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0)
+		_exit(125);
+	tnorm__shield_init(&shield, getpid(), getpgrp());
+	for (;;) {
+		int fds[3] = {-1, -1, -1}, i, st;
+		char what = next_request((int)ctl, fds);
+		pid_t pid;
+		if (what == 'N' && !quiet) {
+			close((int)ctl);
+			close(devnull);
+			return 0;
+		}
+		if (what != 'R')
+			_exit(0); /* the engine is done with us */
+		pid = fork();
+		if (pid == 0) {
+			setpgid(0, 0);
+			tnorm__shield_apply(&shield); /* (without seccomp: as the engine, no shield) */
+			close((int)ctl);
+			close(devnull);
+			for (i = 0; i < 3; i++) {
+				dup2(fds[i], i);
+				close(fds[i]);
+			}
+			return 1;
+		}
+		if (pid < 0)
+			_exit(125); /* the engine sees the server gone without a child, and restarts it */
+		for (i = 0; i < 3; i++) {
+			if (!quiet)
+				dup2(devnull, i); /* the first run's streams are the child's alone */
+			close(fds[i]);
+		}
+		quiet = 1;
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+	}
+}
