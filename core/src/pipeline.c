@@ -526,26 +526,9 @@ int tnorm_pipeline_check_output(const tnorm_pipeline_options *o)
 	return 0;
 }
 
-int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r)
+/* The options, checked before anything runs: 0 or TNORM_EINVALID (the message says what). */
+static int check_options(const tnorm_pipeline_options *o)
 {
-	tnorm_session_options sopts;
-	tnorm_run_options ropts;
-	tnorm_harness *h = NULL;
-	tnorm_test *t = NULL, *rt = NULL;
-	tnorm_session *s = NULL;
-	tnorm_db *db = NULL;
-	db_hooks hooks;
-	near_runs near = {NULL, 0, 0, 0, NULL, NULL};
-	char *data = NULL;
-	size_t len = 0, i;
-	int err = 0;
-
-	if (!r)
-		return tnorm__error_set(TNORM_EINVALID, "tnorm_pipeline_run: NULL argument");
-	memset(r, 0, sizeof(*r));
-	memset(&hooks, 0, sizeof(hooks));
-	r->expect_matches = -1;
-	r->replayed = 0;
 	if (!o || !o->test || !o->out || !o->argv || !o->argv[0])
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_pipeline_run: missing test, output or command");
 	if (o->version != TNORM_PIPELINE_OPTIONS_VERSION)
@@ -557,31 +540,135 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 	if (o->mode == TNORM_MODE_GENERALIZE && !o->harness)
 		return tnorm__error_set(TNORM_EINVALID, "generalize needs a harness: it annotates the "
 		                        "steps of harness tests");
-	if ((err = tnorm_pipeline_check_output(o)) < 0)
+	return tnorm_pipeline_check_output(o);
+}
+
+/* The input: a harness test (loaded, checked, in canonical text: *h and *t set) or any file;
+ * its bytes in *data, *len, and its size in r->original. */
+static int load_input(const tnorm_pipeline_options *o, tnorm_pipeline_result *r,
+                      tnorm_harness **h, tnorm_test **t, char **data, size_t *len)
+{
+	size_t bad = 0;
+	int err;
+	if (!o->harness) {
+		if ((err = tnorm_file_read(o->test, data, len)) == 0)
+			r->original = *len;
+		return err;
+	}
+	if ((err = tnorm_harness_load(h, o->harness)) < 0 || (err = tnorm_test_load(t, *h, o->test)) < 0)
+		return err;
+	if ((err = tnorm_test_check(*t, &bad)) < 0) {
+		if (err == TNORM_EINVALID) /* not TNORM_ENOMEM: that is no fault of the test */
+			err = tnorm__error_set(TNORM_EINVALID, "%s:%u: not well-formed: %s", o->test,
+			                       tnorm_test_step_line(*t, bad), tnorm_error_last()->message);
+		return err;
+	}
+	if ((err = tnorm_test_format(*t, data, len)) < 0)
+		return err;
+	r->original = tnorm_test_len(*t);
+	return 0;
+}
+
+/* The confirmed target into the result: its text, its match key, how it compares with the
+ * caller's `expect`; then the caller's on_target hears of it. */
+static int describe_target(const tnorm_pipeline_options *o, tnorm_pipeline_result *r,
+                           tnorm_session *s, const char *match)
+{
+	const tnorm_signature *target = tnorm_session_target(s, &r->stable);
+	tnorm_match *m = NULL;
+	int err;
+	if ((err = tnorm_signature_format(target, 0, &r->signature)) < 0 ||
+	    (err = tnorm_match_parse(&m, match)) < 0)
+		return err;
+	if ((err = tnorm_match_key(m, target, &r->match_key)) == 0 && o->expect &&
+	    (err = tnorm_signature_format(o->expect, 0, &r->expect_signature)) == 0)
+		r->expect_matches = tnorm_match_test(m, target, o->expect, "", "");
+	tnorm_match_free(m);
+	if (err == 0 && o->on_target)
+		o->on_target(o->target_ctx, r->signature, r->stable);
+	return err;
+}
+
+/* The cross-test database, when one is named: opened into *db with the hooks' contexts set.  One
+ * that cannot be used (read-only, corrupt) is a warning in the result and the job goes on
+ * without it: the cache only saves runs.  Somebody else's file is refused (TNORM_EINVALID). */
+static int open_db(const tnorm_pipeline_options *o, tnorm_pipeline_result *r, tnorm_session *s,
+                   const tnorm_harness *h, const char *match, db_hooks *hooks, tnorm_db **db)
+{
+	tnorm__buf w = TNORM__BUF_INIT;
+	int err;
+	if (!o->db)
+		return 0;
+	if ((err = tnorm_db_open(db, o->db)) == TNORM_EDB) {
+		*db = NULL;
+		if (tnorm__buf_printf(&w, "%s; going on without the result cache",
+		                      tnorm_error_last()->message) < 0 ||
+		    !(r->warning = tnorm__buf_detach(&w))) {
+			tnorm__buf_dispose(&w);
+			return TNORM_ENOMEM;
+		}
+		return 0;
+	}
+	if (err < 0)
+		return err;
+	hooks->db = *db;
+	hooks->ctx = db_context(o->argv, o->session.fixed, match, r->signature, NULL);
+	hooks->nctx = db_context(o->argv, o->session.fixed, match, r->signature,
+	                         o->normalize.rules == TNORM_RULES_PAPER ? "\001rules=paper"
+	                                                                 : "\001rules=calls");
+	hooks->h = h;
+	tnorm_session_set_db(s, *db, hooks->ctx);
+	return 0;
+}
+
+/* The other failures the session met, copied into the result: 0 or TNORM_ENOMEM. */
+static int copy_slips(tnorm_pipeline_result *r, tnorm_session *s)
+{
+	size_t i;
+	if ((r->nslipped = tnorm_session_slipped_count(s)) == 0)
+		return 0;
+	if (!(r->slipped = tnorm__calloc(r->nslipped, sizeof(*r->slipped)))) {
+		r->nslipped = 0;
+		return TNORM_ENOMEM;
+	}
+	for (i = 0; i < r->nslipped; i++) {
+		const char *sg = NULL, *p = NULL;
+		tnorm_session_slipped(s, i, &sg, &p, &r->slipped[i].size);
+		r->slipped[i].signature = tnorm__strdup(sg ? sg : "");
+		r->slipped[i].path = p ? tnorm__strdup(p) : NULL;
+		if (!r->slipped[i].signature || (p && !r->slipped[i].path))
+			return TNORM_ENOMEM;
+	}
+	return 0;
+}
+
+int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r)
+{
+	tnorm_session_options sopts;
+	tnorm_run_options ropts;
+	tnorm_harness *h = NULL;
+	tnorm_test *t = NULL, *rt = NULL;
+	tnorm_session *s = NULL;
+	tnorm_db *db = NULL;
+	db_hooks hooks;
+	near_runs near = {NULL, 0, 0, 0, NULL, NULL};
+	const char *match;
+	char *data = NULL;
+	size_t len = 0, i;
+	int err = 0, e2;
+
+	if (!r)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_pipeline_run: NULL argument");
+	memset(r, 0, sizeof(*r));
+	memset(&hooks, 0, sizeof(hooks));
+	r->expect_matches = -1;
+	r->replayed = 0;
+	if ((err = check_options(o)) < 0)
 		return err;
 	r->unit = o->harness ? "steps" : "bytes";
-
-	/* The input: a harness test in canonical text, or any file. */
-	if (o->harness) {
-		size_t bad = 0;
-		if ((err = tnorm_harness_load(&h, o->harness)) < 0 ||
-		    (err = tnorm_test_load(&t, h, o->test)) < 0)
-			goto done;
-		if ((err = tnorm_test_check(t, &bad)) < 0) {
-			if (err == TNORM_EINVALID) /* not TNORM_ENOMEM: that is no fault of the test */
-				err = tnorm__error_set(TNORM_EINVALID, "%s:%u: not well-formed: %s", o->test,
-				                       tnorm_test_step_line(t, bad),
-				                       tnorm_error_last()->message);
-			goto done;
-		}
-		if ((err = tnorm_test_format(t, &data, &len)) < 0)
-			goto done;
-		r->original = tnorm_test_len(t);
-	} else {
-		if ((err = tnorm_file_read(o->test, &data, &len)) < 0)
-			goto done;
-		r->original = len;
-	}
+	match = o->session.match ? o->session.match : "line";
+	if ((err = load_input(o, r, &h, &t, &data, &len)) < 0)
+		goto done;
 
 	ropts = o->run;
 	if (!ropts.suffix && o->harness)
@@ -599,86 +686,24 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 		near.user_ctx = sopts.observe_ctx;
 		tnorm_session_observe(s, observe_near, &near);
 	}
-	{
-		const tnorm_signature *target = tnorm_session_target(s, &r->stable);
-		tnorm_match *m = NULL;
-		if ((err = tnorm_signature_format(target, 0, &r->signature)) < 0 ||
-		    (err = tnorm_match_parse(&m, sopts.match ? sopts.match : "line")) < 0)
-			goto done;
-		if ((err = tnorm_match_key(m, target, &r->match_key)) < 0 ||
-		    (o->expect && (err = tnorm_signature_format(o->expect, 0, &r->expect_signature)) < 0)) {
-			tnorm_match_free(m);
-			goto done;
-		}
-		if (o->expect)
-			r->expect_matches = tnorm_match_test(m, target, o->expect, "", "");
-		tnorm_match_free(m);
-		if (o->on_target)
-			o->on_target(o->target_ctx, r->signature, r->stable);
-	}
-	if (o->db && (err = tnorm_db_open(&db, o->db)) == TNORM_EDB) {
-		/* The cache only saves runs: a database that cannot be used (read-only, corrupt) is
-		 * worth a warning, not a failed job.  Somebody else's file is refused (EINVALID). */
-		tnorm__buf w = TNORM__BUF_INIT;
-		if (tnorm__buf_printf(&w, "%s; going on without the result cache",
-		                      tnorm_error_last()->message) < 0 ||
-		    !(r->warning = tnorm__buf_detach(&w))) {
-			tnorm__buf_dispose(&w);
-			err = TNORM_ENOMEM;
-			goto done;
-		}
-		db = NULL;
-		err = 0;
-	} else if (err < 0) {
+	if ((err = describe_target(o, r, s, match)) < 0 ||
+	    (err = open_db(o, r, s, h, match, &hooks, &db)) < 0)
 		goto done;
-	}
-	if (db) {
-		hooks.db = db;
-		hooks.ctx = db_context(o->argv, sopts.fixed, sopts.match ? sopts.match : "line",
-		                       r->signature, NULL);
-		hooks.nctx = db_context(o->argv, sopts.fixed, sopts.match ? sopts.match : "line",
-		                        r->signature,
-		                        o->normalize.rules == TNORM_RULES_PAPER ? "\001rules=paper"
-		                                                                : "\001rules=calls");
-		hooks.h = h;
-		tnorm_session_set_db(s, db, hooks.ctx);
-	}
 	/* The original is the first best-so-far: the output exists from now on. */
 	if ((err = tnorm_file_write_atomic(o->out, data, len)) < 0)
 		goto done;
-	if (o->harness) {
-		err = harness_job(o, r, s, t, data, len, &hooks, &rt);
-	} else {
-		err = generic_job(o, r, s, data, len);
-	}
-	if (r->text) {
-		int e2 = tnorm_file_write_atomic(o->out, r->text, r->text_len);
-		if (e2 < 0 && (err == 0 || stopped(err)))
-			err = e2;
-	}
+	err = o->harness ? harness_job(o, r, s, t, data, len, &hooks, &rt)
+	                 : generic_job(o, r, s, data, len);
+	if (r->text && (e2 = tnorm_file_write_atomic(o->out, r->text, r->text_len)) < 0 &&
+	    (err == 0 || stopped(err)))
+		err = e2;
 	r->complete = err == 0;
 	tnorm_session_stats(s, &r->stats);
 	if (o->keep_near)
-		keep_near(r, &near, r->plain ? r->plain : r->text, r->plain ? strlen(r->plain)
-		                                                             : r->text_len,
-		          o->harness != NULL);
-	if ((r->nslipped = tnorm_session_slipped_count(s)) > 0) {
-		if (!(r->slipped = tnorm__calloc(r->nslipped, sizeof(*r->slipped)))) {
-			r->nslipped = 0;
-			err = err ? err : TNORM_ENOMEM;
-			goto done;
-		}
-		for (i = 0; i < r->nslipped; i++) {
-			const char *sg = NULL, *p = NULL;
-			tnorm_session_slipped(s, i, &sg, &p, &r->slipped[i].size);
-			r->slipped[i].signature = tnorm__strdup(sg ? sg : "");
-			r->slipped[i].path = p ? tnorm__strdup(p) : NULL;
-			if (!r->slipped[i].signature || (p && !r->slipped[i].path)) {
-				err = err ? err : TNORM_ENOMEM;
-				goto done;
-			}
-		}
-	}
+		keep_near(r, &near, r->plain ? r->plain : r->text,
+		          r->plain ? strlen(r->plain) : r->text_len, o->harness != NULL);
+	if ((e2 = copy_slips(r, s)) < 0)
+		err = err ? err : e2;
 done:
 	for (i = 0; i < near.n; i++)
 		tnorm_free(near.v[i].test);
