@@ -713,6 +713,115 @@ static void *batch_thread(void *p)
 	return NULL;
 }
 
+/* Which candidates of a batch need a run: not in the cache or the database, not the same bytes
+ * as an earlier candidate of the batch (dup[i] = that one's index + 1), not past the run budget
+ * (the judging refuses those, as one by one).  Their indexes into todo, their count in *ntodo;
+ * the hashes into h1, h2. */
+static int plan_batch(tnorm_session *s, const char *const *data, const size_t *len, size_t n,
+                      uint64_t *h1, uint64_t *h2, size_t *dup, size_t *todo, int *rc,
+                      size_t *ntodo)
+{
+	size_t i, k;
+	int err;
+	*ntodo = 0;
+	for (i = 0; i < n; i++) {
+		tnorm__hash64_pair(data[i], len[i], TNORM__H1_SEED, TNORM__H2_SEED, &h1[i], &h2[i]);
+		h2[i] ^= len[i];
+		for (k = 0; k < i; k++)
+			if (h1[k] == h1[i] && h2[k] == h2[i]) {
+				dup[i] = k + 1;
+				break;
+			}
+		if (dup[i] || lookup(s, h1[i], h2[i])->used)
+			continue;
+		if (s->db) {
+			int found = 0, was = 0;
+			if ((err = tnorm__db_get_outcome_hashed(s->db, s->db_ctx, h1[i], h2[i] ^ len[i],
+			                                        len[i], &found, &was)) < 0)
+				return err;
+			if (found)
+				continue;
+		}
+		if (s->o.max_runs && s->runs + *ntodo >= s->o.max_runs)
+			continue;
+		rc[*ntodo] = 1;
+		todo[(*ntodo)++] = i;
+	}
+	return 0;
+}
+
+/* Up to `want` worker threads on the batch, each with a runner of its own (the session's for
+ * the first, the others made once and kept); their ids in tids, how many started in
+ * *nthreads. */
+static void start_workers(tnorm_session *s, batch *b, unsigned want, pthread_t *tids,
+                          worker_arg *args, unsigned *nthreads)
+{
+	unsigned t;
+	*nthreads = 0;
+	for (t = 0; t < want; t++) {
+		tnorm_runner *r = NULL;
+		if (t == 0) {
+			r = s->runner;
+		} else {
+			if (t - 1 >= s->nworkers) {
+				tnorm_runner **nw = tnorm__reallocarray(s->workers, t, sizeof(*nw));
+				if (!nw)
+					break;
+				s->workers = nw;
+				if (tnorm_runner_new(&nw[t - 1], (const char *const *)s->argv, &s->run) < 0)
+					break;
+				s->nworkers = t;
+			}
+			r = s->workers[t - 1];
+			tnorm_runner_set_timeout(r, s->timeout);
+			tnorm_runner_set_cancel(r, s->o.cancel);
+		}
+		args[t].b = b;
+		args[t].r = r;
+		if (pthread_create(&tids[t], NULL, batch_thread, &args[t]) != 0)
+			break;
+		(*nthreads)++;
+	}
+}
+
+/* The batch's answers, judged in order on the calling thread as one by one would: duplicates
+ * from their first copy, candidates that ran from the workers' results (waited for), the others
+ * from the cache, the database or the budgets. */
+static int judge_batch(tnorm_session *s, batch *b, const char *const *data, const size_t *len,
+                       size_t n, const uint64_t *h1, const uint64_t *h2, const size_t *dup,
+                       int *interesting)
+{
+	size_t i, k;
+	int err = 0;
+	for (i = 0, k = 0; i < n && err == 0; i++) {
+		int answered = 0, yes = 0;
+		if (dup[i]) {
+			s->hits++;
+			interesting[i] = interesting[dup[i] - 1];
+			continue;
+		}
+		/* Budgets and the cancel flag are checked as if the runs were one by one. */
+		if ((err = pre_check(s, data[i], len[i], h1[i], h2[i], &answered, &yes)) < 0)
+			break;
+		if (!(k < b->ntodo && b->todo[k] == i)) {
+			interesting[i] = yes;
+			continue;
+		}
+		pthread_mutex_lock(&b->mu);
+		while (b->rc[k] == 1 && !(s->o.cancel && *s->o.cancel))
+			pthread_cond_wait(&b->cv, &b->mu);
+		pthread_mutex_unlock(&b->mu);
+		if (b->rc[k] == 1)
+			return tnorm__error_set(TNORM_EINTERRUPTED,
+			                        "interrupted; the best result so far is kept");
+		if ((err = stopped(b->rc[k])) < 0)
+			break;
+		err = judge(s, data[i], len[i], h1[i], h2[i], &b->res[k], &interesting[i]);
+		k++;
+	}
+	return err;
+}
+
 int tnorm_session_check_many(tnorm_session *s, const char *const *data, const size_t *len,
                              size_t n, int *interesting)
 {
@@ -742,33 +851,8 @@ int tnorm_session_check_many(tnorm_session *s, const char *const *data, const si
 		err = TNORM_ENOMEM;
 		goto out;
 	}
-	/* Which candidates need a run: not in the cache or the database, and not the same bytes as
-	 * an earlier candidate of the batch (dup[i] = that one's index + 1). */
-	for (i = 0; i < n; i++) {
-		tnorm__hash64_pair(data[i], len[i], TNORM__H1_SEED, TNORM__H2_SEED, &h1[i], &h2[i]);
-		h2[i] ^= len[i];
-		for (k = 0; k < i; k++)
-			if (h1[k] == h1[i] && h2[k] == h2[i]) {
-				dup[i] = k + 1;
-				break;
-			}
-		if (dup[i] || lookup(s, h1[i], h2[i])->used)
-			continue;
-		if (s->db) {
-			int found = 0, was = 0;
-			if ((err = tnorm__db_get_outcome_hashed(s->db, s->db_ctx, h1[i],
-			                                        h2[i] ^ len[i], len[i], &found,
-			                                        &was)) < 0)
-				goto out;
-			if (found)
-				continue;
-		}
-		/* Past the run budget: not run at all (the judging below refuses it, as one by one). */
-		if (s->o.max_runs && s->runs + ntodo >= s->o.max_runs)
-			continue;
-		b.rc[ntodo] = 1;
-		todo[ntodo++] = i;
-	}
+	if ((err = plan_batch(s, data, len, n, h1, h2, dup, todo, b.rc, &ntodo)) < 0)
+		goto out;
 	b.s = s;
 	b.data = data;
 	b.len = len;
@@ -786,65 +870,12 @@ int tnorm_session_check_many(tnorm_session *s, const char *const *data, const si
 		err = TNORM_ENOMEM;
 		goto joined;
 	}
-	for (t = 0; t < want; t++) {
-		tnorm_runner *r = NULL;
-		if (t == 0) {
-			r = s->runner;
-		} else {
-			if (t - 1 >= s->nworkers) {
-				tnorm_runner **nw = tnorm__reallocarray(s->workers, t, sizeof(*nw));
-				if (!nw)
-					break;
-				s->workers = nw;
-				if (tnorm_runner_new(&nw[t - 1], (const char *const *)s->argv, &s->run) < 0)
-					break;
-				s->nworkers = t;
-			}
-			r = s->workers[t - 1];
-			tnorm_runner_set_timeout(r, s->timeout);
-			tnorm_runner_set_cancel(r, s->o.cancel);
-		}
-		args[t].b = &b;
-		args[t].r = r;
-		if (pthread_create(&tids[t], NULL, batch_thread, &args[t]) != 0)
-			break;
-		nthreads++;
-	}
+	start_workers(s, &b, want, tids, args, &nthreads);
 	if (nthreads == 0 && ntodo) {
 		err = tnorm__error_set(TNORM_EIO, "cannot start worker threads");
 		goto joined;
 	}
-	/* Judge in order. */
-	for (i = 0, k = 0; i < n && err == 0; i++) {
-		int answered = 0, yes = 0;
-		if (dup[i]) {
-			s->hits++;
-			interesting[i] = interesting[dup[i] - 1];
-			continue;
-		}
-		if (k < ntodo && todo[k] == i) {
-			/* Budgets and the cancel flag are checked as if the runs were one by one. */
-			if ((err = pre_check(s, data[i], len[i], h1[i], h2[i], &answered, &yes)) < 0)
-				break;
-			pthread_mutex_lock(&b.mu);
-			while (b.rc[k] == 1 && !(s->o.cancel && *s->o.cancel))
-				pthread_cond_wait(&b.cv, &b.mu);
-			pthread_mutex_unlock(&b.mu);
-			if (b.rc[k] == 1) {
-				err = tnorm__error_set(TNORM_EINTERRUPTED,
-				                       "interrupted; the best result so far is kept");
-				break;
-			}
-			if ((err = stopped(b.rc[k])) < 0)
-				break;
-			err = judge(s, data[i], len[i], h1[i], h2[i], &b.res[k], &interesting[i]);
-			k++;
-			continue;
-		}
-		if ((err = pre_check(s, data[i], len[i], h1[i], h2[i], &answered, &yes)) < 0)
-			break;
-		interesting[i] = yes;
-	}
+	err = judge_batch(s, &b, data, len, n, h1, h2, dup, interesting);
 joined:
 	pthread_mutex_lock(&b.mu);
 	b.stop = 1;
