@@ -224,38 +224,19 @@ static int covered_run(tnorm_runner *r, const tnorm_match *m, const tnorm_signat
 	return tnorm_runner_coverage(r, v, nv);
 }
 
-int tnorm_why(const tnorm_why_options *o, const char *test, size_t len, tnorm_why_result *res)
+/* The normal form's covered run: it must fail; its lines (but the driver runtime's own) are the
+ * candidates, in *spectra (*ns of them, each executed by this one failing run); its signature is
+ * the target (*target, owned by the caller) and its text goes in res->signature. */
+static int run_normal_form(const tnorm_why_options *o, tnorm_runner *r, const tnorm_match *m,
+                           const char *test, size_t len, tnorm_why_result *res,
+                           tnorm_signature **target, spec **spectra, size_t *ns)
 {
-	tnorm_run_options ro;
-	tnorm_runner *r = NULL;
-	tnorm_match *m = NULL;
-	tnorm_signature *target = NULL;
 	tnorm_run_result rr;
 	tnorm_covered_line *v = NULL;
-	blobs nb = {NULL, 0, 0, 0};
-	spec *s = NULL;
-	size_t ns = 0, i, k;
-	double t0 = tnorm__now();
+	size_t i, k, n = 0;
 	int err, same;
-
-	if (!res)
-		return tnorm__error_set(TNORM_EINVALID, "tnorm_why: NULL result");
-	memset(res, 0, sizeof(*res));
 	memset(&rr, 0, sizeof(rr));
-	if (!o || (!test && len) || o->version != TNORM_WHY_OPTIONS_VERSION || !o->argv ||
-	    !o->argv[0])
-		return tnorm__error_set(TNORM_EINVALID, "tnorm_why: NULL argument, no command, or "
-		                        "options of another version");
-	ro = o->run;
-	if (ro.timeout <= 0)
-		ro.timeout = 10;
-	if ((err = tnorm_match_parse(&m, "line")) < 0 || (err = tnorm_runner_new(&r, o->argv, &ro)) < 0)
-		goto done;
-	tnorm_runner_set_cancel(r, o->cancel);
-	if ((err = tnorm_runner_set_coverage(r, 1)) < 0)
-		goto done;
-	/* The normal form: it must fail; its lines are the candidates. */
-	if ((err = covered_run(r, m, NULL, test, len, &rr, &same, &v, &ns)) < 0)
+	if ((err = covered_run(r, m, NULL, test, len, &rr, &same, &v, &n)) < 0)
 		goto done;
 	res->runs++;
 	if (rr.outcome != TNORM_OUTCOME_FAIL || !rr.sig) {
@@ -265,37 +246,51 @@ int tnorm_why(const tnorm_why_options *o, const char *test, size_t len, tnorm_wh
 		                       rr.message[0] ? ": " : "", rr.message);
 		goto done;
 	}
-	if (!ns) {
+	if (!n) {
 		err = tnorm__error_set(TNORM_ENOTFOUND, "%s: no line of the program was covered "
 		                       "(is it the program itself, built with -g?)", o->argv[0]);
 		goto done;
 	}
-	target = rr.sig;
+	*target = rr.sig;
 	rr.sig = NULL;
-	if ((err = tnorm_signature_format(target, 0, &res->signature)) < 0)
+	if ((err = tnorm_signature_format(*target, 0, &res->signature)) < 0)
 		goto done;
-	if (!(s = tnorm__calloc(ns, sizeof(*s)))) {
+	if (!(*spectra = tnorm__calloc(n, sizeof(**spectra)))) {
 		err = TNORM_ENOMEM;
 		goto done;
 	}
-	for (i = k = 0; i < ns; i++) {
+	for (i = k = 0; i < n; i++) {
 		/* The tnorm driver runtime's own lines (its harness parser, its loop) are no user's
 		 * bug: they are left out of the ranking. */
 		if (v[i].function && !strncmp(v[i].function, "tnorm_", 6))
 			continue;
-		s[k].file = v[i].file;
-		s[k].line = v[i].line;
-		s[k].function = v[i].function;
-		s[k].ef = 1;
-		s[k].stack = stack_rank(target, v[i].file, v[i].line);
+		(*spectra)[k].file = v[i].file;
+		(*spectra)[k].line = v[i].line;
+		(*spectra)[k].function = v[i].function;
+		(*spectra)[k].ef = 1;
+		(*spectra)[k].stack = stack_rank(*target, v[i].file, v[i].line);
 		k++;
 	}
-	ns = k;
+	*ns = k;
 	res->failing = 1;
+done:
 	tnorm_free(v);
-	v = NULL;
 	tnorm_run_result_dispose(&rr);
-	/* The neighbours: the known ones first (a minimization's runs one edit away), then ours. */
+	return err;
+}
+
+/* The neighbours (the known ones first, then ours), each run with coverage into the spectra and
+ * kept in res->neighbours. */
+static int run_neighbours(const tnorm_why_options *o, tnorm_runner *r, const tnorm_match *m,
+                          const tnorm_signature *target, const char *test, size_t len,
+                          spec *spectra, size_t ns, tnorm_why_result *res)
+{
+	tnorm_run_result rr;
+	tnorm_covered_line *v = NULL;
+	blobs nb = {NULL, 0, 0, 0};
+	size_t i;
+	int err = 0, same;
+	memset(&rr, 0, sizeof(rr));
 	nb.max = o->max_neighbours ? o->max_neighbours : 400;
 	for (i = 0; i < o->nknown && o->known; i++) {
 		size_t before = nb.n;
@@ -327,7 +322,7 @@ int tnorm_why(const tnorm_why_options *o, const char *test, size_t len, tnorm_wh
 			res->disagreed += nb.v[i].known->outcome != rr.outcome || !nb.v[i].known->same != !same;
 		}
 		if (same || rr.outcome == TNORM_OUTCOME_PASS) {
-			count_run(s, ns, v, n, same);
+			count_run(spectra, ns, v, n, same);
 			if (same)
 				res->failing++;
 			else
@@ -337,35 +332,71 @@ int tnorm_why(const tnorm_why_options *o, const char *test, size_t len, tnorm_wh
 		v = NULL;
 		tnorm_run_result_dispose(&rr);
 	}
-	/* The ranking. */
-	if (!(res->lines = tnorm__calloc(ns, sizeof(*res->lines)))) {
-		err = TNORM_ENOMEM;
-		goto done;
-	}
-	for (i = 0; i < ns; i++) {
-		tnorm_why_line *l = &res->lines[i];
-		if (!(l->file = tnorm__strdup(s[i].file)) ||
-		    (s[i].function && !(l->function = tnorm__strdup(s[i].function)))) {
-			res->nlines = i + 1;
-			err = TNORM_ENOMEM;
-			goto done;
-		}
-		l->line = s[i].line;
-		l->failing = s[i].ef;
-		l->passing = s[i].ep;
-		l->ochiai = l->score = ochiai(s[i].ef, s[i].ep, res->failing);
-		l->on_stack = s[i].stack;
-	}
-	res->nlines = ns;
-	qsort(res->lines, res->nlines, sizeof(*res->lines), cmp_rank);
 done:
-	res->seconds = tnorm__now() - t0;
 	for (i = 0; i < nb.n; i++)
 		free(nb.v[i].data);
 	free(nb.v);
-	free(s);
 	tnorm_free(v);
 	tnorm_run_result_dispose(&rr);
+	return err;
+}
+
+/* The lines, scored and sorted best first, into res->lines. */
+static int rank_lines(const spec *spectra, size_t ns, tnorm_why_result *res)
+{
+	size_t i;
+	if (!(res->lines = tnorm__calloc(ns + 1, sizeof(*res->lines))))
+		return TNORM_ENOMEM;
+	for (i = 0; i < ns; i++) {
+		tnorm_why_line *l = &res->lines[i];
+		if (!(l->file = tnorm__strdup(spectra[i].file)) ||
+		    (spectra[i].function && !(l->function = tnorm__strdup(spectra[i].function)))) {
+			res->nlines = i + 1;
+			return TNORM_ENOMEM;
+		}
+		l->line = spectra[i].line;
+		l->failing = spectra[i].ef;
+		l->passing = spectra[i].ep;
+		l->ochiai = l->score = ochiai(spectra[i].ef, spectra[i].ep, res->failing);
+		l->on_stack = spectra[i].stack;
+	}
+	res->nlines = ns;
+	qsort(res->lines, res->nlines, sizeof(*res->lines), cmp_rank);
+	return 0;
+}
+
+int tnorm_why(const tnorm_why_options *o, const char *test, size_t len, tnorm_why_result *res)
+{
+	tnorm_run_options ro;
+	tnorm_runner *r = NULL;
+	tnorm_match *m = NULL;
+	tnorm_signature *target = NULL;
+	spec *s = NULL;
+	size_t ns = 0;
+	double t0 = tnorm__now();
+	int err;
+
+	if (!res)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_why: NULL result");
+	memset(res, 0, sizeof(*res));
+	if (!o || (!test && len) || o->version != TNORM_WHY_OPTIONS_VERSION || !o->argv ||
+	    !o->argv[0])
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_why: NULL argument, no command, or "
+		                        "options of another version");
+	ro = o->run;
+	if (ro.timeout <= 0)
+		ro.timeout = 10;
+	if ((err = tnorm_match_parse(&m, "line")) < 0 || (err = tnorm_runner_new(&r, o->argv, &ro)) < 0)
+		goto done;
+	tnorm_runner_set_cancel(r, o->cancel);
+	if ((err = tnorm_runner_set_coverage(r, 1)) < 0 ||
+	    (err = run_normal_form(o, r, m, test, len, res, &target, &s, &ns)) < 0 ||
+	    (err = run_neighbours(o, r, m, target, test, len, s, ns, res)) < 0)
+		goto done;
+	err = rank_lines(s, ns, res);
+done:
+	res->seconds = tnorm__now() - t0;
+	free(s);
 	tnorm_signature_free(target);
 	tnorm_runner_free(r);
 	tnorm_match_free(m);
