@@ -980,6 +980,117 @@ static int parse_pool_decl(parser *ps, const token *kw)
 	return end_of_line(ps, "the pool declaration");
 }
 
+/* After `<pool>`: `:=`, then a call (`pure` may come here too) or a value set, into tm. */
+static int parse_assignment(parser *ps, tnorm__tmpl *tm, const token *first, int is_check,
+                            int *is_pure)
+{
+	token *t, vw;
+	tnorm__vset vs;
+	char b[64];
+	uint32_t pool;
+	int err;
+	if ((err = peek(ps, &t)) < 0)
+		return err;
+	if (is_check)
+		return perr(ps, t, "a check cannot assign a pool, expected 'check NAME(<pool>, ...)'");
+	if ((err = parse_pool_ref(ps, &pool, &vw)) < 0 ||
+	    (err = add_slot(ps, tm, &vw, TNORM_SLOT_POOL, pool, NULL)) < 0)
+		return err;
+	tm->info.has_lhs = 1;
+	if ((err = expect(ps, T_ASSIGN, "':=' after the left-hand side", "found")) < 0 ||
+	    (err = peek(ps, &t)) < 0)
+		return err;
+	/* The grammar's second place for 'pure': '<pool> := pure call'. */
+	if (is_kw(t, "pure")) {
+		if (*is_pure)
+			return perr(ps, t, "'pure' is given twice, expected it once, before the line or "
+			            "after ':='");
+		*is_pure = 1;
+		tm->info.is_pure = 1;
+		consume(ps);
+		if ((err = peek(ps, &t)) < 0)
+			return err;
+		if (t->kind != T_IDENT)
+			return perr(ps, t, "found %s after 'pure', expected a call", tok_desc(t, b, sizeof(b)));
+	}
+	if (t->kind == T_IDENT && !is_value_kw(t))
+		return parse_call(ps, tm, is_check);
+	vw = *t;
+	vw.sval = NULL;
+	if (*is_pure)
+		return perr(ps, first, "'pure' applies to calls, expected a call after ':='");
+	if ((err = parse_vset(ps, &vs, "after ':='")) < 0)
+		goto fail;
+	tm->info.kind = TNORM_TMPL_VALUE;
+	if (!(tm->name = tnorm__strdup(""))) {
+		err = TNORM_ENOMEM;
+		goto fail;
+	}
+	tm->info.name = tm->name;
+	if ((err = add_slot(ps, tm, &vw, TNORM_SLOT_VALUE, 0, &vs)) < 0)
+		goto fail;
+	return 0;
+fail:
+	free(vs.lits);
+	free(vs.gen);
+	return err;
+}
+
+/* The end of a template or check line: a check needs a <pool> argument; a call template may have
+ * a guard (`requires ...`); then the line must end. */
+static int finish_line(parser *ps, tnorm__tmpl *tm, const token *first, int is_check)
+{
+	token *t;
+	uint32_t s, npool = 0;
+	int err;
+	if (is_check) {
+		for (s = 0; s < tm->info.nslots; s++)
+			npool += tm->info.slot[s].kind == TNORM_SLOT_POOL;
+		if (!npool)
+			return perr(ps, first, "check '%s' has no <pool> argument, expected at least one",
+			            tm->name);
+	}
+	if ((err = peek(ps, &t)) < 0)
+		return err;
+	if (!is_kw(t, "requires"))
+		return end_of_line(ps, is_check ? "the check" : "the template");
+	if (is_check)
+		return perr(ps, t, "a check cannot have a guard, expected 'requires' after a call "
+		            "template");
+	if (tm->info.kind == TNORM_TMPL_VALUE)
+		return perr(ps, t, "a value template cannot have a guard, expected 'requires' "
+		            "after a call template");
+	if ((err = parse_guard(ps, tm)) < 0)
+		return err;
+	ps->h->nguards++;
+	return end_of_line(ps, "the guard");
+}
+
+/* `pure` or `check` at the start of a line (not both): *is_pure, *is_check. */
+static int parse_line_kind(parser *ps, int *is_pure, int *is_check)
+{
+	token *t;
+	int err;
+	if ((err = peek(ps, &t)) < 0)
+		return err;
+	if (is_kw(t, "pure")) {
+		*is_pure = 1;
+		consume(ps);
+		if ((err = peek(ps, &t)) < 0)
+			return err;
+		if (is_kw(t, "check"))
+			return perr(ps, t, "'pure check' is redundant, expected either 'pure' or 'check'");
+	} else if (is_kw(t, "check")) {
+		*is_check = 1;
+		consume(ps);
+		if ((err = peek(ps, &t)) < 0)
+			return err;
+		if (is_kw(t, "pure"))
+			return perr(ps, t, "'check pure' is redundant, expected either 'pure' or 'check'");
+	}
+	return 0;
+}
+
 static int parse_line(parser *ps)
 {
 	tnorm_harness *h = ps->h;
@@ -1002,22 +1113,8 @@ static int parse_line(parser *ps)
 			return perr(ps, &first, "pool declared after a template, expected all 'pool' lines first");
 		return parse_pool_decl(ps, &first);
 	}
-	if (is_kw(t, "pure")) {
-		is_pure = 1;
-		consume(ps);
-		if ((err = peek(ps, &t)) < 0)
-			return err;
-		if (is_kw(t, "check"))
-			return perr(ps, t, "'pure check' is redundant, expected either 'pure' or 'check'");
-	} else if (is_kw(t, "check")) {
-		is_check = 1;
-		consume(ps);
-		if ((err = peek(ps, &t)) < 0)
-			return err;
-		if (is_kw(t, "pure"))
-			return perr(ps, t, "'check pure' is redundant, expected either 'pure' or 'check'");
-	}
-	if ((err = new_template(ps, &tm, first.line)) < 0)
+	if ((err = parse_line_kind(ps, &is_pure, &is_check)) < 0 ||
+	    (err = new_template(ps, &tm, first.line)) < 0)
 		return err;
 	if (is_check)
 		h->nchecks++;
@@ -1027,60 +1124,8 @@ static int parse_line(parser *ps)
 	if ((err = peek(ps, &t)) < 0)
 		return err;
 	if (t->kind == T_LT) {
-		uint32_t pool;
-		token where;
-		if (is_check)
-			return perr(ps, t, "a check cannot assign a pool, expected 'check NAME(<pool>, ...)'");
-		if ((err = parse_pool_ref(ps, &pool, &where)) < 0)
+		if ((err = parse_assignment(ps, tm, &first, is_check, &is_pure)) < 0)
 			return err;
-		if ((err = add_slot(ps, tm, &where, TNORM_SLOT_POOL, pool, NULL)) < 0)
-			return err;
-		tm->info.has_lhs = 1;
-		if ((err = expect(ps, T_ASSIGN, "':=' after the left-hand side", "found")) < 0)
-			return err;
-		if ((err = peek(ps, &t)) < 0)
-			return err;
-		/* The grammar's second place for 'pure': '<pool> := pure call'. */
-		if (is_kw(t, "pure")) {
-			if (is_pure)
-				return perr(ps, t, "'pure' is given twice, expected it once, before the line or "
-				            "after ':='");
-			is_pure = 1;
-			tm->info.is_pure = 1;
-			consume(ps);
-			if ((err = peek(ps, &t)) < 0)
-				return err;
-			if (t->kind != T_IDENT)
-				return perr(ps, t, "found %s after 'pure', expected a call", tok_desc(t, b, sizeof(b)));
-		}
-		if (t->kind == T_IDENT && !is_value_kw(t)) {
-			if ((err = parse_call(ps, tm, is_check)) < 0)
-				return err;
-		} else {
-			tnorm__vset vs;
-			token vw = *t;
-			vw.sval = NULL;
-			if (is_pure)
-				return perr(ps, &first, "'pure' applies to calls, expected a call after ':='");
-			if ((err = parse_vset(ps, &vs, "after ':='")) < 0) {
-				free(vs.lits);
-				free(vs.gen);
-				return err;
-			}
-			tm->info.kind = TNORM_TMPL_VALUE;
-			tm->name = tnorm__strdup("");
-			if (!tm->name) {
-				free(vs.lits);
-				free(vs.gen);
-				return TNORM_ENOMEM;
-			}
-			tm->info.name = tm->name;
-			if ((err = add_slot(ps, tm, &vw, TNORM_SLOT_VALUE, 0, &vs)) < 0) {
-				free(vs.lits);
-				free(vs.gen);
-				return err;
-			}
-		}
 	} else if (t->kind == T_IDENT) {
 		if ((err = parse_call(ps, tm, is_check)) < 0)
 			return err;
@@ -1091,29 +1136,7 @@ static int parse_line(parser *ps)
 		return perr(ps, t, "found %s at the start of a line, expected 'pool', 'pure', 'check', "
 		            "'<pool> :=' or a call", tok_desc(t, b, sizeof(b)));
 	}
-	if (is_check) {
-		uint32_t s, npool = 0;
-		for (s = 0; s < tm->info.nslots; s++)
-			npool += tm->info.slot[s].kind == TNORM_SLOT_POOL;
-		if (!npool)
-			return perr(ps, &first, "check '%s' has no <pool> argument, expected at least one",
-			            tm->name);
-	}
-	if ((err = peek(ps, &t)) < 0)
-		return err;
-	if (is_kw(t, "requires")) {
-		if (is_check)
-			return perr(ps, t, "a check cannot have a guard, expected 'requires' after a call "
-			            "template");
-		if (tm->info.kind == TNORM_TMPL_VALUE)
-			return perr(ps, t, "a value template cannot have a guard, expected 'requires' "
-			            "after a call template");
-		if ((err = parse_guard(ps, tm)) < 0)
-			return err;
-		h->nguards++;
-		return end_of_line(ps, "the guard");
-	}
-	return end_of_line(ps, is_check ? "the check" : "the template");
+	return finish_line(ps, tm, &first, is_check);
 }
 
 static int mul_ok(uint64_t a, uint64_t b, uint64_t *out)
