@@ -116,8 +116,6 @@ json_t *cli_json_text(const char *s, size_t len);
 json_t *cli_json_str(const char *s);
 /* A real rounded to `decimals` places (seconds: 3, the runner's times: 6). */
 json_t *cli_json_real(double v, int decimals);
-/* `v` when built whole (`bad` is 0), else NULL with `v` released (core/src/json.h's rule). */
-json_t *cli_json_done(json_t *v, int bad);
 /* The value of a JSON text the library returned (NULL text: JSON null); NULL on failure. */
 json_t *cli_json_parse(const char *text);
 /* The rendered text of `v` plus a newline, freed with free(); NULL when `bad` (a jansson call

@@ -33,15 +33,6 @@ json_t *cli_json_real(double v, int decimals)
 	return json_real((double)(long long)(v * scale + (v < 0 ? -0.5 : 0.5)) / scale);
 }
 
-json_t *cli_json_done(json_t *v, int bad)
-{
-	if (bad) {
-		json_decref(v);
-		v = NULL;
-	}
-	return v;
-}
-
 json_t *cli_json_parse(const char *text)
 {
 	return text ? json_loads(text, 0, NULL) : json_null();

@@ -210,6 +210,7 @@ static PyObject *run_dict(const tnorm_run_result *res, const char *sig)
 	    set_item(d, "exit_code", PyLong_FromLong(res->exit_code)) < 0 ||
 	    set_item(d, "signo", PyLong_FromLong(res->signo)) < 0 ||
 	    set_item(d, "signature", str_or_none(sig)) < 0 ||
+	    set_item(d, "kind", str_or_none(res->sig ? tnorm_signature_kind(res->sig) : NULL)) < 0 ||
 	    set_item(d, "stdout", text_n(res->out ? res->out : "", res->out ? res->out_len : 0)) < 0 ||
 	    set_item(d, "stderr", text_n(res->err ? res->err : "", res->err ? res->err_len : 0)) < 0 ||
 	    set_item(d, "wall", PyFloat_FromDouble(res->wall)) < 0 ||
@@ -493,6 +494,15 @@ static PyObject *str_or_none(const char *s)
 	if (s)
 		return text(s);
 	Py_RETURN_NONE;
+}
+
+/* What a library call that hands out a string returned (`err`, then the string `s`, which may
+ * be NULL): the str (None for NULL), or _tnorm.Error.  Frees `s` in every case. */
+static PyObject *owned_str(int err, char *s)
+{
+	PyObject *result = err < 0 ? raise_engine(err) : str_or_none(s);
+	tnorm_free(s);
+	return result;
 }
 
 /* The value of a JSON text (Python's json.loads), or NULL with an exception. */
@@ -864,16 +874,12 @@ static PyObject *py_db_path(PyObject *self, PyObject *args)
 {
 	const char *test, *explicit_path = NULL;
 	char *path = NULL;
-	PyObject *result;
 	int err;
 	(void)self;
 	if (!PyArg_ParseTuple(args, "s|z:db_path", &test, &explicit_path))
 		return NULL;
-	if ((err = tnorm_db_path(test, explicit_path, &path)) < 0)
-		return raise_engine(err);
-	result = str_or_none(path);
-	tnorm_free(path);
-	return result;
+	err = tnorm_db_path(test, explicit_path, &path);
+	return owned_str(err, path);
 }
 
 /* default_output(test, mode): the result file a job writes unless told (TEST.min, .norm, .gen). */
@@ -881,7 +887,6 @@ static PyObject *py_default_output(PyObject *self, PyObject *args)
 {
 	const char *test, *name;
 	char *path = NULL;
-	PyObject *result;
 	unsigned m;
 	int err;
 	(void)self;
@@ -893,11 +898,8 @@ static PyObject *py_default_output(PyObject *self, PyObject *args)
 	if (m > TNORM_MODE_GENERALIZE)
 		return PyErr_Format(PyExc_ValueError, "mode must be 'reduce', 'normalize', 'minimize' "
 		                    "or 'generalize', not '%s'", name);
-	if ((err = tnorm_pipeline_default_output(&path, test, (tnorm_mode)m)) < 0)
-		return raise_engine(err);
-	result = text(path);
-	tnorm_free(path);
-	return result;
+	err = tnorm_pipeline_default_output(&path, test, (tnorm_mode)m);
+	return owned_str(err, path);
 }
 
 /* The harness compiled into a tnorm driver, or None when the program is none (or printed none). */
@@ -920,6 +922,117 @@ static PyObject *py_driver_harness(PyObject *self, PyObject *args)
 	result = str_or_none(text);
 	tnorm_free(text);
 	return result;
+}
+
+/* is_driver(program): whether the program links the tnorm driver runtime (nothing is run). */
+static PyObject *py_is_driver(PyObject *self, PyObject *args)
+{
+	const char *program;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "s:is_driver", &program))
+		return NULL;
+	return PyBool_FromLong(tnorm_driver_links_runtime(program));
+}
+
+/* ---- what a debugger needs of the engine's rules --------------------------------------------- */
+
+/* sanitizer_environment(lookup): {NAME: VALUE} for the inferior, lookup(NAME) giving the value
+ * it would get now (str or None). */
+static PyObject *py_sanitizer_environment(PyObject *self, PyObject *lookup)
+{
+	PyObject *d = PyDict_New();
+	const char *name;
+	size_t i;
+	(void)self;
+	if (!d)
+		return NULL;
+	if (!PyCallable_Check(lookup)) {
+		Py_DECREF(d);
+		return PyErr_Format(PyExc_TypeError, "sanitizer_environment: lookup must be callable");
+	}
+	for (i = 0; (name = tnorm_sanitizer_debug_var(i)) != NULL; i++) {
+		PyObject *user = PyObject_CallFunction(lookup, "s", name);
+		const char *user_s = NULL;
+		char *value = NULL;
+		int err;
+		if (!user)
+			goto fail;
+		if (user != Py_None && !(user_s = PyUnicode_AsUTF8(user))) {
+			if (!PyUnicode_Check(user))
+				PyErr_Format(PyExc_TypeError, "sanitizer_environment: lookup('%s') must "
+				             "return str or None", name);
+			Py_DECREF(user);
+			goto fail;
+		}
+		err = tnorm_sanitizer_debug_options(&value, name, user_s);
+		Py_DECREF(user);
+		if (err < 0) {
+			raise_engine(err);
+			goto fail;
+		}
+		err = set_item(d, name, text(value));
+		tnorm_free(value);
+		if (err < 0)
+			goto fail;
+	}
+	return d;
+fail:
+	Py_DECREF(d);
+	return NULL;
+}
+
+/* ubsan_kind(message): "ubsan:WORD" for UBSan's report message, None when it has no word. */
+static PyObject *py_ubsan_kind(PyObject *self, PyObject *args)
+{
+	const char *message;
+	char *kind = NULL;
+	int err;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "s:ubsan_kind", &message))
+		return NULL;
+	err = tnorm_signature_ubsan_kind(&kind, message);
+	return owned_str(err, kind);
+}
+
+/* read_steps(text): [(action, [notes])] of a test text as generalize renders it. */
+static PyObject *py_read_steps(PyObject *self, PyObject *args)
+{
+	const char *data;
+	Py_ssize_t len;
+	tnorm_annotated_step *steps = NULL;
+	size_t n = 0, i, k;
+	PyObject *list = NULL;
+	int err;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "s#:read_steps", &data, &len))
+		return NULL;
+	if ((err = tnorm_generalization_read(&steps, &n, data, (size_t)len)) < 0)
+		return raise_engine(err);
+	if (n > PY_SSIZE_T_MAX || !(list = PyList_New((Py_ssize_t)n)))
+		goto done;
+	for (i = 0; i < n; i++) {
+		PyObject *notes = PyList_New((Py_ssize_t)steps[i].nnotes), *action, *step;
+		for (k = 0; notes && k < steps[i].nnotes; k++) {
+			PyObject *note = text(steps[i].notes[k]);
+			if (!note) {
+				Py_CLEAR(notes);
+				break;
+			}
+			PyList_SET_ITEM(notes, (Py_ssize_t)k, note);
+		}
+		action = notes ? text(steps[i].action) : NULL;
+		step = action ? PyTuple_Pack(2, action, notes) : NULL;
+		Py_XDECREF(action);
+		Py_XDECREF(notes);
+		if (!step) {
+			Py_CLEAR(list);
+			break;
+		}
+		PyList_SET_ITEM(list, (Py_ssize_t)i, step);
+	}
+done:
+	tnorm_annotated_steps_free(steps, n);
+	return list;
 }
 
 /* ---- triage --------------------------------------------------------------------------------- */
@@ -1345,8 +1458,9 @@ static PyMethodDef methods[] = {
 	{"run", (PyCFunction)(void (*)(void))py_run, METH_VARARGS | METH_KEYWORDS,
 	 "run(argv, test, timeout=10.0, stdin=False, invalid_exit=()) -> dict\n\nRun the program "
 	 "once on the test "
-	 "file: outcome, exit_code, signo, signature (the engine's text, or None), stdout, stderr, "
-	 "wall."},
+	 "file: outcome, exit_code, signo, signature (the engine's text, or None), kind (the "
+	 "signature's kind, such as 'SIGSEGV' or 'asan:heap-use-after-free:READ', or None), stdout, "
+	 "stderr, wall, message."},
 	{"signature", (PyCFunction)(void (*)(void))py_signature, METH_VARARGS | METH_KEYWORDS,
 	 "signature(kind, frames, depth=0) -> str\n\nThe engine's text for a failure: kind such as "
 	 "'SIGSEGV', frames innermost first as (function, file, line[, module]).  Runtime frames "
@@ -1397,6 +1511,27 @@ static PyMethodDef methods[] = {
 	 "default_output(test, mode) -> str\n\nThe result file a job in `mode` ('reduce', 'normalize', "
 	 "'minimize', 'generalize') on test writes when out is not given, as the CLI's -o defaults: "
 	 "TEST.min, TEST.norm (normalize, minimize) or TEST.gen."},
+	{"is_driver", py_is_driver, METH_VARARGS,
+	 "is_driver(program) -> bool\n\nWhether the program links the tnorm driver runtime (an ELF "
+	 "file that names tnorm_drv_main), as driver_harness checks before it runs anything; "
+	 "nothing is run.  False when the file cannot be read."},
+	{"sanitizer_environment", py_sanitizer_environment, METH_O,
+	 "sanitizer_environment(lookup) -> dict\n\n{NAME: VALUE} to put in the environment of a "
+	 "program a debugger runs (ASAN_OPTIONS, UBSAN_OPTIONS), so that a sanitizer's report ends in "
+	 "an abort the debugger stops on: lookup(NAME) is the value the program would get now (str, "
+	 "or None); its flags are kept as written, then the defaults it does not set "
+	 "(halt_on_error=1 for UBSan), then abort_on_error=1, replacing the user's "
+	 "(tnorm_sanitizer_debug_options)."},
+	{"ubsan_kind", py_ubsan_kind, METH_VARARGS,
+	 "ubsan_kind(message) -> str or None\n\nThe engine's kind for an UndefinedBehaviorSanitizer "
+	 "report message (what __ubsan_get_current_report_data gives, or what follows 'runtime "
+	 "error: '): 'ubsan:signed-integer-overflow' for 'Signed integer overflow: 1 + ...'; None "
+	 "when the message has no kind word (tnorm_signature_ubsan_kind)."},
+	{"read_steps", py_read_steps, METH_VARARGS,
+	 "read_steps(text) -> list\n\nThe steps of a test text with the notes generalize writes "
+	 "under each, as a debugger shows them while stepping: [(action, [note, ...])], the action "
+	 "without its '# STEP k' comment, '#]' as 'ends a block of steps that can be in any order', "
+	 "'# or A' then '# - B' as one note 'or A ... B' (tnorm_generalization_read)."},
 	{"db_path", py_db_path, METH_VARARGS,
 	 "db_path(test, explicit=None) -> str or None\n\nThe cross-test database a job on test uses "
 	 "by default ($TNORM_DB, else .tnorm/cache.db beside the test)."},

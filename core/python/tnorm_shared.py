@@ -179,13 +179,8 @@ def find_test(args, explicit=None):
     return os.path.abspath(args[idx]), tmpl
 
 
-def is_driver(program):
-    """True when the program links the tnorm driver runtime (it names tnorm_drv_main)."""
-    try:
-        with open(program, "rb") as f:
-            return b"tnorm_drv_main" in f.read()
-    except OSError:
-        return False
+# True when the program links the tnorm driver runtime (the library's check, nothing is run).
+is_driver = _tnorm.is_driver
 
 
 NOT_A_DRIVER = ("stepping needs a tnorm driver: %s does not link the tnorm driver runtime (it "
@@ -228,42 +223,11 @@ def frames_signature(kind, pid, pcs):
 
 # ---- sanitizer builds ----------------------------------------------------------------------
 # What the plugins put in the inferior's environment so that a sanitizer's report ends in an
-# abort the debugger stops on (rather than exit(1)): name -> (defaults the user's keys override,
-# keys forced whatever the user set).
-SANITIZER_ENV = {
-    "ASAN_OPTIONS": ({}, {"abort_on_error": "1"}),
-    "UBSAN_OPTIONS": ({"halt_on_error": "1"}, {"abort_on_error": "1"}),
-}
-
-# One flag of a sanitizer's options: NAME or NAME=VALUE, the value possibly quoted; flags are
-# separated by ':', ',' or blanks (sanitizer_common's flag parser).
-_FLAG = re.compile(r"""([^=:,\s]+)(?:=("[^"]*"|'[^']*'|[^:,\s]*))?""")
-
-
-def merge_sanitizer_options(user, defaults, forced):
-    """The options string for a sanitizer: the user's flags (in their order, they win over
-    `defaults`), then the defaults they did not set, then `forced` (replacing the user's)."""
-    flags = [(m.group(1), m.group(2)) for m in _FLAG.finditer(user or "")]
-    flags = [(k, v) for k, v in flags if k not in forced]
-    have = {k for k, _ in flags}
-    flags += [(k, v) for k, v in defaults.items() if k not in have]
-    flags += list(forced.items())
-    return ":".join(k if v is None else "%s=%s" % (k, v) for k, v in flags)
-
-
-def sanitizer_environment(lookup):
-    """{NAME: VALUE} for the inferior's environment; lookup(NAME) is the value the inferior would
-    get now (the debugger's setting, else the debugger's own environment), or None."""
-    return {name: merge_sanitizer_options(lookup(name), d, f)
-            for name, (d, f) in SANITIZER_ENV.items()}
-
-
-def ubsan_kind(message):
-    """UBSan's message ("signed integer overflow: 1 + 2 cannot ...") as the engine's kind word
-    ("signed-integer-overflow"): up to the first ':', digit, quote or newline, blanks as dashes,
-    trailing dashes dropped (core/src/report.c, tnorm__report_ubsan_kind)."""
-    m = re.match(r"[^:'\"\n0-9]*", message.lstrip(" "))
-    return m.group(0).replace(" ", "-").rstrip("-")
+# abort the debugger stops on (rather than exit(1)): sanitizer_environment(lookup) -> {NAME:
+# VALUE}, lookup(NAME) being the value the inferior would get now (the debugger's setting, else
+# the debugger's own environment), or None.  The library merges the flags
+# (tnorm_sanitizer_debug_options).
+sanitizer_environment = _tnorm.sanitizer_environment
 
 
 # C expressions the hosts evaluate in the stopped inferior; each may fail (no such symbol).
@@ -275,23 +239,13 @@ CALL_EXPRS = (ASAN_DESCRIPTION, ASAN_PRESENT, ASAN_ACCESS)  # these call into th
 UBSAN_REPORT_HOOK = "__ubsan_on_report"
 
 
-def ubsan_report_kind(message):
-    """The kind for the message __ubsan_get_current_report_data returns, which capitalizes its
-    first letter (UBSan prints it in lower case after "runtime error: ")."""
-    if message[:1].isupper():
-        message = message[:1].lower() + message[1:]
-    word = ubsan_kind(message)
-    return "ubsan:" + word if word else None
-
-
 def engine_kind(program, args):
     """The kind of the engine's own run of the program's test (what the CLI prints), or None."""
     try:
         test, tmpl = find_test(args)
-        sig = _tnorm.run([program] + tmpl, test).get("signature")
+        return _tnorm.run([program] + tmpl, test)["kind"]
     except (UsageError, _tnorm.Error, OSError):
         return None
-    return sig.split(" at ")[0] if sig else None
 
 
 def stop_kind(signal, host, ubsan_message=None, engine=None):
@@ -313,8 +267,9 @@ def stop_kind(signal, host, ubsan_message=None, engine=None):
         if host.evaluate(ASAN_PRESENT, False):
             kind += ":WRITE" if host.evaluate(ASAN_ACCESS, False) else ":READ"
         return kind
-    if ubsan_message and ubsan_report_kind(ubsan_message):
-        return ubsan_report_kind(ubsan_message)
+    kind = _tnorm.ubsan_kind(ubsan_message) if ubsan_message else None
+    if kind:
+        return kind
     failure = host.evaluate(DRIVER_FAILURE, True)
     if failure:
         return failure
@@ -328,28 +283,9 @@ def stop_kind(signal, host, ubsan_message=None, engine=None):
     return signal or "SIGABRT"
 
 
-def parse_steps(text):
-    """Steps of a test text: [(action, [notes])]; notes are the comment lines after a step
-    (generalization annotations), without the '# STEP k' markers."""
-    steps = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line:
-            continue
-        if line.startswith("#"):
-            if steps and not line.startswith("#[") and not line.startswith("# generated"):
-                note = line[1:].strip()
-                notes = steps[-1][1]
-                if note.startswith("]"):
-                    note = "ends a block of steps that can be in any order"
-                elif note.startswith("- ") and notes and notes[-1].startswith("or "):
-                    notes[-1] += " ... " + note[2:]  # a run of values: "or A ... B"
-                    continue
-                notes.append(note)
-            continue
-        action = line.split(" #", 1)[0].strip()
-        steps.append((action, []))
-    return steps
+# Steps of a test text: [(action, [notes])]; notes are the comment lines after a step
+# (generalization annotations), read as the library renders them (tnorm_generalization_read).
+parse_steps = _tnorm.read_steps
 
 
 # ---- test steps: goto, back, pools, the failing step, step breakpoints, the source view --------

@@ -208,10 +208,32 @@ static char *find_program(const char *program)
 	return NULL;
 }
 
+/* 1 when the file's bytes are an ELF file that names tnorm_drv_main. */
+static int names_driver_main(const char *text, size_t len)
+{
+	static const char drv[] = "tnorm_drv_main";
+	return len > 4 && !memcmp(text, "\x7f" "ELF", 4) && memmem(text, len, drv, sizeof(drv) - 1);
+}
+
+int tnorm_driver_links_runtime(const char *program)
+{
+	char *path = NULL, *text = NULL;
+	size_t len = 0;
+	int driver = 0;
+	if (!program || !(path = find_program(program)))
+		return 0;
+	if (tnorm__read_file(path, &text, &len) < 0)
+		tnorm_error_clear();
+	else
+		driver = names_driver_main(text, len);
+	free(text);
+	free(path);
+	return driver;
+}
+
 int tnorm_driver_harness(const char *program, char **out)
 {
 	enum { HARNESS_SIZE = 1 << 20 };
-	static const char drv[] = "tnorm_drv_main";
 	extern char **environ;
 	char *path = NULL, *text = NULL, *buf = NULL;
 	size_t len = 0;
@@ -225,7 +247,7 @@ int tnorm_driver_harness(const char *program, char **out)
 		err = tnorm__error_set(TNORM_ENOTFOUND, "%s: cannot read the program", program);
 		goto done;
 	}
-	driver = len > 4 && !memcmp(text, "\x7f" "ELF", 4) && memmem(text, len, drv, sizeof(drv) - 1);
+	driver = names_driver_main(text, len);
 	free(text);
 	if (!driver) {
 		err = tnorm__error_set(TNORM_ENOTFOUND, "%s is not a tnorm driver (it does not link "

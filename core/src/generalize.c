@@ -637,3 +637,142 @@ int tnorm_generalization_json(const tnorm_generalization *g, char **out)
 	}
 	return tnorm__json_dump(out, root, bad);
 }
+
+/* ---- reading an annotated test back -------------------------------------------------------
+ *
+ * A debugger stepping through a generalized test shows each step with its notes; the steps and
+ * notes are read from the rendering above, so the two are kept here side by side. */
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
+}
+
+/* s[0..len) without leading and trailing blanks, as a new string (NULL when out of memory). */
+static char *stripped(const char *s, size_t len)
+{
+	char *out;
+	while (len && is_blank(*s))
+		s++, len--;
+	while (len && is_blank(s[len - 1]))
+		len--;
+	if (!(out = tnorm__malloc(len + 1)))
+		return NULL;
+	memcpy(out, s, len);
+	out[len] = '\0';
+	return out;
+}
+
+static int starts(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return len >= n && !memcmp(s, prefix, n);
+}
+
+/* Add the note line[1..len) (a comment) to step `st`. */
+static int add_note(tnorm_annotated_step *st, const char *line, size_t len)
+{
+	char *note = stripped(line + 1, len - 1), **grown, *joined;
+	size_t nlen;
+	if (!note)
+		return TNORM_ENOMEM;
+	nlen = strlen(note);
+	if (note[0] == ']') {
+		tnorm_free(note);
+		if (!(note = tnorm__strdup("ends a block of steps that can be in any order")))
+			return TNORM_ENOMEM;
+	} else if (starts(note, nlen, "- ") && st->nnotes &&
+	           starts(st->notes[st->nnotes - 1], strlen(st->notes[st->nnotes - 1]), "or ")) {
+		/* A run of values: "or A" then "- B" read "or A ... B". */
+		char *last = st->notes[st->nnotes - 1];
+		size_t llen = strlen(last);
+		if (!(joined = tnorm__malloc(llen + 5 + nlen - 2 + 1))) {
+			tnorm_free(note);
+			return TNORM_ENOMEM;
+		}
+		memcpy(joined, last, llen);
+		memcpy(joined + llen, " ... ", 5);
+		memcpy(joined + llen + 5, note + 2, nlen - 2 + 1);
+		tnorm_free(note);
+		tnorm_free(last);
+		st->notes[st->nnotes - 1] = joined;
+		return 0;
+	}
+	if (!(grown = tnorm__realloc(st->notes, (st->nnotes + 1) * sizeof(*grown)))) {
+		tnorm_free(note);
+		return TNORM_ENOMEM;
+	}
+	st->notes = grown;
+	st->notes[st->nnotes++] = note;
+	return 0;
+}
+
+/* Add the step line[0..len) (up to its comment) to *steps. */
+static int add_step(tnorm_annotated_step **steps, size_t *n, const char *line, size_t len)
+{
+	tnorm_annotated_step *grown;
+	size_t k;
+	for (k = 0; k + 1 < len; k++)
+		if (line[k] == ' ' && line[k + 1] == '#')
+			break;
+	if (k + 1 < len)
+		len = k;
+	if (!(grown = tnorm__realloc(*steps, (*n + 1) * sizeof(*grown))))
+		return TNORM_ENOMEM;
+	*steps = grown;
+	memset(&grown[*n], 0, sizeof(grown[*n]));
+	if (!(grown[*n].action = stripped(line, len)))
+		return TNORM_ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+int tnorm_generalization_read(tnorm_annotated_step **out, size_t *n, const char *text, size_t len)
+{
+	tnorm_annotated_step *steps = NULL;
+	size_t nsteps = 0, pos = 0;
+	int err = 0;
+	if (!out || !n || (!text && len))
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_generalization_read: NULL argument");
+	*out = NULL;
+	*n = 0;
+	while (pos < len && err == 0) {
+		const char *line = text + pos;
+		size_t l = 0;
+		while (pos + l < len && text[pos + l] != '\n' && text[pos + l] != '\r')
+			l++;
+		pos += l + 1;
+		while (l && is_blank(*line))
+			line++, l--;
+		while (l && is_blank(line[l - 1]))
+			l--;
+		if (!l)
+			continue;
+		if (line[0] != '#')
+			err = add_step(&steps, &nsteps, line, l);
+		else if (nsteps && !starts(line, l, "#[") && !starts(line, l, "# generated"))
+			err = add_note(&steps[nsteps - 1], line, l);
+	}
+	if (err < 0) {
+		/* (A step whose action could not be copied was not counted, and holds nothing.) */
+		tnorm_annotated_steps_free(steps, nsteps);
+		return err;
+	}
+	*out = steps;
+	*n = nsteps;
+	return 0;
+}
+
+void tnorm_annotated_steps_free(tnorm_annotated_step *steps, size_t n)
+{
+	size_t i, k;
+	if (!steps)
+		return;
+	for (i = 0; i < n; i++) {
+		tnorm_free(steps[i].action);
+		for (k = 0; k < steps[i].nnotes; k++)
+			tnorm_free(steps[i].notes[k]);
+		tnorm_free(steps[i].notes);
+	}
+	tnorm_free(steps);
+}

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "tnorm/signature.h"
 
 static void clear_stack(tnorm__report *rep, int k)
 {
@@ -55,6 +56,43 @@ void tnorm__report_ubsan_kind(const char *msg, char *out, size_t size)
 	while (n && out[n - 1] == '-')
 		n--;
 	out[n] = '\0';
+}
+
+int tnorm_signature_ubsan_kind(char **out, const char *message)
+{
+	size_t len;
+	char *word;
+	if (!out || !message)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_signature_ubsan_kind: NULL argument");
+	*out = NULL;
+	len = strlen(message);
+	if (!(word = tnorm__malloc(len + 1)))
+		return TNORM_ENOMEM;
+	/* The word reads the message from its first letter: lower-casing that one is enough. */
+	word[0] = '\0';
+	if (isupper((unsigned char)message[0])) {
+		char *lowered = tnorm__strdup(message);
+		if (!lowered) {
+			tnorm_free(word);
+			return TNORM_ENOMEM;
+		}
+		lowered[0] = (char)tolower((unsigned char)lowered[0]);
+		tnorm__report_ubsan_kind(lowered, word, len + 1);
+		tnorm_free(lowered);
+	} else {
+		tnorm__report_ubsan_kind(message, word, len + 1);
+	}
+	if (!word[0]) {
+		tnorm_free(word);
+		return 0;
+	}
+	if (!(*out = tnorm__malloc(len + sizeof("ubsan:")))) {
+		tnorm_free(word);
+		return TNORM_ENOMEM;
+	}
+	snprintf(*out, len + sizeof("ubsan:"), "ubsan:%s", word);
+	tnorm_free(word);
+	return 0;
 }
 
 /* The rest of the line after `prefix` when line starts with it (after leading blanks). */

@@ -124,6 +124,54 @@ int tnorm__sanopts_merge(const char *base, const char *over, char **out)
 	return err;
 }
 
+/* ---- a program a debugger runs ------------------------------------------------------------
+ *
+ * The debugger plugins set only what makes a report stop the debugger: the user's flags stay as
+ * written (the user is debugging, not minimizing), then the defaults they left out, then
+ * abort_on_error=1, which they cannot turn off (without it a report ends in exit(1), which no
+ * debugger stops on). */
+
+static const struct {
+	const char *name, *defaults;
+} debug_vars[] = {{"ASAN_OPTIONS", ""}, {"UBSAN_OPTIONS", "halt_on_error=1"}};
+static const char debug_forced[] = "abort_on_error=1";
+
+const char *tnorm_sanitizer_debug_var(size_t i)
+{
+	return i < sizeof(debug_vars) / sizeof(debug_vars[0]) ? debug_vars[i].name : NULL;
+}
+
+int tnorm_sanitizer_debug_options(char **out, const char *name, const char *user)
+{
+	tnorm__buf b = TNORM__BUF_INIT;
+	const char *defaults = NULL, *p;
+	flag f, g;
+	size_t i;
+	int err = 0;
+	if (!out || !name)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_sanitizer_debug_options: NULL argument");
+	*out = NULL;
+	for (i = 0; tnorm_sanitizer_debug_var(i); i++)
+		if (!strcmp(name, debug_vars[i].name))
+			defaults = debug_vars[i].defaults;
+	if (!defaults)
+		return tnorm__error_set(TNORM_EINVALID, "%s is not a sanitizer options variable that "
+		                        "a debugger sets (ASAN_OPTIONS, UBSAN_OPTIONS)", name);
+	/* The user's flags, each as written (a repeated one too), but for the forced ones. */
+	for (p = user; p && err == 0 && next_flag(&p, &f);)
+		if (!find_flag(debug_forced, &f, &g))
+			err = put_flag(&b, &f);
+	for (p = defaults; err == 0 && next_flag(&p, &f);)
+		if (!find_flag(user, &f, &g))
+			err = put_flag(&b, &f);
+	for (p = debug_forced; err == 0 && next_flag(&p, &f);)
+		err = put_flag(&b, &f);
+	if (err == 0 && !(*out = tnorm__buf_detach(&b)))
+		err = TNORM_ENOMEM;
+	tnorm__buf_dispose(&b);
+	return err;
+}
+
 /* ---- does the program free what it makes? ---------------------------------------------------
  *
  * The engine runs programs with detect_leaks=0: a test driver keeps its objects until exit, and

@@ -230,6 +230,28 @@ check("no reference leak on None over 50 results", abs(sys.getrefcount(None) - r
 check("tnorm_shared: find_test picks the file argument", tnorm_shared.find_test(["-v", t1])[1] == ["-v", "{}"])
 check("tnorm_shared: parse_steps keeps notes", tnorm_shared.parse_steps("a = 1 # STEP 0\n# or a = 2\n# - a = 5\nf(a)\n")
       == [("a = 1", ["or a = 2 ... a = 5"]), ("f(a)", [])])
+# What the plugins take from the library rather than write again (issue 31, item 1).
+check("run: the signature's kind", _tnorm.run([D, "{}"], t1)["kind"] == "SIGABRT"
+      and _tnorm.run([D, "{}"], p1)["kind"] is None)
+env = _tnorm.sanitizer_environment(lambda n: {"UBSAN_OPTIONS": "halt_on_error=0"}.get(n))
+check("sanitizer_environment: abort_on_error=1, the user's halt_on_error wins",
+      env == {"ASAN_OPTIONS": "abort_on_error=1", "UBSAN_OPTIONS": "halt_on_error=0:abort_on_error=1"})
+env = _tnorm.sanitizer_environment(lambda n: "detect_leaks=0:abort_on_error=0" if n == "ASAN_OPTIONS" else None)
+check("sanitizer_environment: the user's flags kept, abort_on_error forced",
+      env["ASAN_OPTIONS"] == "detect_leaks=0:abort_on_error=1"
+      and env["UBSAN_OPTIONS"] == "halt_on_error=1:abort_on_error=1")
+check("sanitizer_environment: lookup must return str or None",
+      isinstance(raises(TypeError, _tnorm.sanitizer_environment, lambda n: 3), TypeError))
+check("ubsan_kind: the engine's word, capital first letter read in lower case",
+      _tnorm.ubsan_kind("Signed integer overflow: 1 + 2 cannot be represented") == "ubsan:signed-integer-overflow"
+      and _tnorm.ubsan_kind("load of null pointer of type 'int'") == "ubsan:load-of-null-pointer-of-type"
+      and _tnorm.ubsan_kind("123") is None)
+check("read_steps: blocks and legends", _tnorm.read_steps(
+    "# how to read: ...\n#[\na = 1 # STEP 0\nb = 2 # STEP 1\n#] (steps in [] can be in any order)\n")
+      == [("a = 1", []), ("b = 2", ["ends a block of steps that can be in any order"])])
+check("is_driver: the avl driver is one, python is not", _tnorm.is_driver(D) and not _tnorm.is_driver(sys.executable)
+      and not _tnorm.is_driver(os.path.join(W, "nope")))
+
 shutil.rmtree(W)
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

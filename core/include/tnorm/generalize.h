@@ -86,6 +86,32 @@ TNORM_EXTERN int tnorm_generalization_format(const tnorm_generalization *g, char
  */
 TNORM_EXTERN int tnorm_generalization_json(const tnorm_generalization *g, char **out);
 
+/** One step of a test text and the notes under it (tnorm_generalization_read). */
+typedef struct tnorm_annotated_step {
+	char *action;  /**< the step's text, without its trailing comment ("# STEP k") */
+	char **notes;  /**< the comment lines under the step, each without its '#' and blanks */
+	size_t nnotes; /**< number of notes */
+} tnorm_annotated_step;
+
+/**
+ * Read back the steps of a test text and the notes that tnorm_generalization_format writes under
+ * each (a plain test has steps without notes), as a debugger shows them while stepping: blank
+ * lines and comments before the first step (the legend), `#[` and `# generated...` lines are
+ * skipped; `#]` becomes the note "ends a block of steps that can be in any order"; a `# - B`
+ * under a note `or A` joins it ("or A ... B", a range); any other comment line under a step is
+ * a note as written.  Steps are not parsed against a harness: any line that is not a comment is
+ * a step.
+ * @param out  receives an array of *n steps (NULL when there are none), each string
+ *             NUL-terminated; free it with tnorm_annotated_steps_free(*out, *n).
+ * @param text the test text, `len` bytes (NUL bytes are kept within a line).
+ * @return 0; TNORM_EINVALID (NULL argument); TNORM_ENOMEM (*out NULL, *n 0).
+ */
+TNORM_EXTERN int tnorm_generalization_read(tnorm_annotated_step **out, size_t *n, const char *text,
+                                           size_t len);
+
+/** Free what tnorm_generalization_read returned (`n` steps); NULL is a no-op. */
+TNORM_EXTERN void tnorm_annotated_steps_free(tnorm_annotated_step *steps, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -218,6 +218,36 @@ TNORM_EXTERN int tnorm_signal_from_below(int code, long pid);
 TNORM_EXTERN int tnorm_lint_checks(const tnorm_harness *h, const char *program, char **out);
 
 /**
+ * The sanitizer options variables a debugger sets for the program it runs (the gdb and lldb
+ * plugins' inferior), so that a sanitizer's report ends in an abort the debugger stops on rather
+ * than in exit(1): "ASAN_OPTIONS", then "UBSAN_OPTIONS".
+ * @return the i-th name (static storage), NULL past the last.
+ */
+TNORM_EXTERN const char *tnorm_sanitizer_debug_var(size_t i);
+
+/**
+ * The value of `name` (one of tnorm_sanitizer_debug_var's) for a program a debugger runs: the
+ * flags of `user` (the value the program would get otherwise; NULL or "" for none) as written
+ * and in their order, then the defaults `user` does not set (UBSAN_OPTIONS: halt_on_error=1),
+ * then abort_on_error=1, which replaces the user's.  Flags are read as the runner merges them
+ * (separated by ':', ',' or blanks; a value may be quoted) and joined by ':'.  Unlike the
+ * runner's options, nothing else is added: under a debugger the program symbolizes its reports
+ * and prints its stacks as it would on its own.
+ * @param out  receives the string; free with tnorm_free().
+ * @return 0; TNORM_EINVALID (NULL `out` or `name`, or `name` is not such a variable);
+ *         TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_sanitizer_debug_options(char **out, const char *name, const char *user);
+
+/**
+ * 1 when `program` links the tnorm driver runtime (an ELF file that names tnorm_drv_main: the
+ * check tnorm_driver_harness makes before it runs anything), 0 otherwise, and when it cannot be
+ * found or read.  `program` is a path, or a name looked up in PATH as execvp does.  Nothing is
+ * run and no error is recorded.
+ */
+TNORM_EXTERN int tnorm_driver_links_runtime(const char *program);
+
+/**
  * The harness compiled into a tnorm driver, as `program --print-harness` prints it (run
  * untraced, standard input and error on /dev/null, at most 10 s).  `program` is a path, or a
  * name looked up in PATH as execvp does.  Only a program that links the tnorm driver runtime

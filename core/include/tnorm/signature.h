@@ -34,6 +34,18 @@ typedef struct tnorm_frame {
 	int inlined;          /**< 1 when this function was inlined into the next frame (same pc) */
 } tnorm_frame;
 
+/**
+ * The kind the engine gives an UndefinedBehaviorSanitizer report whose message is `message`
+ * (what follows "runtime error: ", e.g. "signed integer overflow: 1 + 2 cannot be ..."):
+ * "ubsan:" and the message up to its first ':', digit, quote or newline, blanks as dashes,
+ * trailing dashes dropped ("ubsan:signed-integer-overflow").  A capital first letter is read in
+ * lower case: __ubsan_get_current_report_data, which a debugger calls, gives the message so.
+ * @param out  receives the kind, or NULL when the message has no such word; free with
+ *             tnorm_free().
+ * @return 0; TNORM_EINVALID (NULL argument); TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_signature_ubsan_kind(char **out, const char *message);
+
 /** The kind, e.g. "SIGABRT" or "exit(3)".  Borrowed. */
 TNORM_EXTERN const char *tnorm_signature_kind(const tnorm_signature *s);
 
