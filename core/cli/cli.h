@@ -59,23 +59,21 @@ int cli_parse_seconds(const char *cmd, const char *opt, const char *s, double *o
 int cli_parse_size(const char *cmd, const char *opt, const char *s, unsigned long long *out);
 
 /* The options every command that runs a program shares: --timeout, --mem, --stdin, --env,
- * --invalid-exit, --no-fork-server; and --fixed for the commands that judge candidates (set fixed_ok first). */
+ * --invalid-exit, --no-fork-server; and --fixed for the commands that judge candidates.  Filled
+ * by cli_parse (options.c) as part of cli_args. */
 typedef struct cli_run_args {
 	double timeout;
-	int timeout_set;
 	unsigned long long mem;
 	int use_stdin;
 	int no_fork_server;
-	char **env;
+	char **env;        /* NULL-terminated; NULL without --env */
 	size_t nenv;
 	int *invalid_exits;
 	size_t ninvalid;
-	int fixed_ok;      /* set by the caller: --fixed is an option of this command */
 	const char *fixed; /* --fixed's value, as given */
 	char **fixed_argv; /* built by cli_run_args_fixed; freed by dispose */
 } cli_run_args;
 
-int cli_run_args_init(cli_run_args *ra);
 /* The harness when no --harness is given (issue 32, item 1): the file after --harness in the
  * command's own arguments (a driver run with one), else the harness compiled into the program
  * when it is a tnorm driver (tnorm_driver_harness), written to a temporary file whose path goes
@@ -97,14 +95,101 @@ int cli_check_command(const cli_run_args *ra, const char *cmd, char **rest, int 
 /* 1 when the environment variable `name` is 0, off or no (a default the user turned off). */
 int cli_env_off(const char *name);
 
-/* If argv[i] is a runner option, consume it (and its value): returns how many arguments were
- * used (1 or 2), 0 if argv[i] is not a runner option, -1 after printing a usage error. */
-int cli_run_args_parse(cli_run_args *ra, const char *cmd, int argc, char **argv, int i);
 void cli_run_args_apply(const cli_run_args *ra, tnorm_run_options *opts);
 /* The fixed program's command line from --fixed and the main command `cmdv` (NULL-terminated):
  * *out is NULL without --fixed, else owned by `ra`.  0, or -1 after printing a usage error. */
 int cli_run_args_fixed(cli_run_args *ra, const char *cmd, char **cmdv, const char *const **out);
 void cli_run_args_dispose(cli_run_args *ra);
+
+/* The command line (options.c): one table of every option of every command, and one parser.
+ * Each row names an option's spellings, the commands that take it (CLI_* bits), how its value
+ * is read and the field of cli_args it goes to; a command sets the fields' defaults, calls
+ * cli_parse and copies what it needs into the library's options.  The messages, spellings and
+ * exit codes are the ones docs/cli.md and the integration tests name. */
+enum {
+	CLI_CHECK = 1u << 0,
+	CLI_GEN = 1u << 1,
+	CLI_RUN = 1u << 2,
+	CLI_REDUCE = 1u << 3,
+	CLI_NORMALIZE = 1u << 4,
+	CLI_MINIMIZE = 1u << 5,
+	CLI_GENERALIZE = 1u << 6,
+	CLI_FUZZ = 1u << 7,
+	CLI_TRIAGE = 1u << 8,
+	CLI_WHY = 1u << 9,
+};
+
+/* Every value an option of some command can give; each command reads its own.  Strings are
+ * borrowed from argv. */
+typedef struct cli_args {
+	char **operands;  /* the arguments that are no options, in order (in argv) */
+	int noperands;
+	char **rest;      /* the command after --, NULL without -- */
+	int nrest;
+	cli_run_args run; /* --timeout, --mem, --stdin, --env, ... (cli_run_args_apply) */
+	const char *harness, *out, *match, *db, *driver, *algo, *rules, *expect;
+	int quiet, json, no_db, no_harness, verbose, wide, no_rewire, generalize, no_replay;
+	int no_slice, no_chunks, allow_flaky, no_generalize, normal;
+	unsigned long long jobs, max_edit, confirm, max_runs, seed, steps, runs, max_failures;
+	unsigned long long lease, polish_runs, top, neighbours;
+	long polish;        /* --polish N, or -1 for --no-polish (the last one given counts) */
+	unsigned shard, shards; /* --shard K/N: K - 1 and N */
+	double max_time;    /* --max-time, --max-time-per-test */
+} cli_args;
+
+/* How an option's value is read. */
+typedef enum cli_opt_kind {
+	CLI_OPT_FLAG,    /* no value: the int field becomes 1 */
+	CLI_OPT_STRING,  /* a const char * field: the value as given */
+	CLI_OPT_U64,     /* unsigned long long: cli_parse_u64, or cli_parse_u64_in when hi != 0 */
+	CLI_OPT_SECONDS, /* double: cli_parse_seconds */
+	CLI_OPT_SIZE,    /* unsigned long long: cli_parse_size */
+	CLI_OPT_CHOICE,  /* a const char * field: one of the words of `text` ("calls|paper") */
+	CLI_OPT_CUSTOM,  /* `parse` (with a value when `takes_value`) */
+} cli_opt_kind;
+
+typedef struct cli_option {
+	const char *names;  /* its spellings, '|' between: "-j|--jobs" */
+	unsigned commands;  /* the CLI_* bits of the commands that take it */
+	cli_opt_kind kind;
+	size_t field;       /* offsetof(cli_args, ...): where the value goes */
+	unsigned long long lo, hi; /* CLI_OPT_U64: the range (hi 0: any) */
+	const char *text;   /* CLI_OPT_U64: the unit of the range; CLI_OPT_CHOICE: the words */
+	const char *missing; /* the usage error without a value (NULL: "OPT needs a value") */
+	const char *bad;     /* CLI_OPT_CHOICE: the usage error for another word ... */
+	int bad_quotes;      /* ... followed by ", not 'VALUE'" */
+	int takes_value;     /* it takes a value (all but CLI_OPT_FLAG and some CLI_OPT_CUSTOM) */
+	/* CLI_OPT_CUSTOM: store `val` (NULL without a value) in `a`; 0, or -1 after printing a
+	 * usage error (or out of memory). */
+	int (*parse)(cli_args *a, const char *cmd, const char *opt, const char *val);
+} cli_option;
+
+/* A command's shape: its name in messages, its CLI_* bit, how many operands it takes (0: any
+ * number), whether "--" starts the command to run, and its --help text. */
+typedef struct cli_spec {
+	const char *name;
+	unsigned bit;
+	int operands;
+	int dashdash;
+	void (*help)(FILE *f);
+} cli_spec;
+
+/* Zero `a` and give it the run options' defaults (--timeout 10); cli_args_dispose frees what
+ * cli_parse allocated (the --env and --invalid-exit lists, --fixed's words). */
+void cli_args_init(cli_args *a);
+void cli_args_dispose(cli_args *a);
+/* Parse argv[1..argc-1] for the command `s` into `a` (whose defaults the caller set), in order:
+ * "--" (with s->dashdash) ends them, --help or -h prints the help on stdout and stops there.
+ * Returns CLI_GO_ON when the command goes on, else its exit status: EXIT_OK after the help,
+ * EXIT_USAGE after printing a usage error.  The operands are moved to argv[1..] (a->operands). */
+#define CLI_GO_ON (-1)
+int cli_parse(const cli_spec *s, cli_args *a, int argc, char **argv);
+
+/* The harness of a command that takes --harness H and --no-harness (a, after cli_parse, with
+ * the command after --): H, checked against the driver (cli_warn_stale_harness); else, without
+ * --no-harness, cli_driver_harness's (*tmp as there); else NULL.  -1 on a system error
+ * (printed), else 0. */
+int cli_harness(const char *cmd, const cli_args *a, int quiet, const char **harness, char **tmp);
 
 /* JSON (json.c).  Every JSON text the CLI prints or writes is a jansson value rendered with
  * these flags, the library's own (core/src/json.h): keys in the order they were added, ", " and

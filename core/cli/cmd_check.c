@@ -55,26 +55,18 @@ static void describe(const tnorm_harness *h)
 
 int cmd_check(int argc, char **argv)
 {
+	static const cli_spec spec = {"check", CLI_CHECK, 0, 0, help};
 	tnorm_harness *h = NULL;
-	const char *driver = NULL;
+	const char *driver;
 	char *warnings = NULL, *line, *nl;
-	int i, n = 0, err, rc = EXIT_OK;
+	int i, n, err, rc = EXIT_OK;
+	cli_args a;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			help(stdout);
-			return EXIT_OK;
-		}
-		if (!strcmp(argv[i], "--driver")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("check", "--driver needs a program");
-			driver = argv[++i];
-			continue;
-		}
-		if (argv[i][0] == '-' && argv[i][1])
-			return cli_usage_error("check", "unknown option '%s'", argv[i]);
-		argv[++n] = argv[i]; /* the operands, in order, from argv[1] on */
-	}
+	cli_args_init(&a); /* none of this command's options allocates: no dispose */
+	if ((err = cli_parse(&spec, &a, argc, argv)) != CLI_GO_ON)
+		return err;
+	driver = a.driver;
+	n = a.noperands; /* the operands, in order, from argv[1] on */
 	if (n == 0)
 		return cli_usage_error("check", "missing HARNESS");
 	if ((err = tnorm_harness_load(&h, argv[1])) < 0)

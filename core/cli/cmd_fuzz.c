@@ -85,106 +85,51 @@ static int summary(const tnorm_fuzz_options *o, const tnorm_fuzz_result *r, int 
 
 int cmd_fuzz(int argc, char **argv)
 {
+	static const cli_spec spec = {"fuzz", CLI_FUZZ, 1, 1, help};
 	tnorm_fuzz_options fo = TNORM_FUZZ_OPTIONS_INIT;
 	tnorm_fuzz_result res;
 	fuzz_view view = {NULL, NULL, 0};
-	const char *harness = NULL, *dir = "corpus";
-	unsigned long long v;
-	int rc = EXIT_OK, err = 0, k, nrest = 0, quiet = 0;
-	char **rest = NULL;
-	cli_run_args ra;
+	int rc = EXIT_OK, err = 0;
+	cli_args a;
 	cli_cancel sigs_in;
 
 	memset(&res, 0, sizeof(res));
-	fo.steps = 100;
-	fo.seed = 1;
-	fo.runs = 1000;
-	if (cli_run_args_init(&ra) < 0)
-		return EXIT_SYSTEM;
-	for (k = 1; k < argc; k++) {
-		const char *a = argv[k];
-		int used;
-		if (!strcmp(a, "--")) {
-			rest = argv + k + 1;
-			nrest = argc - k - 1;
-			break;
-		}
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			help(stdout);
-			goto done;
-		}
-		if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-			quiet = 1;
-		} else if (!strcmp(a, "--steps") || !strcmp(a, "--seed") || !strcmp(a, "--runs") ||
-		           !strcmp(a, "-o") || !strcmp(a, "--max-time") || !strcmp(a, "--max-failures")) {
-			if (k + 1 >= argc) {
-				rc = cli_usage_error("fuzz", "%s needs a value", a);
-				goto done;
-			}
-			if (!strcmp(a, "-o")) {
-				dir = argv[++k];
-			} else if (!strcmp(a, "--max-time")) {
-				if (cli_parse_seconds("fuzz", a, argv[++k], &fo.max_time) < 0) {
-					rc = EXIT_USAGE;
-					goto done;
-				}
-			} else {
-				if (cli_parse_u64("fuzz", a, argv[++k], &v) < 0) {
-					rc = EXIT_USAGE;
-					goto done;
-				}
-				if (!strcmp(a, "--steps")) {
-					if (v < 1 || v > 100000) {
-						rc = cli_usage_error("fuzz", "--steps takes 1 to 100000");
-						goto done;
-					}
-					fo.steps = v;
-				} else if (!strcmp(a, "--seed")) {
-					fo.seed = v;
-				} else if (!strcmp(a, "--max-failures")) {
-					fo.max_failures = v;
-				} else {
-					fo.runs = v;
-				}
-			}
-		} else if ((used = cli_run_args_parse(&ra, "fuzz", argc, argv, k)) != 0) {
-			if (used < 0) {
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			k += used - 1;
-		} else if (a[0] == '-' && a[1]) {
-			rc = cli_usage_error("fuzz", "unknown option '%s'", a);
-			goto done;
-		} else if (harness) {
-			rc = cli_usage_error("fuzz", "unexpected argument '%s' (put the command after --)", a);
-			goto done;
-		} else {
-			harness = a;
-		}
+	cli_args_init(&a);
+	a.steps = 100;
+	a.seed = 1;
+	a.runs = 1000;
+	a.out = "corpus";
+	if ((err = cli_parse(&spec, &a, argc, argv)) != CLI_GO_ON) {
+		rc = err;
+		goto done;
 	}
-	if (!harness) {
+	if (a.noperands == 0) {
 		rc = cli_usage_error("fuzz", "missing HARNESS");
 		goto done;
 	}
-	if (cli_check_command(&ra, "fuzz", rest, nrest, "tnorm fuzz HARNESS -- CMD ARGS {}") < 0) {
+	if (cli_check_command(&a.run, "fuzz", a.rest, a.nrest, "tnorm fuzz HARNESS -- CMD ARGS {}") < 0) {
 		rc = EXIT_USAGE;
 		goto done;
 	}
-	if (fo.runs == 0 && fo.max_time <= 0) {
+	if (a.runs == 0 && a.max_time <= 0) {
 		rc = cli_usage_error("fuzz", "--runs 0 needs --max-time (a budget)");
 		goto done;
 	}
-	cli_run_args_apply(&ra, &fo.run);
-	fo.harness = harness;
-	fo.dir = dir;
-	fo.argv = (const char *const *)rest;
+	cli_run_args_apply(&a.run, &fo.run);
+	fo.steps = a.steps;
+	fo.seed = a.seed;
+	fo.runs = a.runs;
+	fo.max_time = a.max_time;
+	fo.max_failures = a.max_failures;
+	fo.harness = a.operands[0];
+	fo.dir = a.out;
+	fo.argv = (const char *const *)a.rest;
 	fo.cancel = &cli_cancel_flag;
 	fo.progress = progress;
 	fo.progress_ctx = &view;
-	view.harness = harness;
-	view.rest = rest;
-	view.tty = isatty(2) && !quiet;
+	view.harness = fo.harness;
+	view.rest = a.rest;
+	view.tty = isatty(2) && !a.quiet;
 
 	cli_cancel_begin(&sigs_in);
 	err = tnorm_fuzz_run(&fo, &res);
@@ -198,6 +143,6 @@ int cmd_fuzz(int argc, char **argv)
 	cli_cancel_end(&sigs_in);
 done:
 	tnorm_fuzz_result_dispose(&res);
-	cli_run_args_dispose(&ra);
+	cli_args_dispose(&a);
 	return rc;
 }

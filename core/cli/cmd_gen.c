@@ -18,36 +18,27 @@ static void help(FILE *f)
 
 int cmd_gen(int argc, char **argv)
 {
-	const char *harness = NULL, *out = NULL;
-	unsigned long long steps = 100, seed = 1;
+	static const cli_spec spec = {"gen", CLI_GEN, 1, 0, help};
+	const char *harness, *out;
+	unsigned long long steps, seed;
 	tnorm_harness *h = NULL;
 	tnorm_test *t = NULL;
 	char *text = NULL;
 	size_t len = 0;
-	int i, err, rc = EXIT_OK;
+	int err, rc = EXIT_OK;
+	cli_args a;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			help(stdout);
-			return EXIT_OK;
-		} else if (!strcmp(a, "--steps") || !strcmp(a, "--seed") || !strcmp(a, "-o")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("gen", "%s needs a value", a);
-			if (!strcmp(a, "-o"))
-				out = argv[++i];
-			else if (cli_parse_u64("gen", a, argv[++i], !strcmp(a, "--steps") ? &steps : &seed) < 0)
-				return EXIT_USAGE;
-		} else if (a[0] == '-' && a[1]) {
-			return cli_usage_error("gen", "unknown option '%s'", a);
-		} else if (!harness) {
-			harness = a;
-		} else {
-			return cli_usage_error("gen", "unexpected argument '%s'", a);
-		}
-	}
-	if (!harness)
+	cli_args_init(&a); /* none of this command's options allocates: no dispose */
+	a.steps = 100;
+	a.seed = 1;
+	if ((err = cli_parse(&spec, &a, argc, argv)) != CLI_GO_ON)
+		return err;
+	if (a.noperands == 0)
 		return cli_usage_error("gen", "missing HARNESS");
+	harness = a.operands[0];
+	out = a.out;
+	steps = a.steps;
+	seed = a.seed;
 	if (steps > 10000000)
 		return cli_usage_error("gen", "--steps %llu is too many (at most 10000000)", steps);
 	if ((err = tnorm_harness_load(&h, harness)) < 0 ||

@@ -212,311 +212,236 @@ static void on_target(void *ctx, const char *sig, int stable)
 		                "part they share\n");
 }
 
-static int pipeline(int argc, char **argv, int mode)
-{
-	tnorm_pipeline_options po = TNORM_PIPELINE_OPTIONS_INIT;
+/* One command's job, from its options to what it prints. */
+typedef struct job {
+	int mode;
+	const char *cmd;
+	cli_args a;
+	tnorm_pipeline_options po;
 	tnorm_pipeline_result res;
-	int verbose = 0, no_db = 0, show_target, no_harness = 0;
-	char *tmp_harness = NULL;
-	const char *cmd = tnorm_mode_name((tnorm_mode)mode), *dbpath = NULL;
-	log_sink lsink = {0, 0, NULL, 0, 0};
-	cli_run_args ra;
-	const char *test = NULL, *outp = NULL, *match = "line";
-	char **rest = NULL, *outbuf = NULL, *slipdir = NULL, *dir = NULL, *dbfile = NULL;
+	log_sink lsink;
+	char *tmp_harness, *outbuf, *slipdir, *dir, *dbfile;
+	int show_target;
+} job;
+
+static void help_normalize(FILE *f)
+{
+	help_norm(f, MODE_NORMALIZE);
+}
+
+static void help_minimize(FILE *f)
+{
+	help_norm(f, MODE_MINIMIZE);
+}
+
+static const cli_spec specs[] = {
+	[MODE_REDUCE] = {"reduce", CLI_REDUCE, 1, 1, help},
+	[MODE_NORMALIZE] = {"normalize", CLI_NORMALIZE, 1, 1, help_normalize},
+	[MODE_MINIMIZE] = {"minimize", CLI_MINIMIZE, 1, 1, help_minimize},
+	[MODE_GENERALIZE] = {"generalize", CLI_GENERALIZE, 1, 1, help_generalize},
+};
+
+/* The command line into j->a and j->po: CLI_GO_ON, or the exit status. */
+static int parse(job *j, int argc, char **argv)
+{
+	cli_args *a = &j->a;
+	tnorm_pipeline_options *po = &j->po;
+	int rc;
+	a->run.timeout = 0; /* derived from the confirm runs unless given */
+	a->jobs = cli_default_jobs();
+	a->match = "line";
+	a->max_edit = po->normalize.max_edit;
+	a->confirm = po->session.confirm;
+	a->max_runs = po->session.max_runs;
+	a->max_time = po->session.max_time;
+	a->seed = po->reduce.seed;
+	if ((rc = cli_parse(&specs[j->mode], a, argc, argv)) != CLI_GO_ON)
+		return rc;
+	po->harness = a->harness;
+	po->generalize |= a->generalize;
+	po->normalize.wide |= a->wide;
+	if (a->no_rewire)
+		po->normalize.rewire = 0;
+	if (a->rules)
+		po->normalize.rules = strcmp(a->rules, "paper") ? TNORM_RULES_CALLS : TNORM_RULES_PAPER;
+	po->normalize.max_edit = (unsigned)a->max_edit;
+	po->jobs = (unsigned)a->jobs;
+	if (a->no_replay)
+		po->replay = 0;
+	if (a->no_slice)
+		po->reduce.slice = 0;
+	if (a->no_chunks)
+		po->generic.chunks = 0;
+	po->session.allow_flaky |= a->allow_flaky;
+	if (a->algo)
+		tnorm_reduce_algo_parse(a->algo, &po->reduce.algo); /* checked as it was read */
+	po->session.confirm = (unsigned)a->confirm;
+	po->session.max_runs = a->max_runs;
+	po->session.max_time = a->max_time;
+	po->reduce.seed = a->seed;
+	return CLI_GO_ON;
+}
+
+/* TEST, the command, the harness, the fixed program, the output, slipped/ and the database:
+ * CLI_GO_ON, or the exit status (the message printed). */
+static int prepare(job *j)
+{
+	cli_args *a = &j->a;
+	tnorm_pipeline_options *po = &j->po;
+	const char *outp = a->out;
 	char synopsis[64];
-	int i, nrest = 0, json = 0, quiet = 0, err = 0, rc = EXIT_OK, tty;
-	unsigned long long v;
-	cli_cancel sigs_in;
-
-	memset(&res, 0, sizeof(res));
-	po.mode = (tnorm_mode)mode;
-	po.jobs = cli_default_jobs();
-	if (cli_run_args_init(&ra) < 0)
+	int err;
+	if (a->noperands == 0)
+		return cli_usage_error(j->cmd, "missing TEST");
+	snprintf(synopsis, sizeof(synopsis), "tnorm %s TEST -- CMD ARGS {}", j->cmd);
+	if (cli_check_command(&a->run, j->cmd, a->rest, a->nrest, synopsis) < 0)
+		return EXIT_USAGE;
+	if (cli_harness(j->cmd, a, a->quiet || a->json, &po->harness, &j->tmp_harness) < 0)
 		return EXIT_SYSTEM;
-	ra.timeout = 0; /* derived from the confirm runs unless given */
-	ra.fixed_ok = 1;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int used;
-		if (!strcmp(a, "--")) {
-			rest = argv + i + 1;
-			nrest = argc - i - 1;
-			break;
-		}
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			if (mode == MODE_REDUCE)
-				help(stdout);
-			else if (mode == MODE_GENERALIZE)
-				help_generalize(stdout);
-			else
-				help_norm(stdout, mode);
-			goto done;
-		}
-		if (mode == MODE_MINIMIZE && !strcmp(a, "--generalize")) {
-			po.generalize = 1;
-		} else if (mode != MODE_REDUCE && !strcmp(a, "--verbose")) {
-			verbose = 1;
-		} else if (mode != MODE_REDUCE && !strcmp(a, "--wide")) {
-			po.normalize.wide = 1;
-		} else if (mode != MODE_REDUCE && !strcmp(a, "--no-rewire")) {
-			po.normalize.rewire = 0;
-		} else if (mode != MODE_REDUCE && !strcmp(a, "--rules")) {
-			if (i + 1 >= argc) {
-				rc = cli_usage_error(cmd, "--rules needs a value: calls or paper");
-				goto done;
-			}
-			if (!strcmp(argv[i + 1], "calls")) {
-				po.normalize.rules = TNORM_RULES_CALLS;
-			} else if (!strcmp(argv[i + 1], "paper")) {
-				po.normalize.rules = TNORM_RULES_PAPER;
-			} else {
-				rc = cli_usage_error(cmd, "--rules takes calls or paper, not '%s'", argv[i + 1]);
-				goto done;
-			}
-			i++;
-		} else if (mode != MODE_REDUCE && (!strcmp(a, "--max-edit") || !strcmp(a, "-j") ||
-		                                   !strcmp(a, "--jobs"))) {
-			if (i + 1 >= argc || cli_parse_u64(cmd, a, argv[i + 1], &v) < 0) {
-				rc = i + 1 >= argc ? cli_usage_error(cmd, "%s needs a value", a) : EXIT_USAGE;
-				goto done;
-			}
-			if (a[1] == 'j' || a[2] == 'j') {
-				if (v < 1 || v > 256) {
-					rc = cli_usage_error(cmd, "%s takes 1 to 256 jobs", a);
-					goto done;
-				}
-				po.jobs = (unsigned)v;
-			} else {
-				po.normalize.max_edit = (unsigned)v;
-			}
-			i++;
-		} else if (!strcmp(a, "--no-db")) {
-			no_db = 1;
-		} else if (mode != MODE_GENERALIZE && !strcmp(a, "--no-harness")) {
-			no_harness = 1;
-		} else if (mode == MODE_MINIMIZE && !strcmp(a, "--no-replay")) {
-			po.replay = 0;
-		} else if (!strcmp(a, "--db")) {
-			if (i + 1 >= argc) {
-				rc = cli_usage_error(cmd, "--db needs a path");
-				goto done;
-			}
-			dbpath = argv[++i];
-		} else if (!strcmp(a, "--json")) {
-			json = 1;
-		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-			quiet = 1;
-		} else if (!strcmp(a, "--no-slice")) {
-			po.reduce.slice = 0;
-		} else if (!strcmp(a, "--no-chunks")) {
-			po.generic.chunks = 0;
-		} else if (!strcmp(a, "--allow-flaky")) {
-			po.session.allow_flaky = 1;
-		} else if (!strcmp(a, "--harness") || !strcmp(a, "-o") || !strcmp(a, "--match") ||
-		           !strcmp(a, "--algo") || !strcmp(a, "--confirm") || !strcmp(a, "--max-runs") ||
-		           !strcmp(a, "--max-time") || !strcmp(a, "--seed")) {
-			const char *val;
-			if (i + 1 >= argc) {
-				rc = cli_usage_error(cmd, "%s needs a value", a);
-				goto done;
-			}
-			val = argv[++i];
-			if (!strcmp(a, "--harness")) {
-				po.harness = val;
-			} else if (!strcmp(a, "-o")) {
-				outp = val;
-			} else if (!strcmp(a, "--match")) {
-				tnorm_match *m = NULL;
-				if (tnorm_match_parse(&m, val) < 0) {
-					rc = cli_usage_error(cmd, "%s", tnorm_error_last()->message);
-					goto done;
-				}
-				tnorm_match_free(m);
-				match = val;
-			} else if (!strcmp(a, "--algo")) {
-				if (tnorm_reduce_algo_parse(val, &po.reduce.algo) < 0) {
-					rc = cli_usage_error(cmd, "%s", tnorm_error_last()->message);
-					goto done;
-				}
-			} else if (!strcmp(a, "--max-time")) {
-				if (cli_parse_seconds(cmd, a, val, &po.session.max_time) < 0) {
-					rc = EXIT_USAGE;
-					goto done;
-				}
-			} else {
-				if (cli_parse_u64(cmd, a, val, &v) < 0) {
-					rc = EXIT_USAGE;
-					goto done;
-				}
-				if (!strcmp(a, "--confirm")) {
-					if (v < 1 || v > 100) {
-						rc = cli_usage_error(cmd, "--confirm takes 1 to 100 runs");
-						goto done;
-					}
-					po.session.confirm = (unsigned)v;
-				} else if (!strcmp(a, "--max-runs")) {
-					po.session.max_runs = v;
-				} else {
-					po.reduce.seed = v;
-				}
-			}
-		} else if ((used = cli_run_args_parse(&ra, cmd, argc, argv, i)) != 0) {
-			if (used < 0) {
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			i += used - 1;
-		} else if (a[0] == '-' && a[1]) {
-			rc = cli_usage_error(cmd, "unknown option '%s'", a);
-			goto done;
-		} else if (test) {
-			rc = cli_usage_error(cmd, "unexpected argument '%s' (put the command after --)", a);
-			goto done;
-		} else {
-			test = a;
-		}
-	}
-	if (!test) {
-		rc = cli_usage_error(cmd, "missing TEST");
-		goto done;
-	}
-	snprintf(synopsis, sizeof(synopsis), "tnorm %s TEST -- CMD ARGS {}", cmd);
-	if (cli_check_command(&ra, cmd, rest, nrest, synopsis) < 0) {
-		rc = EXIT_USAGE;
-		goto done;
-	}
-	if (po.harness)
-		cli_warn_stale_harness(cmd, po.harness, rest[0], rest);
-	else if (!no_harness &&
-	         cli_driver_harness(cmd, rest, quiet || json, &po.harness, &tmp_harness) < 0) {
-		rc = EXIT_SYSTEM;
-		goto done;
-	}
-	if (mode == MODE_GENERALIZE && !po.harness) {
-		rc = cli_usage_error(cmd, "generalize needs --harness (or a tnorm driver as CMD): it "
-		                     "annotates harness tests");
-		goto done;
-	}
-	if (cli_run_args_fixed(&ra, cmd, rest, &po.session.fixed) < 0) {
-		rc = EXIT_USAGE;
-		goto done;
-	}
+	if (j->mode == MODE_GENERALIZE && !po->harness)
+		return cli_usage_error(j->cmd, "generalize needs --harness (or a tnorm driver as CMD): "
+		                       "it annotates harness tests");
+	if (cli_run_args_fixed(&a->run, j->cmd, a->rest, &po->session.fixed) < 0)
+		return EXIT_USAGE;
+	po->test = a->operands[0];
 	if (!outp) {
-		if ((err = tnorm_pipeline_default_output(&outbuf, test, po.mode)) < 0) {
-			rc = cli_fail(cmd, err);
-			goto done;
-		}
-		outp = outbuf;
+		if ((err = tnorm_pipeline_default_output(&j->outbuf, po->test, po->mode)) < 0)
+			return cli_fail(j->cmd, err);
+		outp = j->outbuf;
 	}
-	dir = dir_of(outp);
-	if (!dir || !(slipdir = malloc(strlen(dir) + 10))) {
-		rc = EXIT_SYSTEM;
-		goto done;
-	}
-	sprintf(slipdir, "%s/slipped", dir);
-	if (!no_db && (err = tnorm_db_path(test, dbpath, &dbfile)) < 0) {
-		rc = cli_fail(cmd, err);
-		goto done;
-	}
+	j->dir = dir_of(outp);
+	if (!j->dir || !(j->slipdir = malloc(strlen(j->dir) + 10)))
+		return EXIT_SYSTEM;
+	sprintf(j->slipdir, "%s/slipped", j->dir);
+	if (!a->no_db && (err = tnorm_db_path(po->test, a->db, &j->dbfile)) < 0)
+		return cli_fail(j->cmd, err);
+	po->out = outp;
+	return CLI_GO_ON;
+}
 
-	cli_run_args_apply(&ra, &po.run);
-	po.test = test;
-	po.out = outp;
-	po.slipped_dir = slipdir;
-	po.db = dbfile;
-	po.argv = (const char *const *)rest;
-	po.session.match = match;
-	po.session.cancel = &cli_cancel_flag;
+/* The rest of the job's options: where it runs, what it reports on the way. */
+static int setup(job *j)
+{
+	cli_args *a = &j->a;
+	tnorm_pipeline_options *po = &j->po;
+	cli_run_args_apply(&a->run, &po->run);
+	po->slipped_dir = j->slipdir;
+	po->db = j->dbfile;
+	po->argv = (const char *const *)a->rest;
+	po->session.match = a->match;
+	po->session.cancel = &cli_cancel_flag;
 	/* A mistake in -o is a command-line mistake: said before anything runs (issue 28, item 9). */
-	if (tnorm_pipeline_check_output(&po) < 0) {
-		rc = cli_usage_error(cmd, "%s", tnorm_error_last()->message);
-		goto done;
+	if (tnorm_pipeline_check_output(po) < 0)
+		return cli_usage_error(j->cmd, "%s", tnorm_error_last()->message);
+	if (!a->quiet && isatty(2))
+		po->session.progress = progress;
+	j->show_target = !a->quiet && !a->json;
+	po->on_target = on_target;
+	po->target_ctx = &j->show_target;
+	j->lsink.print = a->verbose && !a->json;
+	j->lsink.collect = a->json;
+	if (a->verbose || a->json) {
+		po->log = log_rewrite;
+		po->log_ctx = &j->lsink;
 	}
-	tty = isatty(2);
-	if (!quiet && tty)
-		po.session.progress = progress;
-	show_target = !quiet && !json;
-	po.on_target = on_target;
-	po.target_ctx = &show_target;
-	lsink.print = verbose && !json;
-	lsink.collect = json;
-	if (verbose || json) {
-		po.log = log_rewrite;
-		po.log_ctx = &lsink;
-	}
-	if (verbose && !json && mode != MODE_REDUCE && mode != MODE_GENERALIZE)
+	if (a->verbose && !a->json && j->mode != MODE_REDUCE && j->mode != MODE_GENERALIZE)
 		fprintf(stderr, "rewrites:\n");
-	cli_cancel_begin(&sigs_in);
+	return CLI_GO_ON;
+}
 
-	err = tnorm_pipeline_run(&po, &res);
-	if (tty && !quiet && po.session.progress && res.signature)
+/* The result as text: sizes, signature, the normal form or the annotated test, what slipped. */
+static void print_text(const job *j)
+{
+	const tnorm_pipeline_result *res = &j->res;
+	int mode = j->mode;
+	const char *outp = j->po.out;
+	size_t k;
+	printf("%s: %zu -> %zu %s in %llu runs (%llu cached), %.2f s\n", outp, res->original,
+	       res->final, res->unit, (unsigned long long)res->stats.runs,
+	       (unsigned long long)res->stats.cache_hits, res->stats.elapsed);
+	printf("signature: %s\n", res->signature);
+	if (res->replayed)
+		printf("replayed: started from test %zu of the %zu this test's last minimization "
+		       "passed through\n", res->replayed, res->replay_len);
+	if (res->generalization && res->text)
+		printf("%s:\n%s", mode == MODE_GENERALIZE ? "generalized" : "normal form, generalized",
+		       res->text);
+	else if (mode != MODE_REDUCE && res->text && res->known)
+		printf("normal form (known from the database):\n%s", res->text);
+	else if (mode != MODE_REDUCE && res->text && printable(res->text, res->text_len))
+		printf("normal form (%llu rewrites):\n%s%s", (unsigned long long)res->normalize.rewrites,
+		       res->text, res->text_len && res->text[res->text_len - 1] != '\n' ? "\n" : "");
+	else if (mode != MODE_REDUCE && res->text)
+		printf("normal form (%llu rewrites): %zu bytes, not text: see %s\n",
+		       (unsigned long long)res->normalize.rewrites, res->text_len, outp);
+	if (mode != MODE_REDUCE && res->normalize.capped)
+		printf("note: %llu searches were cut short by a cap (%s); the normal form may not be "
+		       "the lowest\n",
+		       (unsigned long long)res->normalize.capped,
+		       res->normalize.paper ? "--wide for every lower action; see docs/normalization.md"
+		                            : "the first 8 characters of a string are lowered");
+	for (k = 0; k < res->nslipped; k++)
+		printf("slipped: %s (smallest test, %zu bytes: %s)\n", res->slipped[k].signature,
+		       res->slipped[k].size, res->slipped[k].path ? res->slipped[k].path : "-");
+}
+
+/* Run the job (Ctrl-C keeps the best so far) and print what it found: the exit status. */
+static int run(job *j)
+{
+	const tnorm_pipeline_result *res = &j->res;
+	int err, rc = EXIT_OK;
+	cli_cancel sigs_in;
+	cli_cancel_begin(&sigs_in);
+	err = tnorm_pipeline_run(&j->po, &j->res);
+	if (j->po.session.progress && res->signature)
 		fprintf(stderr, "\n");
-	if (res.warning)
-		fprintf(stderr, "tnorm %s: warning: %s\n", cmd, res.warning);
+	if (res->warning)
+		fprintf(stderr, "tnorm %s: warning: %s\n", j->cmd, res->warning);
 	if (err < 0 && err != TNORM_EINTERRUPTED && err != TNORM_ETIMEOUT) {
-		rc = cli_fail(cmd, err);
-		goto restore;
-	}
-	if (err == TNORM_EINTERRUPTED && !res.signature) {
+		rc = cli_fail(j->cmd, err);
+	} else if (err == TNORM_EINTERRUPTED && !res->signature) {
 		/* No target yet: there is no result, and none was written (issue 28, item 7). */
 		fprintf(stderr, "tnorm %s: interrupted before the target was confirmed; nothing "
-		        "written\n", cmd);
+		        "written\n", j->cmd);
 		rc = EXIT_INTERRUPTED;
-		goto restore;
-	}
-	if (err == TNORM_EINTERRUPTED || err == TNORM_ETIMEOUT) {
-		fprintf(stderr, "tnorm %s: %s\n", cmd, tnorm_error_last()->message);
-		rc = err == TNORM_EINTERRUPTED ? EXIT_INTERRUPTED : EXIT_OK;
-	}
-	if (json) {
-		int prc = print_json(&po, &res, &lsink);
-		if (prc != EXIT_OK)
-			rc = prc;
 	} else {
-		size_t k;
-		int generalized = res.generalization != NULL;
-		printf("%s: %zu -> %zu %s in %llu runs (%llu cached), %.2f s\n", outp, res.original,
-		       res.final, res.unit, (unsigned long long)res.stats.runs,
-		       (unsigned long long)res.stats.cache_hits, res.stats.elapsed);
-		printf("signature: %s\n", res.signature);
-		if (res.replayed)
-			printf("replayed: started from test %zu of the %zu this test's last minimization "
-			       "passed through\n", res.replayed, res.replay_len);
-		if (generalized && res.text)
-			printf("%s:\n%s", mode == MODE_GENERALIZE ? "generalized" : "normal form, generalized",
-			       res.text);
-		else if (mode != MODE_REDUCE && res.text && res.known)
-			printf("normal form (known from the database):\n%s", res.text);
-		else if (mode != MODE_REDUCE && res.text && printable(res.text, res.text_len))
-			printf("normal form (%llu rewrites):\n%s%s", (unsigned long long)res.normalize.rewrites,
-			       res.text,
-			       res.text_len && res.text[res.text_len - 1] != '\n' ? "\n" : "");
-		else if (mode != MODE_REDUCE && res.text)
-			printf("normal form (%llu rewrites): %zu bytes, not text: see %s\n",
-			       (unsigned long long)res.normalize.rewrites, res.text_len, outp);
-		if (mode != MODE_REDUCE && res.normalize.capped)
-			printf("note: %llu searches were cut short by a cap (%s); the normal form may not be "
-			       "the lowest\n",
-			       (unsigned long long)res.normalize.capped,
-			       res.normalize.paper ? "--wide for every lower action; see docs/normalization.md"
-			                           : "the first 8 characters of a string are lowered");
-		for (k = 0; k < res.nslipped; k++)
-			printf("slipped: %s (smallest test, %zu bytes: %s)\n", res.slipped[k].signature,
-			       res.slipped[k].size, res.slipped[k].path ? res.slipped[k].path : "-");
+		if (err == TNORM_EINTERRUPTED || err == TNORM_ETIMEOUT) {
+			fprintf(stderr, "tnorm %s: %s\n", j->cmd, tnorm_error_last()->message);
+			rc = err == TNORM_EINTERRUPTED ? EXIT_INTERRUPTED : EXIT_OK;
+		}
+		if (!j->a.json)
+			print_text(j);
+		else if ((err = print_json(&j->po, res, &j->lsink)) != EXIT_OK)
+			rc = err;
 	}
-restore:
 	cli_cancel_end(&sigs_in);
-done:
-	log_dispose(&lsink);
-	tnorm_pipeline_result_dispose(&res);
-	tnorm_free(dbfile);
-	if (tmp_harness)
-		unlink(tmp_harness);
-	free(tmp_harness);
-	tnorm_free(outbuf);
-	free(slipdir);
-	free(dir);
-	cli_run_args_dispose(&ra);
+	return rc;
+}
+
+static int pipeline(int argc, char **argv, int mode)
+{
+	job j;
+	int rc;
+
+	memset(&j, 0, sizeof(j));
+	j.mode = mode;
+	j.cmd = tnorm_mode_name((tnorm_mode)mode);
+	j.po = (tnorm_pipeline_options)TNORM_PIPELINE_OPTIONS_INIT;
+	j.po.mode = (tnorm_mode)mode;
+	cli_args_init(&j.a);
+	if ((rc = parse(&j, argc, argv)) == CLI_GO_ON && (rc = prepare(&j)) == CLI_GO_ON &&
+	    (rc = setup(&j)) == CLI_GO_ON)
+		rc = run(&j);
+	log_dispose(&j.lsink);
+	tnorm_pipeline_result_dispose(&j.res);
+	tnorm_free(j.dbfile);
+	if (j.tmp_harness)
+		unlink(j.tmp_harness);
+	free(j.tmp_harness);
+	tnorm_free(j.outbuf);
+	free(j.slipdir);
+	free(j.dir);
+	cli_args_dispose(&j.a);
 	return rc;
 }
 

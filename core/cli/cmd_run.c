@@ -73,88 +73,41 @@ static void warn_check_failed(const tnorm_signature *sig)
 
 int cmd_run(int argc, char **argv)
 {
+	static const cli_spec spec = {"run", CLI_RUN, 1, 1, help};
 	tnorm_run_options opts = TNORM_RUN_OPTIONS_INIT;
-	cli_run_args ra;
+	cli_args a;
 	tnorm_runner *r = NULL;
 	cli_cancel sigs_in;
 	tnorm_run_result res;
 	char *data = NULL, *sig = NULL, *sigjson = NULL, *key = NULL;
 	tnorm_match *match = NULL;
 	size_t len = 0;
-	int json = 0, err, rc = EXIT_OK, i, nrest = 0;
-	const char *test = NULL, *expect = NULL;
-	char **rest = NULL;
+	int err, rc = EXIT_OK;
+	const char *test;
 
 	memset(&res, 0, sizeof(res));
-	if (cli_run_args_init(&ra) < 0)
-		return EXIT_SYSTEM;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int used;
-		if (!strcmp(a, "--")) {
-			rest = argv + i + 1;
-			nrest = argc - i - 1;
-			break;
-		}
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			help(stdout);
-			cli_run_args_dispose(&ra);
-			return EXIT_OK;
-		}
-		if (!strcmp(a, "--json")) {
-			json = 1;
-			continue;
-		}
-		if (!strcmp(a, "--expect")) {
-			if (i + 1 >= argc || (strcmp(argv[i + 1], "fail") && strcmp(argv[i + 1], "pass"))) {
-				rc = cli_usage_error("run", "--expect takes fail or pass");
-				goto done;
-			}
-			expect = argv[++i];
-			continue;
-		}
-		if (!strcmp(a, "--match")) {
-			if (i + 1 >= argc) {
-				rc = cli_usage_error("run", "--match needs a policy");
-				goto done;
-			}
-			tnorm_match_free(match);
-			match = NULL;
-			if ((err = tnorm_match_parse(&match, argv[++i])) < 0) {
-				rc = cli_usage_error("run", "%s", tnorm_error_last()->message);
-				goto done;
-			}
-			continue;
-		}
-		if ((used = cli_run_args_parse(&ra, "run", argc, argv, i)) < 0) {
-			rc = EXIT_USAGE;
-			goto done;
-		}
-		if (used > 0) {
-			i += used - 1;
-			continue;
-		}
-		if (a[0] == '-' && a[1]) {
-			rc = cli_usage_error("run", "unknown option '%s'", a);
-			goto done;
-		}
-		if (test) {
-			rc = cli_usage_error("run", "unexpected argument '%s' (put the command after --)", a);
-			goto done;
-		}
-		test = a;
+	cli_args_init(&a);
+	if ((err = cli_parse(&spec, &a, argc, argv)) != CLI_GO_ON) {
+		rc = err;
+		goto done;
 	}
-	if (!test) {
+	if (a.noperands == 0) {
 		rc = cli_usage_error("run", "missing TEST");
 		goto done;
 	}
-	if (cli_check_command(&ra, "run", rest, nrest, "tnorm run TEST -- CMD ARGS {}") < 0) {
+	test = a.operands[0];
+	if (cli_check_command(&a.run, "run", a.rest, a.nrest, "tnorm run TEST -- CMD ARGS {}") < 0) {
 		rc = EXIT_USAGE;
 		goto done;
 	}
-	cli_run_args_apply(&ra, &opts);
+	/* --match was checked as it was read */
+	if (a.match && (err = tnorm_match_parse(&match, a.match)) < 0) {
+		rc = cli_fail("run", err);
+		goto done;
+	}
+	cli_run_args_apply(&a.run, &opts);
 	if ((err = tnorm_file_read(test, &data, &len)) < 0 ||
-	    (err = tnorm_runner_new(&r, (const char *const *)rest, &opts)) < 0 ||
+	    (err = tnorm_runner_new(&r, (const char *const *)a.rest, &opts)) < 0 ||
 	    (err = tnorm_runner_set_test_name(r, test)) < 0) {
 		rc = cli_fail("run", err);
 		goto done;
@@ -173,7 +126,7 @@ int cmd_run(int argc, char **argv)
 		rc = cli_fail("run", err);
 		goto done;
 	}
-	if (json) {
+	if (a.json) {
 		rc = print_json(&res, sigjson, key);
 	} else {
 		printf("outcome: %s\n", tnorm_outcome_name(res.outcome));
@@ -190,9 +143,9 @@ int cmd_run(int argc, char **argv)
 	if (res.outcome == TNORM_OUTCOME_ERROR) {
 		fprintf(stderr, "tnorm run: %s\n", res.message);
 		rc = EXIT_SYSTEM;
-	} else if (expect && rc == EXIT_OK && strcmp(expect, tnorm_outcome_name(res.outcome))) {
+	} else if (a.expect && rc == EXIT_OK && strcmp(a.expect, tnorm_outcome_name(res.outcome))) {
 		/* For scripts: "fails on the buggy build, passes on the fixed" (issue 32, item 4). */
-		fprintf(stderr, "tnorm run: expected %s, the outcome is %s\n", expect,
+		fprintf(stderr, "tnorm run: expected %s, the outcome is %s\n", a.expect,
 		        tnorm_outcome_name(res.outcome));
 		rc = EXIT_OUTCOME;
 	}
@@ -204,6 +157,6 @@ done:
 	tnorm_free(data);
 	tnorm_run_result_dispose(&res);
 	tnorm_runner_free(r);
-	cli_run_args_dispose(&ra);
+	cli_args_dispose(&a);
 	return rc;
 }

@@ -10,7 +10,6 @@
  * same command resumes it.
  */
 #include <signal.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,176 +220,94 @@ static void print_shard(const tnorm_triage_options *o, const tnorm_triage_result
 	printf("the report: run the same command without --shard once every shard is done\n");
 }
 
+/* The command line into `a` and `o`: CLI_GO_ON, or the exit status. */
+static int parse(cli_args *a, tnorm_triage_options *o, int argc, char **argv)
+{
+	static const cli_spec spec = {"triage", CLI_TRIAGE, 1, 1, help};
+	int rc;
+	a->run.timeout = 0; /* derived from each test's confirm runs unless given */
+	a->jobs = cli_default_jobs();
+	a->match = "line";
+	a->lease = o->lease;
+	a->polish = o->polish;
+	a->polish_runs = o->polish_runs;
+	a->max_time = o->job.session.max_time;
+	a->shard = o->shard;
+	a->shards = o->shards;
+	if ((rc = cli_parse(&spec, a, argc, argv)) != CLI_GO_ON)
+		return rc;
+	o->harness = a->harness;
+	o->out = a->out;
+	o->jobs = (unsigned)a->jobs;
+	o->job.session.match = a->match;
+	o->job.session.max_time = a->max_time;
+	if (a->rules)
+		o->job.normalize.rules = strcmp(a->rules, "paper") ? TNORM_RULES_CALLS : TNORM_RULES_PAPER;
+	if (a->no_generalize)
+		o->generalize = 0;
+	o->polish = a->polish;
+	o->polish_runs = a->polish_runs;
+	o->lease = (unsigned)a->lease;
+	o->shard = a->shard;
+	o->shards = a->shards;
+	if (a->noperands == 0)
+		return cli_usage_error("triage", "missing DIR (a folder of failing tests, e.g. from "
+		                       "tnorm fuzz)");
+	o->dir = a->operands[0];
+	if (o->shards > 1 && a->no_db)
+		return cli_usage_error("triage", "--shard needs a database where the shards' results "
+		                       "meet (--db URL), not --no-db");
+	if (cli_check_command(&a->run, "triage", a->rest, a->nrest,
+	                      "tnorm triage DIR -- CMD ARGS {} (or @@)") < 0)
+		return EXIT_USAGE;
+	return CLI_GO_ON;
+}
+
+/* The harness, the fixed program, the runs' options and the database (beside the tests):
+ * CLI_GO_ON, or the exit status.  *probe and *dbfile are the caller's to free. */
+static int prepare(cli_args *a, tnorm_triage_options *o, shown *sh, char **tmp_harness,
+                   char **probe, char **dbfile)
+{
+	size_t n = strlen(o->dir) + 3;
+	int err;
+	if (cli_harness("triage", a, sh->quiet, &o->harness, tmp_harness) < 0)
+		return EXIT_SYSTEM;
+	if (!o->harness)
+		sh->unit = "bytes";
+	o->argv = (const char *const *)a->rest;
+	if (cli_run_args_fixed(&a->run, "triage", a->rest, &o->job.session.fixed) < 0)
+		return EXIT_USAGE;
+	cli_run_args_apply(&a->run, &o->job.run);
+	if (!a->no_db) {
+		if (!(*probe = malloc(n)))
+			return EXIT_SYSTEM;
+		snprintf(*probe, n, "%s/x", o->dir);
+		if ((err = tnorm_db_path(*probe, a->db, dbfile)) < 0)
+			return cli_fail("triage", err);
+	}
+	o->db = *dbfile;
+	return CLI_GO_ON;
+}
+
 int cmd_triage(int argc, char **argv)
 {
 	tnorm_triage_options o = TNORM_TRIAGE_OPTIONS_INIT;
 	tnorm_triage_result res;
-	cli_run_args ra;
-	char **rest = NULL, *dbfile = NULL, *probe = NULL, *tmp_harness = NULL;
-	const char *dbpath = NULL;
-	unsigned long long v;
-	int k, nrest = 0, no_db = 0, no_harness = 0, rc = EXIT_OK, err;
+	cli_args a;
+	char *dbfile = NULL, *probe = NULL, *tmp_harness = NULL;
+	size_t k;
+	int rc, err;
 	shown sh = {NULL, 0, "steps", 0, 0, 0, 0, 0, NULL, 0, 0};
 	cli_cancel sigs_in;
 
 	memset(&res, 0, sizeof(res));
-	o.jobs = cli_default_jobs();
-	o.job.session.match = "line";
-	if (cli_run_args_init(&ra) < 0)
-		return EXIT_SYSTEM;
-	ra.timeout = 0; /* derived from each test's confirm runs unless given */
-	ra.fixed_ok = 1;
-	for (k = 1; k < argc; k++) {
-		const char *a = argv[k];
-		int used;
-		if (!strcmp(a, "--")) {
-			rest = argv + k + 1;
-			nrest = argc - k - 1;
-			break;
-		}
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			help(stdout);
-			goto done;
-		}
-		if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-			sh.quiet = 1;
-		} else if (!strcmp(a, "--no-db")) {
-			no_db = 1;
-		} else if (!strcmp(a, "--no-harness")) {
-			no_harness = 1;
-		} else if (!strcmp(a, "--no-generalize")) {
-			o.generalize = 0;
-		} else if (!strcmp(a, "--no-polish")) {
-			o.polish = -1;
-		} else if (!strcmp(a, "--rules")) {
-			if (k + 1 >= argc || (strcmp(argv[k + 1], "calls") && strcmp(argv[k + 1], "paper"))) {
-				rc = cli_usage_error("triage", "--rules takes calls or paper");
-				goto done;
-			}
-			o.job.normalize.rules =
-			        strcmp(argv[++k], "paper") ? TNORM_RULES_CALLS : TNORM_RULES_PAPER;
-		} else if (!strcmp(a, "--harness") || !strcmp(a, "-o") || !strcmp(a, "--match") ||
-		           !strcmp(a, "--db") || !strcmp(a, "-j") || !strcmp(a, "--jobs") ||
-		           !strcmp(a, "--max-time-per-test") || !strcmp(a, "--shard") ||
-		           !strcmp(a, "--lease") || !strcmp(a, "--polish") || !strcmp(a, "--polish-runs")) {
-			const char *val;
-			if (k + 1 >= argc) {
-				rc = cli_usage_error("triage", "%s needs a value", a);
-				goto done;
-			}
-			val = argv[++k];
-			if (!strcmp(a, "--harness")) {
-				o.harness = val;
-			} else if (!strcmp(a, "-o")) {
-				o.out = val;
-			} else if (!strcmp(a, "--db")) {
-				dbpath = val;
-			} else if (!strcmp(a, "--shard")) {
-				if (tnorm_triage_shard_parse(val, &o.shard, &o.shards) < 0) {
-					rc = cli_usage_error("triage", "%s", tnorm_error_last()->message);
-					goto done;
-				}
-			} else if (!strcmp(a, "--lease")) {
-				if (cli_parse_u64_in("triage", a, val, 1, 86400, "seconds", &v) < 0) {
-					rc = EXIT_USAGE;
-					goto done;
-				}
-				o.lease = (unsigned)v;
-			} else if (!strcmp(a, "--polish")) {
-				if (cli_parse_u64_in("triage", a, val, 1, 1000000, "bytes", &v) < 0) {
-					rc = EXIT_USAGE;
-					goto done;
-				}
-				o.polish = (long)v;
-			} else if (!strcmp(a, "--polish-runs")) {
-				if (cli_parse_u64_in("triage", a, val, 1, ULLONG_MAX, "", &v) < 0) {
-					rc = EXIT_USAGE;
-					goto done;
-				}
-				o.polish_runs = v;
-			} else if (!strcmp(a, "--max-time-per-test")) {
-				if (cli_parse_seconds("triage", a, val, &o.job.session.max_time) < 0) {
-					rc = EXIT_USAGE;
-					goto done;
-				}
-			} else if (!strcmp(a, "--match")) {
-				tnorm_match *m = NULL;
-				if (tnorm_match_parse(&m, val) < 0) {
-					rc = cli_usage_error("triage", "%s", tnorm_error_last()->message);
-					goto done;
-				}
-				tnorm_match_free(m);
-				o.job.session.match = val;
-			} else {
-				if (cli_parse_u64("triage", a, val, &v) < 0) {
-					rc = EXIT_USAGE;
-					goto done;
-				}
-				if (v < 1 || v > 256) {
-					rc = cli_usage_error("triage", "%s takes 1 to 256 jobs", a);
-					goto done;
-				}
-				o.jobs = (unsigned)v;
-			}
-		} else if ((used = cli_run_args_parse(&ra, "triage", argc, argv, k)) != 0) {
-			if (used < 0) {
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			k += used - 1;
-		} else if (a[0] == '-' && a[1]) {
-			rc = cli_usage_error("triage", "unknown option '%s'", a);
-			goto done;
-		} else if (o.dir) {
-			rc = cli_usage_error("triage", "unexpected argument '%s' (put the command after --)", a);
-			goto done;
-		} else {
-			o.dir = a;
-		}
-	}
-	if (!o.dir) {
-		rc = cli_usage_error("triage", "missing DIR (a folder of failing tests, e.g. from tnorm fuzz)");
+	cli_args_init(&a);
+	if ((rc = parse(&a, &o, argc, argv)) != CLI_GO_ON)
 		goto done;
-	}
-	if (o.shards > 1 && no_db) {
-		rc = cli_usage_error("triage", "--shard needs a database where the shards' results meet "
-		                     "(--db URL), not --no-db");
+	sh.quiet = a.quiet;
+	if ((rc = prepare(&a, &o, &sh, &tmp_harness, &probe, &dbfile)) != CLI_GO_ON)
 		goto done;
-	}
-	if (cli_check_command(&ra, "triage", rest, nrest,
-	                      "tnorm triage DIR -- CMD ARGS {} (or @@)") < 0) {
-		rc = EXIT_USAGE;
-		goto done;
-	}
-	if (o.harness)
-		cli_warn_stale_harness("triage", o.harness, rest[0], rest);
-	else if (!no_harness &&
-	         cli_driver_harness("triage", rest, sh.quiet, &o.harness, &tmp_harness) < 0) {
-		rc = EXIT_SYSTEM;
-		goto done;
-	}
-	if (!o.harness)
-		sh.unit = "bytes";
-	o.argv = (const char *const *)rest;
-	if (cli_run_args_fixed(&ra, "triage", rest, &o.job.session.fixed) < 0) {
-		rc = EXIT_USAGE;
-		goto done;
-	}
-	cli_run_args_apply(&ra, &o.job.run);
-	if (!no_db) {
-		/* The database goes beside the tests. */
-		size_t n = strlen(o.dir) + 3;
-		if (!(probe = malloc(n))) {
-			rc = EXIT_SYSTEM;
-			goto done;
-		}
-		snprintf(probe, n, "%s/x", o.dir);
-		if ((err = tnorm_db_path(probe, dbpath, &dbfile)) < 0) {
-			rc = cli_fail("triage", err);
-			goto done;
-		}
-	}
-	o.db = dbfile;
+	rc = EXIT_OK;
 	o.cancel = &cli_cancel_flag;
 	o.progress = on_progress;
 	sh.dir = o.dir;
@@ -406,24 +323,22 @@ int cmd_triage(int argc, char **argv)
 	undraw(&sh);
 	if (res.warning)
 		fprintf(stderr, "tnorm triage: warning: %s\n", res.warning);
-	if (err < 0) {
+	if (err < 0)
 		rc = cli_fail("triage", err);
-		goto done;
-	}
-	if (o.shards > 1)
+	else if (o.shards > 1)
 		print_shard(&o, &res);
 	else
 		print_summary(&res);
 done:
 	tnorm_triage_result_dispose(&res);
 	free(probe);
-	for (k = 0; k < (int)sh.nkeys; k++)
+	for (k = 0; k < sh.nkeys; k++)
 		free(sh.keys[k]);
 	free(sh.keys);
 	if (tmp_harness)
 		unlink(tmp_harness);
 	free(tmp_harness);
 	tnorm_free(dbfile);
-	cli_run_args_dispose(&ra);
+	cli_args_dispose(&a);
 	return rc;
 }

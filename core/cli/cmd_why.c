@@ -121,85 +121,46 @@ static int print_json(const tnorm_why_result *w)
 
 int cmd_why(int argc, char **argv)
 {
+	static const cli_spec spec = {"why", CLI_WHY, 1, 1, help};
 	tnorm_why_options wo = TNORM_WHY_OPTIONS_INIT;
 	tnorm_why_result w;
 	tnorm_pipeline_result pr;
-	cli_run_args ra;
+	cli_args a;
 	cli_cancel sigs_in;
-	const char *test = NULL, *harness = NULL;
-	char **rest = NULL, *data = NULL;
-	unsigned long long top = 10, nmax = 0;
+	const char *test, *harness;
+	char **rest, *data = NULL;
+	unsigned long long top;
 	size_t len = 0, i;
-	int json = 0, normal = 0, rc = EXIT_OK, err, nrest = 0;
+	int rc = EXIT_OK, err;
 
 	memset(&w, 0, sizeof(w));
 	memset(&pr, 0, sizeof(pr));
-	if (cli_run_args_init(&ra) < 0)
-		return EXIT_SYSTEM;
-	for (i = 1; i < (size_t)argc; i++) {
-		const char *a = argv[i];
-		int used;
-		if (!strcmp(a, "--")) {
-			rest = argv + i + 1;
-			nrest = argc - (int)i - 1;
-			break;
-		}
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			help(stdout);
-			cli_run_args_dispose(&ra);
-			return EXIT_OK;
-		}
-		if (!strcmp(a, "--json") || !strcmp(a, "--normal")) {
-			*(a[2] == 'j' ? &json : &normal) = 1;
-			continue;
-		}
-		if (!strcmp(a, "--harness") || !strcmp(a, "--top") || !strcmp(a, "--neighbours")) {
-			if (i + 1 >= (size_t)argc) {
-				rc = cli_usage_error("why", "%s needs a value", a);
-				goto done;
-			}
-			if (a[2] == 'h')
-				harness = argv[++i];
-			else if (cli_parse_u64("why", a, argv[++i], a[2] == 't' ? &top : &nmax) < 0) {
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			continue;
-		}
-		if ((used = cli_run_args_parse(&ra, "why", argc, argv, (int)i)) < 0) {
-			rc = EXIT_USAGE;
-			goto done;
-		}
-		if (used > 0) {
-			i += (size_t)used - 1;
-			continue;
-		}
-		if (a[0] == '-' && a[1]) {
-			rc = cli_usage_error("why", "unknown option '%s'", a);
-			goto done;
-		}
-		if (test) {
-			rc = cli_usage_error("why", "unexpected argument '%s' (put the command after --)", a);
-			goto done;
-		}
-		test = a;
+	cli_args_init(&a);
+	a.top = 10;
+	if ((err = cli_parse(&spec, &a, argc, argv)) != CLI_GO_ON) {
+		rc = err;
+		goto done;
 	}
-	if (!test) {
+	if (a.noperands == 0) {
 		rc = cli_usage_error("why", "missing TEST");
 		goto done;
 	}
-	if (!rest || nrest == 0 || !rest[0][0]) {
+	if (!a.rest || a.nrest == 0 || !a.rest[0][0]) {
 		rc = cli_usage_error("why", "missing the command: tnorm why TEST -- CMD ARGS {}");
 		goto done;
 	}
+	test = a.operands[0];
+	harness = a.harness;
+	rest = a.rest;
+	top = a.top;
 	cli_cancel_begin(&sigs_in);
-	err = normal ? tnorm_file_read(test, &data, &len)
-	             : minimize(harness, test, rest, &ra, &pr, &data, &len);
+	err = a.normal ? tnorm_file_read(test, &data, &len)
+	               : minimize(harness, test, rest, &a.run, &pr, &data, &len);
 	if (err == 0) {
-		cli_run_args_apply(&ra, &wo.run);
+		cli_run_args_apply(&a.run, &wo.run);
 		wo.argv = (const char *const *)rest;
 		wo.text_steps = harness != NULL;
-		wo.max_neighbours = (size_t)nmax;
+		wo.max_neighbours = (size_t)a.neighbours;
 		wo.cancel = &cli_cancel_flag;
 		wo.known = pr.near;
 		wo.nknown = pr.nnear;
@@ -210,7 +171,7 @@ int cmd_why(int argc, char **argv)
 		rc = cli_fail("why", err);
 		goto done;
 	}
-	if (json) {
+	if (a.json) {
 		rc = print_json(&w);
 		goto done;
 	}
@@ -235,6 +196,6 @@ done:
 	tnorm_why_result_dispose(&w);
 	tnorm_pipeline_result_dispose(&pr);
 	tnorm_free(data);
-	cli_run_args_dispose(&ra);
+	cli_args_dispose(&a);
 	return rc;
 }

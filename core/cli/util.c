@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * util.c - error reporting and option-value parsing shared by the subcommands.
+ * util.c - error reporting, option-value parsing (for options.c's table) and the runner's
+ * options shared by the subcommands.
  */
 #include <errno.h>
 #include <limits.h>
@@ -128,78 +129,10 @@ bad:
 	return -1;
 }
 
-int cli_run_args_init(cli_run_args *ra)
-{
-	memset(ra, 0, sizeof(*ra));
-	ra->timeout = 10.0;
-	ra->env = calloc(1, sizeof(*ra->env));
-	return ra->env ? 0 : -1;
-}
-
 int cli_env_off(const char *name)
 {
 	const char *v = getenv(name);
 	return v && (!strcmp(v, "0") || !strcmp(v, "off") || !strcmp(v, "no"));
-}
-
-int cli_run_args_parse(cli_run_args *ra, const char *cmd, int argc, char **argv, int i)
-{
-	const char *a = argv[i];
-	if (!strcmp(a, "--stdin")) {
-		ra->use_stdin = 1;
-		return 1;
-	}
-	if (!strcmp(a, "--no-fork-server")) {
-		ra->no_fork_server = 1;
-		return 1;
-	}
-	if (strcmp(a, "--timeout") && strcmp(a, "--mem") && strcmp(a, "--env") &&
-	    strcmp(a, "--invalid-exit") && (!ra->fixed_ok || strcmp(a, "--fixed")))
-		return 0;
-	if (i + 1 >= argc) {
-		cli_usage_error(cmd, "%s needs a value", a);
-		return -1;
-	}
-	if (!strcmp(a, "--timeout")) {
-		if (cli_parse_seconds(cmd, a, argv[i + 1], &ra->timeout) < 0)
-			return -1;
-		ra->timeout_set = 1;
-	} else if (!strcmp(a, "--mem")) {
-		if (cli_parse_size(cmd, a, argv[i + 1], &ra->mem) < 0)
-			return -1;
-	} else if (!strcmp(a, "--invalid-exit")) {
-		unsigned long long code;
-		int *n;
-		if (cli_parse_u64(cmd, a, argv[i + 1], &code) < 0)
-			return -1;
-		if (code < 1 || code > 255) {
-			cli_usage_error(cmd, "--invalid-exit takes an exit code from 1 to 255 (0 is a "
-			                "pass), got %llu", code);
-			return -1;
-		}
-		if (!(n = realloc(ra->invalid_exits, (ra->ninvalid + 1) * sizeof(*n))))
-			return -1;
-		ra->invalid_exits = n;
-		ra->invalid_exits[ra->ninvalid++] = (int)code;
-	} else if (!strcmp(a, "--fixed")) {
-		if (!argv[i + 1][0]) {
-			cli_usage_error(cmd, "--fixed expects the fixed program");
-			return -1;
-		}
-		ra->fixed = argv[i + 1];
-	} else {
-		char **n;
-		if (!strchr(argv[i + 1], '=') || argv[i + 1][0] == '=') {
-			cli_usage_error(cmd, "--env expects NAME=VALUE, got '%s'", argv[i + 1]);
-			return -1;
-		}
-		if (!(n = realloc(ra->env, (ra->nenv + 2) * sizeof(*n))))
-			return -1;
-		ra->env = n;
-		ra->env[ra->nenv++] = argv[i + 1];
-		ra->env[ra->nenv] = NULL;
-	}
-	return 2;
 }
 
 void cli_run_args_apply(const cli_run_args *ra, tnorm_run_options *opts)
@@ -341,6 +274,17 @@ int cli_driver_harness(const char *cmd, char **rest, int quiet, const char **har
 		        "--harness H names another, --no-harness: the test's bytes\n", cmd, rest[0],
 		        rest[0]);
 	return 0;
+}
+
+int cli_harness(const char *cmd, const cli_args *a, int quiet, const char **harness, char **tmp)
+{
+	*harness = a->harness;
+	*tmp = NULL;
+	if (a->harness) {
+		cli_warn_stale_harness(cmd, a->harness, a->rest[0], a->rest);
+		return 0;
+	}
+	return a->no_harness ? 0 : cli_driver_harness(cmd, a->rest, quiet, harness, tmp);
 }
 
 void cli_warn_stale_harness(const char *cmd, const char *harness, const char *program,
