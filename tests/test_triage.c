@@ -270,6 +270,11 @@ static void test_triage__all_done(void **state)
 			assert_int_equal(r.nbuckets, 2);
 			assert_int_equal(r.buckets[0].count, 3);
 			assert_int_equal(r.tests[1].bucket, 2);
+			if (round == 19) { /* the report is the caller's: the job writes none */
+				snprintf(p, sizeof(p), "%s/report.html", out);
+				assert_int_equal(access(p, F_OK), -1);
+				assert_int_equal(tnorm_triage_report_write(&r), 0);
+			}
 			tnorm_triage_result_dispose(&r);
 		}
 		snprintf(p, sizeof(p), "%s/report.html", out);
@@ -305,6 +310,7 @@ static void test_triage__all_done(void **state)
 			o.version = 1;
 			assert_int_equal(tnorm_triage_run(&o, &r), 0);
 			assert_int_equal(r.ntests, 5);
+			assert_int_equal(tnorm_triage_report_write(&r), 0);
 			assert_int_equal(access(rep, F_OK), 0);
 			tnorm_triage_result_dispose(&r);
 			o.version = TNORM_TRIAGE_OPTIONS_VERSION;

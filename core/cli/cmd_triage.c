@@ -319,6 +319,8 @@ int cmd_triage(int argc, char **argv)
 	fflush(stdout);
 	fflush(stderr);
 	err = tnorm_triage_run(&o, &res);
+	if (err == 0 && o.shards <= 1) /* the report is the caller's to write (a shard has none) */
+		err = tnorm_triage_report_write(&res);
 	cli_cancel_end(&sigs_in);
 	undraw(&sh);
 	if (res.warning)

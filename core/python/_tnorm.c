@@ -1244,6 +1244,8 @@ static PyObject *py_triage(PyObject *self, PyObject *args, PyObject *kw)
 
 	saved = PyEval_SaveThread();
 	err = tnorm_triage_run(&o, &r);
+	if (err == 0 && o.shards <= 1) /* the report is the caller's to write (a shard has none) */
+		err = tnorm_triage_report_write(&r);
 	PyEval_RestoreThread(saved);
 	ctx_stop(&c);
 

@@ -36,7 +36,6 @@
 #include "tnorm/generic.h"
 #include "tnorm/harness.h"
 #include "tnorm/triage.h"
-#include "tnorm/triage_report.h"
 
 #include "common.h"
 #include "json.h"
@@ -2128,7 +2127,7 @@ int tnorm_triage_run(const tnorm_triage_options *given, tnorm_triage_result *res
 			return err == TNORM_EINTERRUPTED
 			           ? tnorm__error_set(err, "interrupted while generalizing; run again to finish")
 			           : err;
-	if ((err = write_representatives(res)) < 0 || (err = tnorm_triage_report_write(res)) < 0)
+	if ((err = write_representatives(res)) < 0)
 		return err;
 	res->complete = 1;
 	return 0;

@@ -142,8 +142,9 @@ typedef struct tnorm_triage_result {
 	size_t signatures;            /**< distinct signature keys among them */
 	size_t distinct_reduced;      /**< distinct reduced tests among them */
 	size_t distinct_normalized;   /**< distinct normal forms among them */
-	int complete;                 /**< 1 when every test is done, bucketed and reported (a
-	                                   shard: every test of the shard done and bucketed) */
+	int complete;                 /**< 1 when every test is done and bucketed, ready for the
+	                                   report (a shard: every test of the shard done and
+	                                   bucketed) */
 	char *warning;                /**< owned; NULL, or why the job went on without its database
 	                                   (it could not be opened: claims are files then) */
 	size_t total;                 /**< tests in the folder (ntests: those of this shard) */
@@ -255,8 +256,10 @@ TNORM_EXTERN unsigned tnorm_triage_shard_of(const char *name, unsigned shards);
 
 /**
  * Triage the folder.  Fills *res (dispose it whatever the return): 0 when complete (every test
- * done, the buckets made, the representatives generalized, OUT/report.json and report.html
- * written; a shard: its tests done and bucketed).  TNORM_EINTERRUPTED when stopped (cancel or
+ * done, the normal forms polished, the buckets made, the representatives generalized and
+ * written to OUT/buckets; a shard: its tests done and bucketed).  The report is the caller's:
+ * tnorm_triage_report_write(res) writes OUT/report.json and report.html (triage_report.h), as
+ * the CLI and the binding do after a complete job that is not a shard.  TNORM_EINTERRUPTED when stopped (cancel or
  * the progress callback): the tests done so far are on disk and in res (the others PENDING),
  * and running the job again resumes it.  Other errors: TNORM_EINVALID (bad options, another
  * options version, a shard without a database), TNORM_EPARSE (the harness; FILE:LINE in the
