@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * bench/runloop.c - N runs of one test through tnorm's runner, nothing else: a process to
- * profile (`perf record -g build/bench/bench_runloop DRIVER TEST N FORK_SERVER`).  Prints the
+ * profile (`perf record -g build/bench/bench_runloop DRIVER TEST N MODE`; MODE 0: a process per
+ * run, 1: the fork server, a child per run, 2: the fork server in persistent mode).  Prints the
  * first run's outcome, then the engine's CPU (this process) and the programs' CPU (its reaped
  * descendants: the fork server, once freed, with its children) per run, in ms.
  */
@@ -27,11 +28,12 @@ int main(int argc, char **argv)
 	char *text = NULL;
 	size_t len = 0, n, i;
 	if (argc != 5 || (n = (size_t)strtoul(argv[3], NULL, 10)) == 0) {
-		fprintf(stderr, "usage: bench_runloop DRIVER TEST RUNS FORK_SERVER(0|1)\n");
+		fprintf(stderr, "usage: bench_runloop DRIVER TEST RUNS MODE(0|1|2)\n");
 		return 2;
 	}
 	o.suffix = ".t";
-	o.fork_server = atoi(argv[4]);
+	o.fork_server = atoi(argv[4]) > 0;
+	o.persistent = atoi(argv[4]) == 2 ? 0 : 1;
 	if (tnorm_runner_new(&r, run_argv, &o) < 0 || tnorm_file_read(argv[2], &text, &len) < 0) {
 		fprintf(stderr, "bench_runloop: %s\n", tnorm_error_last()->message);
 		return 1;
