@@ -54,6 +54,10 @@ if setup build; then
 	# every program started afresh (issue 15: every test passes both ways).
 	TNORM_FORK_SERVER=off suite build "gcc build: the command-line tests without the fork server" \
 		cli reduce-cli options triage triage-generic escape generic-cli json
+	# Persistent mode is the default for driver programs' fork servers (issue 30, item 2): the
+	# same tests again with a fresh child for every run.
+	TNORM_PERSISTENT=off suite build "gcc build: the command-line tests without persistent mode" \
+		cli reduce-cli options triage escape json
 else
 	failed=$((failed + 1)); status=1
 fi

@@ -18,6 +18,12 @@
  * the engine can follow its forks), so every child is traced from its first instruction.  The
  * server's loop is core/preload/fs_server.c, shared with the preload library that makes any
  * program a fork server.
+ *
+ * Persistent mode (issue 30): a child the engine lets persist runs the next candidate after one
+ * that passed, in the same process (tnorm__drv_run_test frees everything a test made, the pools' values
+ * through their destructors), until a candidate does not pass or the engine says it is the
+ * child's last; the engine confirms in a fresh child whatever a reused one saw fail.  A driver
+ * opts out with TNORM_DRV_NOT_PERSISTENT (driver.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -536,60 +542,28 @@ int tnorm_drv_main(int argc, char **argv, const char *harness_text,
 	return tnorm_drv_main_pools(argc, argv, harness_text, handlers, NULL);
 }
 
-int tnorm_drv_main_pools(int argc, char **argv, const char *harness_text,
-                         const tnorm_drv_handler *handlers, const tnorm_drv_pool *pools)
+/*
+ * ---- One test (issue 30: a persistent child runs this once per candidate) --------------------
+ *
+ * Everything a test makes is made here and freed here: the test, the instances' values (the
+ * destructors run on those a call stored), the debuggers' table.  What stays from one candidate
+ * to the next in a persistent child is the harness, the handler table and whatever the system
+ * under test keeps outside the pools (its globals, static caches, the heap's layout), which is
+ * why a failure seen there is confirmed in a fresh child by the engine.
+ */
+static int tnorm__drv_run_test(const tnorm_harness *h, const char *tpath, const tnorm_drv_handler *handlers,
+                    const tnorm_drv_pool *pools, int trace)
 {
-	const char *hpath = NULL, *tpath = NULL;
-	tnorm_harness *h = NULL;
 	tnorm_test *t = NULL;
 	tnorm_drv d;
 	char *ttext = NULL, text[4096];
 	size_t tlen = 0, i;
 	uint32_t ti, nt, nc;
-	int k, rc = 0;
+	int rc = 0;
 
 	memset(&d, 0, sizeof(d));
 	d.pools = pools;
-	for (k = 1; k < argc; k++) {
-		if (!strcmp(argv[k], "--harness") && k + 1 < argc) {
-			hpath = argv[++k];
-		} else if (!strcmp(argv[k], "--trace")) {
-			d.trace = 1;
-		} else if (!strcmp(argv[k], "--stdin") || !strcmp(argv[k], "-")) {
-			tpath = "-";
-		} else if (!strcmp(argv[k], "--print-harness")) {
-			/* The debugger plugins ask the program which harness it was built with. */
-			if (!harness_text)
-				return invalid("no harness is compiled into this driver");
-			fputs(harness_text, stdout);
-			return fflush(stdout) == 0 ? 0 : 125;
-		} else if (!strcmp(argv[k], "--print-hooks")) {
-			return print_hooks(handlers, pools);
-		} else if (!strcmp(argv[k], "--help")) {
-			usage(argv[0]);
-			return 0;
-		} else if (argv[k][0] == '-' || tpath) {
-			usage(argv[0]);
-			return 125;
-		} else {
-			tpath = argv[k];
-		}
-	}
-	if (!tpath) {
-		usage(argv[0]);
-		return 125;
-	}
-	if (hpath) {
-		if (tnorm_harness_load(&h, hpath) < 0) {
-			rc = invalid("%s", tnorm_error_last()->message);
-			goto done;
-		}
-	} else if (!harness_text ||
-	           tnorm_harness_parse(&h, "embedded harness", harness_text, strlen(harness_text)) < 0) {
-		rc = invalid("%s", harness_text ? tnorm_error_last()->message : "no harness");
-		goto done;
-	}
-	tnorm__fs_serve(); /* the fork server (fs_server.c): returns in each child */
+	d.trace = trace;
 	if (!strcmp(tpath, "-")) {
 		if (read_all(stdin, &ttext, &tlen) < 0) {
 			rc = invalid("cannot read the test from standard input");
@@ -691,6 +665,68 @@ done:
 	free(d.fn);
 	free(ttext);
 	tnorm_test_free(t);
+	return rc;
+}
+
+/* 1 unless the driver opted out of persistent mode (TNORM_DRV_NOT_PERSISTENT defines this as
+ * 0, and the linker takes the driver's definition over this weak one).  Read through a
+ * volatile pointer: a weak definition's value is not the compiler's to fold. */
+__attribute__((weak)) int tnorm_drv_persistent = 1;
+
+int tnorm_drv_main_pools(int argc, char **argv, const char *harness_text,
+                         const tnorm_drv_handler *handlers, const tnorm_drv_pool *pools)
+{
+	const char *hpath = NULL, *tpath = NULL;
+	tnorm_harness *h = NULL;
+	int k, rc = 0, trace = 0;
+
+	for (k = 1; k < argc; k++) {
+		if (!strcmp(argv[k], "--harness") && k + 1 < argc) {
+			hpath = argv[++k];
+		} else if (!strcmp(argv[k], "--trace")) {
+			trace = 1;
+		} else if (!strcmp(argv[k], "--stdin") || !strcmp(argv[k], "-")) {
+			tpath = "-";
+		} else if (!strcmp(argv[k], "--print-harness")) {
+			/* The debugger plugins ask the program which harness it was built with. */
+			if (!harness_text)
+				return invalid("no harness is compiled into this driver");
+			fputs(harness_text, stdout);
+			return fflush(stdout) == 0 ? 0 : 125;
+		} else if (!strcmp(argv[k], "--print-hooks")) {
+			return print_hooks(handlers, pools);
+		} else if (!strcmp(argv[k], "--help")) {
+			usage(argv[0]);
+			return 0;
+		} else if (argv[k][0] == '-' || tpath) {
+			usage(argv[0]);
+			return 125;
+		} else {
+			tpath = argv[k];
+		}
+	}
+	if (!tpath) {
+		usage(argv[0]);
+		return 125;
+	}
+	if (hpath) {
+		if (tnorm_harness_load(&h, hpath) < 0) {
+			rc = invalid("%s", tnorm_error_last()->message);
+			goto done;
+		}
+	} else if (!harness_text ||
+	           tnorm_harness_parse(&h, "embedded harness", harness_text, strlen(harness_text)) < 0) {
+		rc = invalid("%s", harness_text ? tnorm_error_last()->message : "no harness");
+		goto done;
+	}
+	/* The fork server (fs_server.c): returns in each child.  A child the engine lets persist
+	 * runs candidates until one does not pass (it exits: 125, or it crashed) or it is told its
+	 * last; tnorm__fs_persist returns 0 at once in every other process. */
+	tnorm__fs_serve_persistent(*(volatile int *)&tnorm_drv_persistent != 0);
+	do
+		rc = tnorm__drv_run_test(h, tpath, handlers, pools, trace);
+	while (rc == 0 && tnorm__fs_persist());
+done:
 	tnorm_harness_free(h);
 	return rc;
 }

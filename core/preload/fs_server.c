@@ -13,6 +13,18 @@
  * the engine does not want this process as a server (a program it started exec'd or started
  * it): the caller goes on as a plain run.
  *
+ * Persistent mode (driver runtime only: tnorm__fs_serve_persistent(1)).  A request 'P' is an 'R' whose child
+ * may run more candidates: it keeps the control socket, and when its candidate passed the driver
+ * calls tnorm__fs_persist(), which puts /dev/null in place of the run's streams (so the engine
+ * reads them to their end), says "TNPS" with the candidate's CPU time on the socket and stops
+ * itself (SIGSTOP): the tracer reads that as the run's exit 0 and resumes it.  The child then
+ * waits on the socket for its next candidate: 'C' (run it, and persist again after a pass) or
+ * 'L' (run it, then exit: its last).  The server sleeps in waitpid meanwhile, so the child is
+ * the socket's only reader; a 'C' or 'L' that reaches the server instead (the child died before
+ * it read it) makes the server exit without a child, and the engine starts a new one (the path
+ * of any server that dies before it forks).  A server started with tnorm__fs_serve() (the
+ * preload library) or by a driver that opted out takes 'P' for 'R'.
+ *
  * A child's parent is the server, where a program started afresh has tnorm: so each child
  * installs the engine's own seccomp filter (core/src/shield.c) for the server's process and
  * group, on top of the engine's, and a signal it sends its parent is refused as it would be in
@@ -27,6 +39,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -53,8 +67,13 @@ static int traced(void)
 	return strtol(p + 11, NULL, 10) != 0;
 }
 
-/* The engine's next message: 'R' with three descriptors (a run's standard streams), 'N' (no
- * server: run as usual), or 0 when the socket is closed. */
+/* In a child that may persist: the control socket (else -1), whether it may persist after its
+ * candidate, and its CPU time (user, system; microseconds) when that candidate started. */
+static int fs_ctl = -1, fs_may_persist;
+static int64_t fs_cpu0[2];
+
+/* The engine's next message: 'R', 'P', 'C' or 'L' with three descriptors (a run's standard
+ * streams), 'N' (no server: run as usual), or 0 when the socket is closed. */
 static char next_request(int ctl, int *fds)
 {
 	char byte = 0, cbuf[CMSG_SPACE(3 * sizeof(int))];
@@ -68,7 +87,7 @@ static char next_request(int ctl, int *fds)
 	msg.msg_controllen = sizeof(cbuf);
 	if (recvmsg(ctl, &msg, MSG_CMSG_CLOEXEC) <= 0)
 		return 0;
-	if (byte != 'R')
+	if (byte != 'R' && byte != 'P' && byte != 'C' && byte != 'L')
 		return byte;
 	c = CMSG_FIRSTHDR(&msg);
 	if (!c || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(3 * sizeof(int)))
@@ -77,7 +96,68 @@ static char next_request(int ctl, int *fds)
 	return byte;
 }
 
+/* This process's CPU time, and its reaped children's, in microseconds: user, system. */
+static void cpu_now(int64_t *out)
+{
+	struct rusage self, kids;
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	out[0] = ((int64_t)self.ru_utime.tv_sec + kids.ru_utime.tv_sec) * 1000000 +
+	         self.ru_utime.tv_usec + kids.ru_utime.tv_usec;
+	out[1] = ((int64_t)self.ru_stime.tv_sec + kids.ru_stime.tv_sec) * 1000000 +
+	         self.ru_stime.tv_usec + kids.ru_stime.tv_usec;
+}
+
+/* In a child: the request's descriptors become its standard streams. */
+static void take_streams(int *fds)
+{
+	int i;
+	for (i = 0; i < 3; i++) {
+		dup2(fds[i], i);
+		close(fds[i]);
+	}
+}
+
+int tnorm__fs_persist(void)
+{
+	int64_t msg[4], now[2];
+	int fds[3] = {-1, -1, -1}, null;
+	char what;
+	if (fs_ctl < 0 || !fs_may_persist)
+		return 0;
+	fflush(stdout);
+	fflush(stderr);
+	cpu_now(now);
+	memcpy(msg, "TNPS\0\0\0\0", 8);
+	msg[1] = now[0] - fs_cpu0[0];
+	msg[2] = now[1] - fs_cpu0[1];
+	msg[3] = 0;
+	/* The run's streams go first: the engine reads its pipes to their end. */
+	if ((null = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0)
+		return 0;
+	dup2(null, 0);
+	dup2(null, 1);
+	dup2(null, 2);
+	close(null);
+	if (send(fs_ctl, msg, sizeof(msg), MSG_NOSIGNAL) != (ssize_t)sizeof(msg))
+		_exit(0); /* the engine is gone; the candidate's pass was not heard: it runs again */
+	raise(SIGSTOP); /* the tracer takes this stop, with the message, for the run's exit 0 */
+	what = next_request(fs_ctl, fds);
+	if (what != 'C' && what != 'L')
+		_exit(0); /* the engine is done with us */
+	fs_may_persist = what == 'C';
+	take_streams(fds);
+	clearerr(stdin);
+	cpu_now(fs_cpu0);
+	return 1;
+}
+
 int tnorm__fs_serve(void)
+{
+	return tnorm__fs_serve_persistent(0);
+}
+
+int tnorm__fs_serve_persistent(int persistent)
 {
 	const char *env = getenv("TNORM_FORK_SERVER");
 	char *end = NULL;
@@ -104,18 +184,23 @@ int tnorm__fs_serve(void)
 			close(devnull);
 			return 0;
 		}
-		if (what != 'R')
+		if (what == 'C' || what == 'L')
+			_exit(125); /* for a persistent child that died before it read it: restart us */
+		if (what != 'R' && what != 'P')
 			_exit(0); /* the engine is done with us */
 		pid = fork();
 		if (pid == 0) {
 			setpgid(0, 0);
 			tnorm__shield_apply(&shield); /* (without seccomp: as the engine, no shield) */
-			close((int)ctl);
 			close(devnull);
-			for (i = 0; i < 3; i++) {
-				dup2(fds[i], i);
-				close(fds[i]);
+			if (persistent && what == 'P') {
+				fs_ctl = (int)ctl;
+				fs_may_persist = 1;
+				fcntl(fs_ctl, F_SETFD, FD_CLOEXEC); /* not for what the candidate execs */
+			} else {
+				close((int)ctl);
 			}
+			take_streams(fds);
 			return 1;
 		}
 		if (pid < 0)

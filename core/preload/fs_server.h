@@ -19,4 +19,18 @@
  */
 int tnorm__fs_serve(void);
 
+/* tnorm__fs_serve, and with `persistent` 1 a child asked for with 'P' may run more candidates
+ * (tnorm__fs_persist); with 0 (what tnorm__fs_serve does) every child runs one. */
+int tnorm__fs_serve_persistent(int persistent);
+
+/*
+ * In a child of the server whose candidate passed: when the engine asked this child to persist,
+ * report the pass ("TNPS" and the candidate's CPU time on the control socket; the run's streams
+ * replaced by /dev/null first), stop until the tracer has taken it, then wait for the next
+ * candidate.  Returns 1 with that candidate's streams in place (the caller runs it as a fresh
+ * child would, from reading the test on); 0 when this child may not persist (the caller exits
+ * as usual).  When the engine closes the socket instead, the child exits 0.  Allocates nothing.
+ */
+int tnorm__fs_persist(void);
+
 #endif

@@ -41,6 +41,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <link.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,12 @@ tnorm__run_mode tnorm__forkserver_mode(tnorm_runner *r, tnorm__tracer *t)
 		tnorm__tracer_stop_server(t);
 		return TNORM__RUN_PLAIN;
 	}
+	/* A persistent child cannot take a run that must have a fresh one (coverage, a trail):
+	 * the server goes with it, and a new one serves. */
+	if (!tnorm__forkserver_may_persist(r) && tnorm__tracer_persistent(t)) {
+		tnorm__tracer_stop_server(t);
+		return TNORM__RUN_SPAWN;
+	}
 	server = tnorm__tracer_server(t);
 	if (server && r->ctl >= 0 && r->fs_gen == r->folder_gen)
 		return TNORM__RUN_SERVED;
@@ -83,10 +90,67 @@ tnorm__run_mode tnorm__forkserver_mode(tnorm_runner *r, tnorm__tracer *t)
 	return TNORM__RUN_SPAWN;
 }
 
-/* Ask the fork server for a child with these standard streams.  -1 when the server is gone. */
-int tnorm__forkserver_request(int ctl, const int *fds)
+/* ---- persistent mode -------------------------------------------------------------------------
+ *
+ * A driver's child may run many candidates (docs/driver.md, "Persistent mode"): asked for with
+ * 'P', it says "TNPS" and stops itself after a candidate that passed (core/preload/fs_server.c);
+ * the tracer takes that stop for the run's exit 0 and resumes it, and the child waits on the
+ * socket for 'C' (the next candidate) or 'L' (the next, and its last).  Anything but a pass ends
+ * the child; runner.c makes such a run of a reused child again, in a fresh one.  The tracer
+ * knows which child is alive and how many candidates it ran (tnorm__tracer_begin), so the byte
+ * of each request follows from that.
+ */
+
+#define PERSIST_DEFAULT 1000
+
+unsigned tnorm__forkserver_persist_max(const tnorm_run_options *opts)
 {
-	char byte = 'R', cbuf[CMSG_SPACE(3 * sizeof(int))];
+	const char *env = getenv("TNORM_PERSISTENT");
+	char *end = NULL;
+	unsigned long n;
+	if (opts->persistent)
+		return opts->persistent;
+	if (!env || !*env)
+		return PERSIST_DEFAULT;
+	if (!strcmp(env, "off") || !strcmp(env, "no"))
+		return 1;
+	n = strtoul(env, &end, 10);
+	if (*end || n > 1000000)
+		return PERSIST_DEFAULT;
+	return n ? (unsigned)n : 1;
+}
+
+int tnorm__forkserver_may_persist(const tnorm_runner *r)
+{
+	return r->persist_max > 1 && r->opts.fork_server && r->opts.unwind && !r->probe &&
+	       !r->leak_envp && r->fs_pl != FS_PL_CONFIRM && r->fs_pl != FS_PL_ON;
+}
+
+char tnorm__forkserver_what(const tnorm_runner *r, unsigned reused)
+{
+	if (reused)
+		return reused + 1 < r->persist_max ? 'C' : 'L';
+	return tnorm__forkserver_may_persist(r) ? 'P' : 'R';
+}
+
+int tnorm__forkserver_persisted(int ctl, struct rusage *ru)
+{
+	int64_t msg[4];
+	if (ctl < 0 || recv(ctl, msg, sizeof(msg), MSG_DONTWAIT) != (ssize_t)sizeof(msg) ||
+	    memcmp(msg, "TNPS", 4))
+		return 0;
+	memset(ru, 0, sizeof(*ru));
+	ru->ru_utime.tv_sec = (time_t)(msg[1] / 1000000);
+	ru->ru_utime.tv_usec = (suseconds_t)(msg[1] % 1000000);
+	ru->ru_stime.tv_sec = (time_t)(msg[2] / 1000000);
+	ru->ru_stime.tv_usec = (suseconds_t)(msg[2] % 1000000);
+	return 1;
+}
+
+/* Ask the fork server for a child with these standard streams.  -1 when the server is gone. */
+int tnorm__forkserver_request(int ctl, const int *fds, char what)
+{
+	char byte = what, cbuf[CMSG_SPACE(3 * sizeof(int))];
 	struct iovec iov = {&byte, 1};
 	struct msghdr msg;
 	struct cmsghdr *c;

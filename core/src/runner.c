@@ -265,6 +265,7 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 			goto done;
 	if ((err = leak_env(r)) < 0)
 		goto done;
+	r->persist_max = tnorm__forkserver_persist_max(&r->opts);
 	if (!(r->suffix = tnorm__strdup(r->opts.suffix ? r->opts.suffix : ""))) {
 		err = TNORM_ENOMEM;
 		goto done;
@@ -568,7 +569,8 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, str
 		}
 		done_seen = tnorm__tracer_answer(t, &pid, w);
 		if (pending[0] >= 0 && (w->hello || done_seen)) {
-			if (w->hello && !done_seen && tnorm__forkserver_request(r->ctl, pending) < 0)
+			if (w->hello && !done_seen &&
+			    tnorm__forkserver_request(r->ctl, pending, tnorm__forkserver_what(r, 0)) < 0)
 				tnorm__tracer_kill_server(t);
 			for (i = 0; i < 3; i++) {
 				close(pending[i]);
@@ -674,8 +676,10 @@ static int run_attempt(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode,
 	tnorm__waited w;
 	sigset_t mask;
 	size_t i;
+	unsigned reused = 0;
 
 	*retry = 0;
+	r->fs_reused = 0;
 	memset(res, 0, sizeof(*res));
 	res->exit_code = -1;
 	memset(&w, 0, sizeof(w));
@@ -726,7 +730,7 @@ static int run_attempt(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode,
 				goto done;
 			}
 	}
-	if (!tnorm__tracer_begin(t, res, mode == TNORM__RUN_SERVED)) {
+	if (!tnorm__tracer_begin(t, res, mode == TNORM__RUN_SERVED, &reused)) {
 		*retry = 1; /* the server died since pick_mode: start another */
 		goto done;
 	}
@@ -737,7 +741,8 @@ static int run_attempt(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode,
 		fds[1] = outp[1];
 		fds[2] = errp[1];
 		fds[3] = execp[1];
-		if (mode == TNORM__RUN_SERVED && tnorm__forkserver_request(r->ctl, fds) < 0) {
+		if (mode == TNORM__RUN_SERVED &&
+		    tnorm__forkserver_request(r->ctl, fds, tnorm__forkserver_what(r, reused)) < 0) {
 			/* The server is going away (it was there in tracer_begin): the tracer will
 			 * report it gone, with no child. */
 			tnorm__tracer_kill_server(t);
@@ -764,11 +769,14 @@ static int run_attempt(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode,
 	}
 	if (*retry)
 		goto done;
+	r->fs_reused = reused > 0;
 	res->wall = tnorm__now() - start;
 	res->child_cpu = (double)w.ru.ru_utime.tv_sec + (double)w.ru.ru_utime.tv_usec / 1e6 +
 	                 (double)w.ru.ru_stime.tv_sec + (double)w.ru.ru_stime.tv_usec / 1e6;
-	/* Children the program left behind die with their group. */
-	kill(-w.pid, SIGKILL);
+	/* Children the program left behind die with their group (a persistent child that passed
+	 * is alive, waiting for its next candidate: the tracer killed what its run started). */
+	if (!w.persisted)
+		kill(-w.pid, SIGKILL);
 	/* Collect what is left in the pipes (writers in the group are dead now, or soon). */
 	{
 		double until = tnorm__now() + 0.5;
@@ -1015,6 +1023,12 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 	if ((err = tnorm__rundir_write(r, data, len)) < 0 || (err = tnorm__tracer_get(r, &t)) < 0)
 		goto done;
 	err = run_retrying(r, t, res, &retry);
+	if (err == 0 && !retry && r->fs_reused && res->outcome != TNORM_OUTCOME_PASS) {
+		/* Persistent mode: what a reused child saw is confirmed in a fresh one, which the
+		 * server forks now (the reused child ended), and the fresh run is the result. */
+		tnorm_run_result_dispose(res);
+		err = run_retrying(r, t, res, &retry);
+	}
 	if (err == 0 && retry) {
 		res->outcome = TNORM_OUTCOME_ERROR;
 		snprintf(res->message, sizeof(res->message), "the fork server of '%s' kept dying",

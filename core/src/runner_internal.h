@@ -75,6 +75,10 @@ struct tnorm_runner {
 	 * in use, or not for this program; the library's path while tried or in use. */
 	enum { FS_PL_UNKNOWN, FS_PL_TRY, FS_PL_CONFIRM, FS_PL_ON, FS_PL_NO } fs_pl;
 	char fs_pl_path[4096];
+	/* Persistent mode (forkserver.c): candidates one child may run (1: off), and whether the
+	 * last run was made in a reused child (a result other than a pass is then made again). */
+	unsigned persist_max;
+	int fs_reused;
 	tnorm__tracer *tr; /* the thread that starts and traces the runs (NULL until the first) */
 	char *last_maps; /* the memory map of the last unwound process: unwind caches stay valid
 	                  * while it is the same (ASLR is off, so runs of one binary match) */
@@ -125,6 +129,8 @@ void tnorm__rundir_drop(tnorm_runner *r);
 typedef struct {
 	pid_t pid;       /* the run's program (0 when none was started) */
 	int status, lost, from_server, hello, timed_out, cancelled;
+	int persisted;   /* a persistent child passed and waits for its next candidate: status 0,
+	                  * ru the candidate's CPU time as the child measured it */
 	struct rusage ru;
 } tnorm__waited;
 
@@ -141,8 +147,13 @@ void tnorm__tracer_free(tnorm__tracer *t);
 
 /* Get ready for a run: the tracer's answer cleared, `res` the run's result (the tracer sets
  * res->sig, nothing else, until tnorm__tracer_end).  For a run of the fork server (`served`), 0
- * when the server is gone already (then nothing is changed); else 1. */
-int tnorm__tracer_begin(tnorm__tracer *t, tnorm_run_result *res, int served);
+ * when the server is gone already (then nothing is changed); else 1, with *reused (may be NULL)
+ * the candidates the persistent child that takes this run has run before it (0: the run gets a
+ * fresh child).  The run's program is that child from here on. */
+int tnorm__tracer_begin(tnorm__tracer *t, tnorm_run_result *res, int served, unsigned *reused);
+
+/* 1 when a persistent child of the fork server is alive, waiting for a candidate. */
+int tnorm__tracer_persistent(tnorm__tracer *t);
 
 /* The run is over: the tracer writes no more into its result. */
 void tnorm__tracer_end(tnorm__tracer *t);
@@ -166,10 +177,10 @@ int tnorm__tracer_answer(tnorm__tracer *t, pid_t *pid, tnorm__waited *w);
 /* The live fork server, or 0. */
 pid_t tnorm__tracer_server(tnorm__tracer *t);
 
-/* Kill the fork server, if there is one: the tracer reports it gone. */
+/* Kill the fork server, if there is one, and its persistent child: the tracer reports it gone. */
 void tnorm__tracer_kill_server(tnorm__tracer *t);
 
-/* Stop the fork server, if there is one, and wait until the tracer is idle (ready for a job,
+/* Stop the fork server (and its persistent child), if there is one, and wait until the tracer is idle (ready for a job,
  * with nothing of the last one left to report). */
 void tnorm__tracer_stop_server(tnorm__tracer *t);
 
@@ -191,8 +202,26 @@ tnorm__run_mode tnorm__forkserver_mode(tnorm_runner *r, tnorm__tracer *t);
 char **tnorm__forkserver_env(tnorm_runner *r, int fd);
 
 /* Ask the fork server on `ctl` for a child with these standard streams (fds[0..3), duplicated
- * into the server; the caller's stay the caller's).  -1 when the server is gone. */
-int tnorm__forkserver_request(int ctl, const int *fds);
+ * into the server; the caller's stay the caller's), with the request byte `what`
+ * (tnorm__forkserver_what).  -1 when the server is gone. */
+int tnorm__forkserver_request(int ctl, const int *fds, char what);
+
+/* Persistent mode: the request byte for a run whose child has run `reused` candidates before
+ * (0: a fresh child): 'R' a fresh child that exits after the run, 'P' one that may persist,
+ * 'C' the live persistent child's next candidate, 'L' its last. */
+char tnorm__forkserver_what(const tnorm_runner *r, unsigned reused);
+
+/* 1 when this runner's runs may be made in persistent children now (not for a leak check,
+ * coverage, a trail, the preload fork server, or with persistent mode off). */
+int tnorm__forkserver_may_persist(const tnorm_runner *r);
+
+/* Candidates per persistent child for these options (opts->persistent, TNORM_PERSISTENT). */
+unsigned tnorm__forkserver_persist_max(const tnorm_run_options *opts);
+
+/* A persistent child stopped itself: did it say "TNPS" (its candidate passed) on the control
+ * socket first?  Then *ru holds the candidate's CPU time (user, system) as the child measured
+ * it, and 1 is returned. */
+int tnorm__forkserver_persisted(int ctl, struct rusage *ru);
 
 /* A would-be fork server stopped itself: did it say hello on the control socket first? */
 int tnorm__forkserver_hello(int ctl);

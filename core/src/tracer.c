@@ -362,12 +362,13 @@ static void tasks_follow(task_set *ts, pid_t tid, int status, pid_t root, pid_t 
 		tasks_forget(ts, (pid_t)msg);
 }
 
-/* The run is over: kill every task but those of process `keep` (the fork server; 0: none). */
-static void tasks_doom(task_set *ts, pid_t keep)
+/* The run is over: kill every task but those of processes `keep` (the fork server; 0: none) and
+ * `keep2` (a persistent child that passed; 0: none). */
+static void tasks_doom(task_set *ts, pid_t keep, pid_t keep2)
 {
 	size_t i;
 	for (i = 0; i < ts->n; i++)
-		if (ts->v[i].tgid != keep && !ts->v[i].doomed) {
+		if (ts->v[i].tgid != keep && (!keep2 || ts->v[i].tgid != keep2) && !ts->v[i].doomed) {
 			ts->v[i].doomed = 1;
 			kill(ts->v[i].tid, SIGKILL);
 		}
@@ -418,6 +419,12 @@ struct tnorm__tracer {
 	int from_server;      /* done because the fork server died, with no child for this run */
 	int hello;            /* the program said it is a fork server */
 	pid_t server;         /* the live fork server, or 0 */
+	/* Persistent mode: the server's child that passed its last candidate and waits for the
+	 * next (0: none), how many candidates it ran; whether the current run was given to it
+	 * (reused), and whether the run ended with that child's pass (persisted). */
+	pid_t pchild;
+	unsigned pruns;
+	int reused, persisted;
 	int status;
 	struct rusage ru;
 };
@@ -453,6 +460,32 @@ static void tracer_done(tnorm__tracer *t, int status, const struct rusage *ru, i
 	tracer_notify(t);
 }
 
+/* A persistent child passed its candidate (and stopped itself, to be resumed): the run is over
+ * as if it had exited 0, with the candidate's CPU time as the child measured it. */
+static void tracer_persisted(tnorm__tracer *t, pid_t child, const struct rusage *ru)
+{
+	pthread_mutex_lock(&t->mu);
+	t->pchild = child;
+	t->pruns++;
+	t->persisted = 1;
+	t->done = 1;
+	t->lost = 0;
+	t->status = 0;
+	t->ru = *ru;
+	t->from_server = 0;
+	pthread_mutex_unlock(&t->mu);
+	tracer_notify(t);
+}
+
+/* The server's child is gone: no persistent child any more. */
+static void tracer_no_pchild(tnorm__tracer *t)
+{
+	pthread_mutex_lock(&t->mu);
+	t->pchild = 0;
+	t->pruns = 0;
+	pthread_mutex_unlock(&t->mu);
+}
+
 /* The current run's result, or `scratch` between runs (a fork server's own stops). */
 static tnorm_run_result *current_res(tnorm__tracer *t, tnorm_run_result *scratch)
 {
@@ -483,7 +516,7 @@ static void trace_one(tnorm_runner *r, tnorm__tracer *t, const char *dir, char *
                       int *fds, int ctl)
 {
 	tnorm_run_result scratch;
-	struct rusage wru;
+	struct rusage wru, pru;
 	task_set ts = {NULL, 0, 0};
 	task *k;
 	pid_t pid, w, child = 0;
@@ -566,7 +599,7 @@ static void trace_one(tnorm_runner *r, tnorm__tracer *t, const char *dir, char *
 				/* The run is over: what the program started goes, then the tracer (idle
 				 * at once when nothing is left to reap). */
 				over = 1;
-				tasks_doom(&ts, 0);
+				tasks_doom(&ts, 0, 0);
 				tracer_done(t, st, &wru, is_server, 0, ts.n == 0);
 			}
 			continue;
@@ -575,8 +608,9 @@ static void trace_one(tnorm_runner *r, tnorm__tracer *t, const char *dir, char *
 			/* A task ended.  The fork server's child of this run ends the run. */
 			tasks_forget(&ts, w);
 			if (is_server && w == child) {
+				tracer_no_pchild(t);
 				over = p_gone;
-				tasks_doom(&ts, p_gone ? 0 : pid);
+				tasks_doom(&ts, p_gone ? 0 : pid, 0);
 				tracer_done(t, st, &wru, 0, 0, over && ts.n == 0);
 				child = 0;
 				child_started = 0;
@@ -617,11 +651,19 @@ static void trace_one(tnorm_runner *r, tnorm__tracer *t, const char *dir, char *
 				if (r->probe)
 					tnorm__probe_arm(r->probe, r->syms, w, 1);
 				ptrace(PTRACE_CONT, w, NULL, NULL);
+			} else if (w == child && !(st >> 16) && WSTOPSIG(st) == SIGSTOP &&
+			           tnorm__forkserver_persisted(t->ctl_engine, &pru)) {
+				/* Persistent mode: the candidate passed, and the child waits for the next.
+				 * What the run started goes, as at an exit; the child stays. */
+				tasks_doom(&ts, pid, child);
+				tracer_persisted(t, child, &pru);
+				ptrace(PTRACE_CONT, w, NULL, NULL);
 			} else {
 				on_stop(r, child, w, st, &child_exec_seen, 0, current_res(t, &scratch));
 			}
 		}
 	}
+	tracer_no_pchild(t);
 	free(ts.v);
 	tnorm_signature_free(scratch.sig);
 }
@@ -655,13 +697,25 @@ static void *tracer_main(void *arg)
 	}
 }
 
-/* Kill the fork server, if there is one: the tracer reports it gone. */
+/* Kill the fork server, if there is one, and its persistent child (which waits on the control
+ * socket, the engine's to close): the tracer reports them gone. */
 void tnorm__tracer_kill_server(tnorm__tracer *t)
 {
 	pthread_mutex_lock(&t->mu);
 	if (t->server > 0)
 		kill(t->server, SIGKILL);
+	if (t->pchild > 0)
+		kill(t->pchild, SIGKILL);
 	pthread_mutex_unlock(&t->mu);
+}
+
+int tnorm__tracer_persistent(tnorm__tracer *t)
+{
+	int alive;
+	pthread_mutex_lock(&t->mu);
+	alive = t->pchild > 0;
+	pthread_mutex_unlock(&t->mu);
+	return alive;
 }
 
 /* Stop the fork server, if there is one, and wait until the tracer is idle (ready for a job,
@@ -671,6 +725,8 @@ void tnorm__tracer_stop_server(tnorm__tracer *t)
 	pthread_mutex_lock(&t->mu);
 	if (t->server > 0)
 		kill(t->server, SIGKILL);
+	if (t->pchild > 0)
+		kill(t->pchild, SIGKILL);
 	while (t->busy || t->job != JOB_NONE)
 		pthread_cond_wait(&t->idle_cv, &t->mu);
 	pthread_mutex_unlock(&t->mu);
@@ -745,8 +801,9 @@ int tnorm__tracer_get(tnorm_runner *r, tnorm__tracer **out)
 }
 
 /* Get ready for a run: the tracer's answer cleared, `res` the run's result.  For a run of the
- * fork server, 0 when the server is gone already (then nothing is changed). */
-int tnorm__tracer_begin(tnorm__tracer *t, tnorm_run_result *res, int served)
+ * fork server, 0 when the server is gone already (then nothing is changed); *reused, the
+ * candidates the persistent child that takes the run ran before (0: a fresh child). */
+int tnorm__tracer_begin(tnorm__tracer *t, tnorm_run_result *res, int served, unsigned *reused)
 {
 	pthread_mutex_lock(&t->mu);
 	if (served && !t->server) {
@@ -754,7 +811,13 @@ int tnorm__tracer_begin(tnorm__tracer *t, tnorm_run_result *res, int served)
 		return 0;
 	}
 	t->res = res;
-	t->pid = 0;
+	/* A persistent child takes the run: it is the run's program from the start.  (If it died
+	 * meanwhile, its end is this run's, and the server, which gets the request, exits.) */
+	t->reused = served && t->pchild > 0;
+	t->pid = t->reused ? t->pchild : 0;
+	t->persisted = 0;
+	if (reused)
+		*reused = t->reused ? t->pruns : 0;
 	t->fork_errno = 0;
 	t->done = t->lost = t->status = t->from_server = t->hello = 0;
 	memset(&t->ru, 0, sizeof(t->ru));
@@ -803,6 +866,7 @@ int tnorm__tracer_answer(tnorm__tracer *t, pid_t *pid, tnorm__waited *w)
 		w->status = t->status;
 		w->ru = t->ru;
 		w->from_server = t->from_server;
+		w->persisted = t->persisted;
 	}
 	w->hello = t->hello;
 	pthread_mutex_unlock(&t->mu);

@@ -123,6 +123,22 @@ TNORM_EXTERN int tnorm_drv_main_pools(int argc, char **argv, const char *harness
                                       const tnorm_drv_pool *pools);
 
 /**
+ * Persistent mode (docs/driver.md, "Persistent mode"): under the engine's fork server, one child
+ * of the driver may run many candidates, one after another, as long as each passes; the runtime
+ * frees what each test made (the pools' values, through their destroy hooks) before the next.
+ * What the pools do not own stays from one candidate to the next: the system under test's
+ * global or static state, caches, signal handlers, the heap's layout.  A driver whose system
+ * keeps such state opts out by writing, once, at file scope:
+ *
+ *     TNORM_DRV_NOT_PERSISTENT;
+ *
+ * Each child then runs one candidate, as before.  (This defines tnorm_drv_persistent as 0; the
+ * runtime's own definition, 1, is a weak one.)
+ */
+TNORM_EXTERN extern int tnorm_drv_persistent;
+#define TNORM_DRV_NOT_PERSISTENT int tnorm_drv_persistent = 0
+
+/**
  * In the handler of a stored call `<p> := f(...)`: the value p's instance holds before the call
  * (borrowed; valid until the handler returns), or NULL when it holds none.  NULL elsewhere.
  * With a destroy hook for p's pool, the runtime destroys that old value after the handler.

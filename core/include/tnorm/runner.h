@@ -48,11 +48,11 @@ typedef enum tnorm_outcome {
 /** Short lowercase name of an outcome ("pass", "fail", ...).  Static; never free it. */
 TNORM_EXTERN const char *tnorm_outcome_name(tnorm_outcome o);
 
-#define TNORM_RUN_OPTIONS_VERSION 3
+#define TNORM_RUN_OPTIONS_VERSION 4
 
 /**
  * Options for a runner.  Initialize with TNORM_RUN_OPTIONS_INIT, then set what you need.
- * Version 2 added invalid_exits, version 3 fork_server; a struct of another version is refused
+ * Version 2 added invalid_exits, version 3 fork_server, version 4 persistent; a struct of another version is refused
  * with TNORM_EINVALID.
  *
  * The program's environment is fixed: PATH, HOME, LANG=C, LC_ALL=C, the sanitizer options
@@ -90,10 +90,21 @@ typedef struct tnorm_run_options {
 	 *  and after three deaths in a row, or with a program that is not a driver, every run
 	 *  starts the program afresh.  0: every run starts the program afresh.  Needs unwind. */
 	int fork_server;
+	/** Persistent mode, for a tnorm driver's fork server: how many candidates one child of the
+	 *  server may run, one after another while each passes (a child whose candidate does not
+	 *  pass exits, and the next candidate gets a fresh one).  0: the default, 1000, or what
+	 *  TNORM_PERSISTENT in the caller's environment says (`off`, `0` or `no`: 1; a number: that
+	 *  many).  1: persistent mode off, a child per run.  A run that does not pass in a reused
+	 *  child is made again in a fresh one, and that run is the result, so outcomes that are not
+	 *  passes, and signatures, are those of fresh processes; a pass in a reused child is taken
+	 *  as it is (see "Persistent mode" in docs/driver.md for what that can and cannot change).
+	 *  Off for a runner whose passing runs get a leak check, and for runs with coverage or a
+	 *  merged site's trail (they need a fresh child).  Needs fork_server. */
+	unsigned persistent;
 } tnorm_run_options;
 
 #define TNORM_RUN_OPTIONS_INIT \
-	{TNORM_RUN_OPTIONS_VERSION, 10.0, 0, 65536, 0, 1, NULL, NULL, NULL, 0, 1}
+	{TNORM_RUN_OPTIONS_VERSION, 10.0, 0, 65536, 0, 1, NULL, NULL, NULL, 0, 1, 0}
 
 /** The result of one run.  Dispose of it with tnorm_run_result_dispose(). */
 typedef struct tnorm_run_result {

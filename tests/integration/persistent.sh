@@ -1,0 +1,142 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Persistent mode (issue 30, item 2): a driver's fork-server child runs candidates one after
+# another while they pass.  A test driver built here (with the build's uninstalled tnorm-driver
+# .pc) appends its process id to a log at every test, so the log shows how many processes ran
+# the runs of one `tnorm fuzz`.  Checked: with persistent mode (the default) a few processes
+# run many tests, with TNORM_PERSISTENT=off, --no-fork-server or a driver that opts out
+# (TNORM_DRV_NOT_PERSISTENT) one process runs each, and TNORM_PERSISTENT=N starts a fresh child
+# after N; the failures found, and their signatures, are the same every way; a driver whose
+# global state makes a reused child fail has that failure confirmed in a fresh child, where it
+# passes, so nothing is reported; `tnorm minimize` of the examples' failing tests ends on the
+# same normal form either way.
+# Needs TNORM_EXE, TNORM_SOURCE_ROOT, TNORM_BUILD_ROOT (set by meson test) and a C compiler.
+. "$(dirname "$0")/lib.sh"
+cd "$W" || exit 1
+unset TNORM_PERSISTENT TNORM_FORK_SERVER
+
+cat >ctr.tnh <<'HEOF'
+pool c 2
+<c> := c_new()
+c_tick(<c>)
+check c_ok(<c>)
+HEOF
+cat >ctr.c <<'CEOF'
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "tnorm/driver.h"
+extern const char ctr_harness[];
+#ifdef OPT_OUT
+TNORM_DRV_NOT_PERSISTENT;
+#endif
+static long total; /* state the pools do not own: every tick this process made */
+static int h_new(tnorm_drv *d, tnorm_value **a, tnorm_value *res)
+{
+	FILE *f = fopen(LOG, "a");
+	(void)d, (void)a;
+	if (f) {
+		fprintf(f, "%d\n", (int)getpid());
+		fclose(f);
+	}
+	res->p = calloc(1, sizeof(long));
+	return 0;
+}
+static int h_tick(tnorm_drv *d, tnorm_value **a, tnorm_value *res)
+{
+	(void)d, (void)res;
+	++*(long *)a[0]->p;
+	total++;
+	return 0;
+}
+static int h_ok(tnorm_drv *d, tnorm_value **a, tnorm_value *res)
+{
+	(void)d, (void)res;
+#ifdef STATEFUL
+	assert(total < 8); /* fails only in a process that ran earlier tests */
+#endif
+	assert(*(long *)a[0]->p < 4); /* the real bug: four ticks on one counter */
+	return 0;
+}
+static void destroy(tnorm_drv *d, tnorm_value *v)
+{
+	(void)d;
+	free(v->p);
+}
+static const tnorm_drv_handler handlers[] = {
+	{"c_new", h_new}, {"c_tick", h_tick}, {"c_ok", h_ok}, {NULL, NULL}};
+static const tnorm_drv_pool pools[] = {{"c", destroy, NULL}, {NULL, NULL, NULL}};
+int main(int argc, char **argv)
+{
+	return tnorm_drv_main_pools(argc, argv, ctr_harness, handlers, pools);
+}
+CEOF
+build() { # NAME [CFLAGS...]
+	local n=$1
+	shift
+	cc -O0 -g -DLOG="\"$W/$n.log\"" "$@" -o "$n" ctr.c ctr_harness.c \
+		$(PKG_CONFIG_PATH=$B/meson-uninstalled pkg-config --cflags --libs tnorm-driver)
+}
+if ! { "$B/core/driver/tnorm-embed" ctr.tnh ctr_harness.c ctr_harness && build plain &&
+	build optout -DOPT_OUT && build stateful -DSTATEFUL; } >build.log 2>&1; then
+	cat build.log
+	bad "the test drivers build"
+	echo "$pass passed, $fail failed"
+	exit 1
+fi
+
+# fuzz NAME DRIVER [tnorm options...]: 60 random tests of 6 steps; the failures (their
+# signatures) in NAME.sigs, the distinct process ids that ran tests in NAME.pids (c_new logs
+# its process's id, once or more per test).
+fuzz() {
+	local n=$1 d=$2
+	shift 2
+	rm -f "$W/$d.log"
+	"$T" fuzz ctr.tnh --steps 6 --runs 60 --seed 1 -o "fz-$n" --quiet "$@" -- "./$d" {} \
+		>"$n.out" 2>&1
+	cat "fz-$n"/*.sig 2>/dev/null | sort >"$n.sigs"
+	sort -u "$W/$d.log" | wc -l >"$n.pids"
+}
+fuzz on plain
+TNORM_PERSISTENT=off fuzz off plain
+TNORM_PERSISTENT=5 fuzz five plain
+fuzz nofs plain --no-fork-server
+fuzz optout optout
+fuzz stateful stateful
+TNORM_PERSISTENT=off fuzz stateful-off stateful
+
+expect "fuzz found failures (the real bug)" test -s on.sigs
+expect "the same failures and signatures with TNORM_PERSISTENT=off" cmp -s on.sigs off.sigs
+expect "... with TNORM_PERSISTENT=5" cmp -s on.sigs five.sigs
+expect "... with --no-fork-server" cmp -s on.sigs nofs.sigs
+expect "... with a driver that opted out" cmp -s on.sigs optout.sigs
+expect "... with a driver whose global state fails in a reused child (confirmed fresh)" \
+	cmp -s on.sigs stateful.sigs
+expect "... and that driver without persistent mode" cmp -s stateful.sigs stateful-off.sigs
+pids_on=$(cat on.pids)
+echo "# processes that ran the 60 tests: persistent $pids_on, off $(cat off.pids), N=5" \
+	"$(cat five.pids), opted out $(cat optout.pids), stateful $(cat stateful.pids)"
+expect "persistent mode: fewer processes than tests ($pids_on < 30)" test "$pids_on" -lt 30
+expect "TNORM_PERSISTENT=off: a process per test" test "$(cat off.pids)" = 60
+expect "--no-fork-server: a process per test" test "$(cat nofs.pids)" = 60
+expect "TNORM_DRV_NOT_PERSISTENT: a process per test" test "$(cat optout.pids)" = 60
+expect "TNORM_PERSISTENT=5: at most 5 tests per process" \
+	test "$(cat five.pids)" -ge 12 -a "$(cat five.pids)" -gt "$pids_on"
+
+# A failure seen in a reused child is made again fresh: `tnorm run` of a failing test right
+# after passing ones (one runner: tnorm fuzz's) gave the same signatures above; here the
+# examples' normal forms, with and without persistent mode.
+for t in avl/tests/fail-1.t htable/tests/fail-1.t trie/tests/fail-2.t; do
+	d=${t%%/*}
+	cp "$SRC/examples/$t" "$d.t"
+	"$T" minimize --no-db -o "$d.on.norm" --quiet "$d.t" -- "$B/examples/$d/${d}_driver_faulty" {} \
+		>/dev/null 2>&1
+	TNORM_PERSISTENT=off "$T" minimize --no-db -o "$d.off.norm" --quiet "$d.t" -- \
+		"$B/examples/$d/${d}_driver_faulty" {} >/dev/null 2>&1
+	expect "minimize $t: the same normal form with and without persistent mode" \
+		sh -c "test -s $d.on.norm && cmp -s $d.on.norm $d.off.norm"
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
