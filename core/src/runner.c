@@ -664,18 +664,159 @@ static void classify(const tnorm_runner *r, const tnorm__waited *w, int exec_err
  * One attempt at a run.  *retry is set when a fork server died before it forked the run's
  * child: the run is made again (the result is not filled).
  */
+/* What one attempt holds while it runs: the pipes (stdout, stderr, the exec-error pipe), the
+ * control socket's other end for a new server, the child's standard input, the streams the
+ * server's request takes once the program says hello (SPAWN), the streams read so far and the
+ * environment of a new server.  -1 and NULL: not open; fds_close closes what is. */
+typedef struct run_fds {
+	int outp[2], errp[2], execp[2], sp[2];
+	int infd, pending[3];
+	stream so, se;
+	char **envp;
+} run_fds;
+
+static void fds_close(run_fds *a)
+{
+	size_t i;
+	if (a->so.fd >= 0)
+		close(a->so.fd);
+	if (a->se.fd >= 0)
+		close(a->se.fd);
+	free(a->so.buf);
+	free(a->se.buf);
+	for (i = 0; i < 2; i++) {
+		if (a->outp[i] >= 0)
+			close(a->outp[i]);
+		if (a->errp[i] >= 0)
+			close(a->errp[i]);
+		if (a->execp[i] >= 0)
+			close(a->execp[i]);
+		if (a->sp[i] >= 0)
+			close(a->sp[i]);
+	}
+	for (i = 0; i < 3; i++)
+		if (a->pending[i] >= 0)
+			close(a->pending[i]);
+	if (a->infd >= 0)
+		close(a->infd);
+	tnorm__strv_free(a->envp);
+}
+
+/* The attempt's descriptors and buffers: the output pipes (read ends non-blocking, as the
+ * streams), the exec-error pipe (a new process only), standard input (the candidate with
+ * use_stdin, else /dev/null); for a new server (SPAWN), its control socket (our end kept in
+ * r->ctl), its environment and copies of the three streams for its first request. */
+static int fds_open(tnorm_runner *r, tnorm__run_mode mode, run_fds *a)
+{
+	int fds[3];
+	size_t i;
+	if (!(a->so.buf = tnorm__malloc(r->opts.output_cap + 1)) ||
+	    !(a->se.buf = tnorm__malloc(r->opts.output_cap + 1)))
+		return TNORM_ENOMEM;
+	a->so.buf[0] = a->se.buf[0] = '\0';
+	if (pipe2(a->outp, O_CLOEXEC) < 0 || pipe2(a->errp, O_CLOEXEC) < 0 ||
+	    (mode != TNORM__RUN_SERVED && pipe2(a->execp, O_CLOEXEC) < 0))
+		return tnorm__error_errno(TNORM_EIO, "cannot create pipes");
+	a->infd = open(r->opts.use_stdin ? r->file : "/dev/null", O_RDONLY | O_CLOEXEC);
+	if (a->infd < 0)
+		return tnorm__error_errno(TNORM_EIO, "cannot open the child's standard input");
+	if (mode == TNORM__RUN_SPAWN) {
+		if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, a->sp) < 0)
+			return tnorm__error_errno(TNORM_EIO, "cannot create a socket pair");
+		if (!(a->envp = tnorm__forkserver_env(r, a->execp[1] + 1)))
+			return TNORM_ENOMEM;
+		if (r->ctl >= 0)
+			close(r->ctl);
+		r->ctl = a->sp[0];
+		a->sp[0] = -1;
+		r->fs_gen = r->folder_gen;
+	}
+	fcntl(a->outp[0], F_SETFL, O_NONBLOCK);
+	fcntl(a->errp[0], F_SETFL, O_NONBLOCK);
+	a->so.fd = a->outp[0];
+	a->se.fd = a->errp[0];
+	a->outp[0] = a->errp[0] = -1;
+	if (mode != TNORM__RUN_SPAWN)
+		return 0;
+	/* The request goes when (if) the program says hello. */
+	fds[0] = a->infd;
+	fds[1] = a->outp[1];
+	fds[2] = a->errp[1];
+	for (i = 0; i < 3; i++)
+		if ((a->pending[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 3)) < 0)
+			return tnorm__error_errno(TNORM_EIO, "cannot duplicate a descriptor");
+	return 0;
+}
+
+/* Start the run: ask the live server (SERVED) or have the tracer start the program; our copies
+ * of the child's ends are closed either way. */
+static void fds_launch(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, run_fds *a,
+                           unsigned reused)
+{
+	int fds[4];
+	size_t i;
+	fds[0] = a->infd;
+	fds[1] = a->outp[1];
+	fds[2] = a->errp[1];
+	fds[3] = a->execp[1];
+	if (mode == TNORM__RUN_SERVED &&
+	    tnorm__forkserver_request(r->ctl, fds, tnorm__forkserver_what(r, reused)) < 0) {
+		/* The server is going away (it was there in tracer_begin): the tracer will report it
+		 * gone, with no child. */
+		tnorm__tracer_kill_server(t);
+	}
+	if (mode == TNORM__RUN_SERVED) {
+		for (i = 0; i < 3; i++)
+			close(fds[i]);
+	} else {
+		tnorm__tracer_start(t, r->dir, r->run_argv, a->envp ? a->envp : r->envp, fds, a->sp[1],
+		                    r->ctl);
+		a->sp[1] = -1;
+	}
+	a->infd = a->outp[1] = a->errp[1] = a->execp[1] = -1;
+}
+
+/* The run is over (w): its times, what is left in the pipes, its outcome and signature, and the
+ * streams handed to res. */
+static void fds_collect(tnorm_runner *r, run_fds *a, const tnorm__waited *w, double start,
+                            sigset_t *mask, tnorm_run_result *res)
+{
+	int exec_errno = 0;
+	double until;
+	res->wall = tnorm__now() - start;
+	res->child_cpu = (double)w->ru.ru_utime.tv_sec + (double)w->ru.ru_utime.tv_usec / 1e6 +
+	                 (double)w->ru.ru_stime.tv_sec + (double)w->ru.ru_stime.tv_usec / 1e6;
+	/* Children the program left behind die with their group (a persistent child that passed
+	 * is alive, waiting for its next candidate: the tracer killed what its run started). */
+	if (!w->persisted)
+		kill(-w->pid, SIGKILL);
+	/* Collect what is left in the pipes (writers in the group are dead now, or soon). */
+	until = tnorm__now() + 0.5;
+	while ((a->so.fd >= 0 || a->se.fd >= 0) && tnorm__now() < until)
+		poll_streams(&a->so, &a->se, -1, 20, r->opts.output_cap, mask);
+	if (read(a->execp[0], &exec_errno, sizeof(exec_errno)) != (ssize_t)sizeof(exec_errno))
+		exec_errno = 0;
+	classify(r, w, exec_errno, res);
+	if (res->outcome == TNORM_OUTCOME_FAIL && res->sig && a->se.buf)
+		apply_report(r, a->se.buf, &res->sig);
+	res->out = a->so.buf;
+	res->err = a->se.buf;
+	res->out_len = a->so.len;
+	res->err_len = a->se.len;
+	res->out_total = a->so.total;
+	res->err_total = a->se.total;
+	a->so.buf = a->se.buf = NULL;
+}
+
 static int run_attempt(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode,
                        tnorm_run_result *res, int *retry)
 {
-	int outp[2] = {-1, -1}, errp[2] = {-1, -1}, execp[2] = {-1, -1}, sp[2] = {-1, -1};
-	int infd = -1, pending[3] = {-1, -1, -1}; /* SPAWN: the streams, for the server's request */
-	stream so = {-1, NULL, 0, 0}, se = {-1, NULL, 0, 0};
+	run_fds a = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}, -1, {-1, -1, -1},
+	             {-1, NULL, 0, 0}, {-1, NULL, 0, 0}, NULL};
 	double start;
-	int err = 0, exec_errno = 0;
-	char **envp = NULL;
+	int err = 0;
 	tnorm__waited w;
 	sigset_t mask;
-	size_t i;
 	unsigned reused = 0;
 
 	*retry = 0;
@@ -683,81 +824,16 @@ static int run_attempt(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode,
 	memset(res, 0, sizeof(*res));
 	res->exit_code = -1;
 	memset(&w, 0, sizeof(w));
-	if (!(so.buf = tnorm__malloc(r->opts.output_cap + 1)) ||
-	    !(se.buf = tnorm__malloc(r->opts.output_cap + 1))) {
-		err = TNORM_ENOMEM;
+	if ((err = fds_open(r, mode, &a)) < 0)
 		goto done;
-	}
-	so.buf[0] = se.buf[0] = '\0';
-	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0 ||
-	    (mode != TNORM__RUN_SERVED && pipe2(execp, O_CLOEXEC) < 0)) {
-		err = tnorm__error_errno(TNORM_EIO, "cannot create pipes");
-		goto done;
-	}
-	infd = open(r->opts.use_stdin ? r->file : "/dev/null", O_RDONLY | O_CLOEXEC);
-	if (infd < 0) {
-		err = tnorm__error_errno(TNORM_EIO, "cannot open the child's standard input");
-		goto done;
-	}
-	if (mode == TNORM__RUN_SPAWN) {
-		if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0) {
-			err = tnorm__error_errno(TNORM_EIO, "cannot create a socket pair");
-			goto done;
-		}
-		if (!(envp = tnorm__forkserver_env(r, execp[1] + 1))) {
-			err = TNORM_ENOMEM;
-			goto done;
-		}
-		if (r->ctl >= 0)
-			close(r->ctl);
-		r->ctl = sp[0];
-		sp[0] = -1;
-		r->fs_gen = r->folder_gen;
-	}
-	fcntl(outp[0], F_SETFL, O_NONBLOCK);
-	fcntl(errp[0], F_SETFL, O_NONBLOCK);
-	so.fd = outp[0];
-	se.fd = errp[0];
-	outp[0] = errp[0] = -1;
-	if (mode == TNORM__RUN_SPAWN) { /* the request goes when (if) the program says hello */
-		int fds[3];
-		fds[0] = infd;
-		fds[1] = outp[1];
-		fds[2] = errp[1];
-		for (i = 0; i < 3; i++)
-			if ((pending[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 3)) < 0) {
-				err = tnorm__error_errno(TNORM_EIO, "cannot duplicate a descriptor");
-				goto done;
-			}
-	}
 	if (!tnorm__tracer_begin(t, res, mode == TNORM__RUN_SERVED, &reused)) {
 		*retry = 1; /* the server died since pick_mode: start another */
 		goto done;
 	}
 	start = tnorm__now();
-	{
-		int fds[4];
-		fds[0] = infd;
-		fds[1] = outp[1];
-		fds[2] = errp[1];
-		fds[3] = execp[1];
-		if (mode == TNORM__RUN_SERVED &&
-		    tnorm__forkserver_request(r->ctl, fds, tnorm__forkserver_what(r, reused)) < 0) {
-			/* The server is going away (it was there in tracer_begin): the tracer will
-			 * report it gone, with no child. */
-			tnorm__tracer_kill_server(t);
-		}
-		if (mode == TNORM__RUN_SERVED) {
-			for (i = 0; i < 3; i++)
-				close(fds[i]);
-		} else {
-			tnorm__tracer_start(t, r->dir, r->run_argv, envp ? envp : r->envp, fds, sp[1], r->ctl);
-			sp[1] = -1;
-		}
-		infd = outp[1] = errp[1] = execp[1] = -1;
-	}
+	fds_launch(r, t, mode, &a, reused);
 	wait_mask(&mask);
-	if ((err = wait_run(r, t, mode, &so, &se, pending, start, &mask, &w)) < 0)
+	if ((err = wait_run(r, t, mode, &a.so, &a.se, a.pending, start, &mask, &w)) < 0)
 		goto done;
 	tnorm__tracer_end(t);
 	*retry = tnorm__forkserver_after(r, mode, &w);
@@ -770,54 +846,9 @@ static int run_attempt(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode,
 	if (*retry)
 		goto done;
 	r->fs_reused = reused > 0;
-	res->wall = tnorm__now() - start;
-	res->child_cpu = (double)w.ru.ru_utime.tv_sec + (double)w.ru.ru_utime.tv_usec / 1e6 +
-	                 (double)w.ru.ru_stime.tv_sec + (double)w.ru.ru_stime.tv_usec / 1e6;
-	/* Children the program left behind die with their group (a persistent child that passed
-	 * is alive, waiting for its next candidate: the tracer killed what its run started). */
-	if (!w.persisted)
-		kill(-w.pid, SIGKILL);
-	/* Collect what is left in the pipes (writers in the group are dead now, or soon). */
-	{
-		double until = tnorm__now() + 0.5;
-		while ((so.fd >= 0 || se.fd >= 0) && tnorm__now() < until)
-			poll_streams(&so, &se, -1, 20, r->opts.output_cap, &mask);
-	}
-	if (read(execp[0], &exec_errno, sizeof(exec_errno)) != (ssize_t)sizeof(exec_errno))
-		exec_errno = 0;
-	classify(r, &w, exec_errno, res);
-	if (res->outcome == TNORM_OUTCOME_FAIL && res->sig && se.buf)
-		apply_report(r, se.buf, &res->sig);
-	res->out = so.buf;
-	res->err = se.buf;
-	res->out_len = so.len;
-	res->err_len = se.len;
-	res->out_total = so.total;
-	res->err_total = se.total;
-	so.buf = se.buf = NULL;
+	fds_collect(r, &a, &w, start, &mask, res);
 done:
-	if (so.fd >= 0)
-		close(so.fd);
-	if (se.fd >= 0)
-		close(se.fd);
-	free(so.buf);
-	free(se.buf);
-	for (i = 0; i < 2; i++) {
-		if (outp[i] >= 0)
-			close(outp[i]);
-		if (errp[i] >= 0)
-			close(errp[i]);
-		if (execp[i] >= 0)
-			close(execp[i]);
-		if (sp[i] >= 0)
-			close(sp[i]);
-	}
-	for (i = 0; i < 3; i++)
-		if (pending[i] >= 0)
-			close(pending[i]);
-	if (infd >= 0)
-		close(infd);
-	tnorm__strv_free(envp);
+	fds_close(&a);
 	if (err < 0 || *retry)
 		tnorm_run_result_dispose(res);
 	return err;
