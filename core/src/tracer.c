@@ -512,24 +512,167 @@ static void set_run_pid(tnorm__tracer *t, pid_t child)
  * run's processes" above), and killed when its run is over; the last of them reaped, the tracer
  * returns (wait4 says there is nothing left: ECHILD).
  */
+/* What trace_one knows about its run while it waits: the program (pid) and, when it is a fork
+ * server, its child of this run; what the program has done so far; the run's other tasks. */
+typedef struct trace_state {
+	tnorm_runner *r;
+	tnorm__tracer *t;
+	int ctl;                 /* the control socket's end the program got, or -1 */
+	pid_t pid, child;
+	int exec_seen, child_exec_seen, is_server, child_started, p_gone, execs, over;
+	task_set ts;
+	tnorm_run_result scratch; /* where stops go when no run takes them */
+} trace_state;
+
+/* A stop of the program itself: a fork server's forks and signals, its hello, or (a program run
+ * afresh) a stop of the program's. */
+static void program_stop(trace_state *x, int st)
+{
+	tnorm__tracer *t = x->t;
+	int event = st >> 16, sig = WSTOPSIG(st);
+	if (x->is_server) {
+		/* The server's own stops: its forks (a run's child), and signals. */
+		unsigned long msg = 0;
+		if (event == PTRACE_EVENT_FORK && !x->child &&
+		    ptrace(PTRACE_GETEVENTMSG, x->pid, NULL, &msg) == 0) {
+			x->child = (pid_t)msg;
+			set_run_pid(t, x->child);
+		}
+		ptrace(PTRACE_CONT, x->pid, NULL,
+		       (void *)(long)(event || sig == SIGSTOP || sig == SIGTRAP ? 0 : sig));
+	} else if (x->ctl >= 0 && x->exec_seen && !event && sig == SIGSTOP && x->execs > 0 &&
+	           tnorm__forkserver_hello(t->ctl_engine)) {
+		/* A driver that a program we started exec'd: the runs are the program's, it is no
+		 * server of ours.  It runs the test as usual. */
+		tnorm__forkserver_refuse(t->ctl_engine);
+		ptrace(PTRACE_CONT, x->pid, NULL, NULL);
+	} else if (x->ctl >= 0 && x->exec_seen && !event && sig == SIGSTOP && x->execs == 0 &&
+	           tnorm__forkserver_hello(t->ctl_engine)) {
+		x->is_server = 1;
+		/* The probe is for the server's children (armed at their first stop): the server's
+		 * own copy of the code goes back as it was. */
+		if (x->r->probe)
+			tnorm__probe_disarm(x->r->probe);
+		pthread_mutex_lock(&t->mu);
+		t->hello = 1;
+		t->server = x->pid;
+		t->pid = 0; /* the run's program is the server's next child */
+		pthread_mutex_unlock(&t->mu);
+		tracer_notify(t); /* the caller sends the run's request */
+		ptrace(PTRACE_CONT, x->pid, NULL, NULL);
+	} else {
+		x->execs += event == PTRACE_EVENT_EXEC;
+		on_stop(x->r, x->pid, x->pid, st, &x->exec_seen, 1, current_res(t, &x->scratch));
+	}
+}
+
+/* The program, or the server, is gone (with its child of this run, if any, still to be waited
+ * for). */
+static void program_gone(trace_state *x, int st, struct rusage *wru)
+{
+	x->p_gone = 1;
+	pthread_mutex_lock(&x->t->mu);
+	x->t->server = 0;
+	pthread_mutex_unlock(&x->t->mu);
+	if (!x->child) {
+		/* The run is over: what the program started goes, then the tracer (idle at once when
+		 * nothing is left to reap). */
+		x->over = 1;
+		tasks_doom(&x->ts, 0, 0);
+		tracer_done(x->t, st, wru, x->is_server, 0, x->ts.n == 0);
+	}
+}
+
+/* A task other than the program ended.  The fork server's child of this run ends the run. */
+static void task_ended(trace_state *x, pid_t w, int st, struct rusage *wru)
+{
+	tasks_forget(&x->ts, w);
+	if (!(x->is_server && w == x->child))
+		return; /* a thread, or a process the program started */
+	tracer_no_pchild(x->t);
+	x->over = x->p_gone;
+	tasks_doom(&x->ts, x->p_gone ? 0 : x->pid, 0);
+	tracer_done(x->t, st, wru, 0, 0, x->over && x->ts.n == 0);
+	x->child = 0;
+	x->child_started = 0;
+}
+
+/* A stop of the server's child of this run, or of one of its threads. */
+static void child_stop(trace_state *x, pid_t w, int st)
+{
+	struct rusage pru;
+	if (!x->child) { /* its first stop came before the server's fork event */
+		x->child = w;
+		set_run_pid(x->t, x->child);
+	}
+	if (w == x->child && !x->child_started) {
+		/* The child's first stop: trace it as a program run afresh. */
+		x->child_started = 1;
+		ptrace(PTRACE_SETOPTIONS, w, NULL, (void *)(long)TRACE_OPTS);
+		if (x->r->probe)
+			tnorm__probe_arm(x->r->probe, x->r->syms, w, 1);
+		ptrace(PTRACE_CONT, w, NULL, NULL);
+	} else if (w == x->child && !(st >> 16) && WSTOPSIG(st) == SIGSTOP &&
+	           tnorm__forkserver_persisted(x->t->ctl_engine, &pru)) {
+		/* Persistent mode: the candidate passed, and the child waits for the next.  What the
+		 * run started goes, as at an exit; the child stays. */
+		tasks_doom(&x->ts, x->pid, x->child);
+		tracer_persisted(x->t, x->child, &pru);
+		ptrace(PTRACE_CONT, w, NULL, NULL);
+	} else {
+		on_stop(x->r, x->child, w, st, &x->child_exec_seen, 0, current_res(x->t, &x->scratch));
+	}
+}
+
+/* A stop of a task that is not the program: one the program started (killed when its run is
+ * over), one of the program's threads, a thread of the server's, or the server's child. */
+static void task_stop(trace_state *x, pid_t w, int st)
+{
+	task *k = tasks_note(&x->ts, w, x->pid, x->child);
+	if (x->over || (k && k->doomed) ||
+	    (k && k->tgid != x->pid && k->tgid != x->child &&
+	     !(x->is_server && !x->child && k->tgid == w && k->ppid == x->pid))) {
+		/* A process the program started (killed when its run is over).  A driver among them
+		 * that offers a fork server is told no, as one the program exec'd is. */
+		if (x->ctl >= 0 && !x->is_server && !x->over && !(st >> 16) && WSTOPSIG(st) == SIGSTOP &&
+		    k && k->started && tnorm__forkserver_hello(x->t->ctl_engine)) {
+			tnorm__forkserver_refuse(x->t->ctl_engine);
+			ptrace(PTRACE_CONT, w, NULL, NULL);
+		} else if (x->r->probe && !(st >> 16) && WSTOPSIG(st) == SIGTRAP &&
+		           tnorm__probe_foreign(x->r->probe, w)) {
+			ptrace(PTRACE_CONT, w, NULL, NULL); /* a breakpoint it inherited, undone */
+		} else {
+			other_stop(k, w, st);
+		}
+	} else if (!x->is_server) {
+		/* One of the program's threads: its stops are the program's; its end, nothing. */
+		on_stop(x->r, x->pid, w, st, &x->exec_seen, 1, current_res(x->t, &x->scratch));
+	} else if (k && k->tgid == x->pid) {
+		ptrace(PTRACE_CONT, w, NULL, NULL); /* a thread of the server's */
+	} else {
+		child_stop(x, w, st);
+	}
+}
+
 static void trace_one(tnorm_runner *r, tnorm__tracer *t, const char *dir, char **argv, char **envp,
                       int *fds, int ctl)
 {
-	tnorm_run_result scratch;
-	struct rusage wru, pru;
-	task_set ts = {NULL, 0, 0};
-	task *k;
-	pid_t pid, w, child = 0;
-	int i, st = 0, e, exec_seen = 0, child_exec_seen = 1, is_server = 0, child_started = 0;
-	int p_gone = 0, execs = 0, over = 0;
-	memset(&scratch, 0, sizeof(scratch));
-	pid = start_child(r, dir, fds[0], fds[1], fds[2], fds[3], ctl, argv, envp);
+	trace_state x;
+	struct rusage wru;
+	pid_t w;
+	int i, st = 0, e;
+	memset(&x, 0, sizeof(x));
+	x.r = r;
+	x.t = t;
+	x.ctl = ctl;
+	x.child_exec_seen = 1;
+	x.pid = start_child(r, dir, fds[0], fds[1], fds[2], fds[3], ctl, argv, envp);
 	e = errno;
 	for (i = 0; i < 4; i++)
 		close(fds[i]);
 	if (ctl >= 0)
 		close(ctl);
-	if (pid < 0) {
+	if (x.pid < 0) {
 		pthread_mutex_lock(&t->mu);
 		t->pid = -1;
 		t->fork_errno = e;
@@ -537,135 +680,31 @@ static void trace_one(tnorm_runner *r, tnorm__tracer *t, const char *dir, char *
 		tracer_notify(t);
 		return;
 	}
-	setpgid(pid, pid); /* also in the parent, so the group exists before the caller kills it */
-	set_run_pid(t, pid);
+	setpgid(x.pid, x.pid); /* also in the parent, so the group exists before the caller kills it */
+	set_run_pid(t, x.pid);
 	for (;;) {
 		w = wait4(-1, &st, __WALL | __WNOTHREAD, &wru);
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			if (!over) /* ECHILD before the program was reaped: it is lost to us */
+			if (!x.over) /* ECHILD before the program was reaped: it is lost to us */
 				tracer_done(t, 0, NULL, 0, 1, 1);
 			break;
 		}
 		if (WIFSTOPPED(st))
-			tasks_follow(&ts, w, st, pid, child);
-		if (w == pid && WIFSTOPPED(st)) {
-			int event = st >> 16, sig = WSTOPSIG(st);
-			if (is_server) {
-				/* The server's own stops: its forks (a run's child), and signals. */
-				unsigned long msg = 0;
-				if (event == PTRACE_EVENT_FORK && !child &&
-				    ptrace(PTRACE_GETEVENTMSG, pid, NULL, &msg) == 0) {
-					child = (pid_t)msg;
-					set_run_pid(t, child);
-				}
-				ptrace(PTRACE_CONT, pid, NULL,
-				       (void *)(long)(event || sig == SIGSTOP || sig == SIGTRAP ? 0 : sig));
-			} else if (ctl >= 0 && exec_seen && !event && sig == SIGSTOP && execs > 0 &&
-			           tnorm__forkserver_hello(t->ctl_engine)) {
-				/* A driver that a program we started exec'd: the runs are the program's, it
-				 * is no server of ours.  It runs the test as usual. */
-				tnorm__forkserver_refuse(t->ctl_engine);
-				ptrace(PTRACE_CONT, pid, NULL, NULL);
-			} else if (ctl >= 0 && exec_seen && !event && sig == SIGSTOP && execs == 0 &&
-			           tnorm__forkserver_hello(t->ctl_engine)) {
-				is_server = 1;
-				/* The probe is for the server's children (armed at their first stop): the
-				 * server's own copy of the code goes back as it was. */
-				if (r->probe)
-					tnorm__probe_disarm(r->probe);
-				pthread_mutex_lock(&t->mu);
-				t->hello = 1;
-				t->server = pid;
-				t->pid = 0; /* the run's program is the server's next child */
-				pthread_mutex_unlock(&t->mu);
-				tracer_notify(t); /* the caller sends the run's request */
-				ptrace(PTRACE_CONT, pid, NULL, NULL);
-			} else {
-				execs += event == PTRACE_EVENT_EXEC;
-				on_stop(r, pid, pid, st, &exec_seen, 1, current_res(t, &scratch));
-			}
-			continue;
-		}
-		if (w == pid) {
-			/* The program, or the server, is gone (with its child of this run, if any, still
-			 * to be waited for). */
-			p_gone = 1;
-			pthread_mutex_lock(&t->mu);
-			t->server = 0;
-			pthread_mutex_unlock(&t->mu);
-			if (!child) {
-				/* The run is over: what the program started goes, then the tracer (idle
-				 * at once when nothing is left to reap). */
-				over = 1;
-				tasks_doom(&ts, 0, 0);
-				tracer_done(t, st, &wru, is_server, 0, ts.n == 0);
-			}
-			continue;
-		}
-		if (!WIFSTOPPED(st)) {
-			/* A task ended.  The fork server's child of this run ends the run. */
-			tasks_forget(&ts, w);
-			if (is_server && w == child) {
-				tracer_no_pchild(t);
-				over = p_gone;
-				tasks_doom(&ts, p_gone ? 0 : pid, 0);
-				tracer_done(t, st, &wru, 0, 0, over && ts.n == 0);
-				child = 0;
-				child_started = 0;
-			} /* else: a thread, or a process the program started */
-			continue;
-		}
-		k = tasks_note(&ts, w, pid, child);
-		if (over || (k && k->doomed) ||
-		    (k && k->tgid != pid && k->tgid != child &&
-		     !(is_server && !child && k->tgid == w && k->ppid == pid))) {
-			/* A process the program started (killed when its run is over).  A driver among
-			 * them that offers a fork server is told no, as one the program exec'd is. */
-			if (ctl >= 0 && !is_server && !over && !(st >> 16) && WSTOPSIG(st) == SIGSTOP &&
-			    k && k->started && tnorm__forkserver_hello(t->ctl_engine)) {
-				tnorm__forkserver_refuse(t->ctl_engine);
-				ptrace(PTRACE_CONT, w, NULL, NULL);
-			} else if (r->probe && !(st >> 16) && WSTOPSIG(st) == SIGTRAP &&
-			           tnorm__probe_foreign(r->probe, w)) {
-				ptrace(PTRACE_CONT, w, NULL, NULL); /* a breakpoint it inherited, undone */
-			} else {
-				other_stop(k, w, st);
-			}
-		} else if (!is_server) {
-			/* One of the program's threads: its stops are the program's; its end, nothing. */
-			on_stop(r, pid, w, st, &exec_seen, 1, current_res(t, &scratch));
-		} else if (k && k->tgid == pid) {
-			ptrace(PTRACE_CONT, w, NULL, NULL); /* a thread of the server's */
-		} else {
-			/* The server's child of this run, or one of its threads. */
-			if (!child) { /* its first stop came before the server's fork event */
-				child = w;
-				set_run_pid(t, child);
-			}
-			if (w == child && !child_started) {
-				/* The child's first stop: trace it as a program run afresh. */
-				child_started = 1;
-				ptrace(PTRACE_SETOPTIONS, w, NULL, (void *)(long)TRACE_OPTS);
-				if (r->probe)
-					tnorm__probe_arm(r->probe, r->syms, w, 1);
-				ptrace(PTRACE_CONT, w, NULL, NULL);
-			} else if (w == child && !(st >> 16) && WSTOPSIG(st) == SIGSTOP &&
-			           tnorm__forkserver_persisted(t->ctl_engine, &pru)) {
-				/* Persistent mode: the candidate passed, and the child waits for the next.
-				 * What the run started goes, as at an exit; the child stays. */
-				tasks_doom(&ts, pid, child);
-				tracer_persisted(t, child, &pru);
-				ptrace(PTRACE_CONT, w, NULL, NULL);
-			} else {
-				on_stop(r, child, w, st, &child_exec_seen, 0, current_res(t, &scratch));
-			}
-		}
+			tasks_follow(&x.ts, w, st, x.pid, x.child);
+		if (w == x.pid && WIFSTOPPED(st))
+			program_stop(&x, st);
+		else if (w == x.pid)
+			program_gone(&x, st, &wru);
+		else if (!WIFSTOPPED(st))
+			task_ended(&x, w, st, &wru);
+		else
+			task_stop(&x, w, st);
 	}
 	tracer_no_pchild(t);
-	free(ts.v);
-	tnorm_signature_free(scratch.sig);
+	free(x.ts.v);
+	tnorm_signature_free(x.scratch.sig);
 }
 
 static void *tracer_main(void *arg)
