@@ -20,7 +20,12 @@
  * candidate met twice runs once.  Lithium itself has no cache: its own run count is the "calls"
  * column.  The goal (issue 17): chunks no larger than lithium's result, at no more runs.
  * BENCH_JOBS=tcnld (the default: today, chunks, normalize, lithium, ddmin) picks the jobs; the
- * others print as "-".
+ * others print as 0.  "CPU s" is the job's CPU time, user + system (getrusage of this process,
+ * with the tracer thread, and of its waited-for children: the program's runs, and a fork
+ * server's runs once the session has reaped the server), not wall time.
+ * words-200 and words-1M are generated: 200 and 35,700 lines (999,589 bytes) of filler, one word
+ * of the failure on the line at 17/200 of the text and the other at 183/200 (issue 30: a 1 MB
+ * file against lithium's two passes).
  *
  * Then the triage table (issue 17): `tnorm triage` without a harness (tnorm_triage_run, harness
  * NULL, 2 worker threads, no database) on crash folders made here as fuzzers name their files,
@@ -31,26 +36,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "tnorm/tnorm.h"
 
 typedef struct {
 	const char *name;   /* label */
-	const char *file;   /* relative to SOURCE_ROOT, or NULL: generated (the 200-line text) */
+	const char *file;   /* relative to SOURCE_ROOT, or NULL: generated (the two-word text) */
 	const char *prog;   /* relative to BUILD_ROOT */
 	int invalid1;       /* exit 1 means "not a valid input" */
+	size_t lines;       /* generated: its number of lines */
 } input;
 
 static const input inputs[] = {
-    {"json-a1", "bench/generic/json-a1.json", "tests/suts/sut_jsonish", 1},
-    {"json-a2", "bench/generic/json-a2.json", "tests/suts/sut_jsonish", 1},
-    {"json-b", "bench/generic/json-b.json", "tests/suts/sut_jsonish", 1},
-    {"cmds-1", "bench/generic/cmds-1.txt", "tests/suts/sut_cmds", 1},
-    {"cmds-2", "bench/generic/cmds-2.txt", "tests/suts/sut_cmds", 1},
-    {"avl/fail-1.t", "examples/avl/tests/fail-1.t", "examples/avl/avl_driver_faulty", 0},
-    {"htable/fail-2.t", "examples/htable/tests/fail-2.t", "examples/htable/htable_driver_faulty", 0},
-    {"words-200", NULL, "tests/suts/sut_twowords", 0},
+    {"json-a1", "bench/generic/json-a1.json", "tests/suts/sut_jsonish", 1, 0},
+    {"json-a2", "bench/generic/json-a2.json", "tests/suts/sut_jsonish", 1, 0},
+    {"json-b", "bench/generic/json-b.json", "tests/suts/sut_jsonish", 1, 0},
+    {"cmds-1", "bench/generic/cmds-1.txt", "tests/suts/sut_cmds", 1, 0},
+    {"cmds-2", "bench/generic/cmds-2.txt", "tests/suts/sut_cmds", 1, 0},
+    {"avl/fail-1.t", "examples/avl/tests/fail-1.t", "examples/avl/avl_driver_faulty", 0, 0},
+    {"htable/fail-2.t", "examples/htable/tests/fail-2.t", "examples/htable/htable_driver_faulty", 0, 0},
+    {"words-200", NULL, "tests/suts/sut_twowords", 0, 200},
+    /* 35,700 lines, 999,589 bytes: under sut_twowords' 1 MiB buffer. */
+    {"words-1M", NULL, "tests/suts/sut_twowords", 0, 35700},
 };
 
 static void die(const char *what)
@@ -144,9 +153,23 @@ static const char *const job_names[] = {"today", "chunks", "normalize", "lithium
 typedef struct {
 	size_t size;
 	uint64_t runs, calls;
-	double secs;
+	double secs, cpu;
 	char *out;
 } result;
+
+/* CPU seconds (user + system) of this process, its threads, and its waited-for children: the
+ * program's runs and the tracer that watches them. */
+static double cpu_now(void)
+{
+	struct rusage self, kids;
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	return (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + kids.ru_utime.tv_sec +
+	                kids.ru_stime.tv_sec) +
+	       (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + kids.ru_utime.tv_usec +
+	                kids.ru_stime.tv_usec) /
+	           1e6;
+}
 
 static void run_job(const input *in, const char *prog, const char *data, size_t len, int job,
                     result *r)
@@ -161,6 +184,7 @@ static void run_job(const input *in, const char *prog, const char *data, size_t 
 	tnorm_progress p;
 	char *out = NULL, *mid = NULL;
 	size_t olen = 0, mlen = 0;
+	double cpu0 = cpu_now();
 	so.confirm = 1;
 	ro.timeout = 60; /* not derived from a confirm run: the machine may be loaded */
 	if (in->invalid1) {
@@ -217,6 +241,8 @@ static void run_job(const input *in, const char *prog, const char *data, size_t 
 	r->out = out;
 	tnorm_free(mid);
 	tnorm_session_free(s);
+	/* After the session is freed: a fork server's children count once it is reaped. */
+	r->cpu = cpu_now() - cpu0;
 }
 
 /* The result, escaped for one table cell. */
@@ -400,8 +426,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: bench_generic SOURCE_ROOT BUILD_ROOT [NAME-SUBSTRING...]\n");
 		return 2;
 	}
-	printf("| input | orig B | today B / runs | chunks B / runs | normalize B / runs | lithium B / "
-	       "runs (calls) | ddmin B / runs | chunks vs lithium |\n");
+	printf("| input | orig B | today B / runs / CPU s | chunks B / runs / CPU s | normalize B / "
+	       "runs / CPU s | lithium B / runs (calls) / CPU s | ddmin B / runs / CPU s | chunks vs "
+	       "lithium |\n");
 	printf("|---|---|---|---|---|---|---|---|\n");
 	for (k = 0; k < NIN; k++) {
 		const input *in = &inputs[k];
@@ -421,15 +448,16 @@ int main(int argc, char **argv)
 			if (tnorm_file_read(path, &data, &len) < 0)
 				die(path);
 		} else {
-			/* A 200-line text whose failure needs two words on lines 17 and 183. */
-			size_t i, cap = 1 << 14;
+			/* A text whose failure needs two words, on lines 17 and 183 of 200 (and at those
+			 * places in a longer text). */
+			size_t i, n = in->lines, cap = 32 * n;
 			if (!(data = malloc(cap)))
 				die("malloc");
-			for (i = 1; i <= 200; i++)
+			for (i = 1; i <= n; i++)
 				len += (size_t)snprintf(data + len, cap - len, "%s\n",
-				                        i == 17    ? "the quick alpha fox"
-				                        : i == 183 ? "jumps omega over the dog"
-				                                   : "line with some filler words");
+				                        i == 17 * n / 200    ? "the quick alpha fox"
+				                        : i == 183 * n / 200 ? "jumps omega over the dog"
+				                                             : "line with some filler words");
 		}
 		for (j = 0; j < NJOBS; j++) {
 			const char *pick = getenv("BENCH_JOBS");
@@ -438,16 +466,18 @@ int main(int argc, char **argv)
 				continue;
 			}
 			run_job(in, prog, data, len, j, &r[j]);
-			fprintf(stderr, "%s %s: %zu B, %llu runs, %.1f s\n", in->name, job_names[j], r[j].size,
-			        (unsigned long long)r[j].runs, r[j].secs);
+			fprintf(stderr, "%s %s: %zu B, %llu runs, %.1f s, %.2f s CPU\n", in->name,
+			        job_names[j], r[j].size, (unsigned long long)r[j].runs, r[j].secs, r[j].cpu);
 		}
 		ran[k] = 1;
-		printf("| %s | %zu | %zu / %llu | %zu / %llu | %zu / %llu | %zu / %llu (%llu) | %zu / %llu "
-		       "| %s |\n",
-		       in->name, len, r[0].size, (unsigned long long)r[0].runs, r[1].size,
-		       (unsigned long long)r[1].runs, r[2].size, (unsigned long long)r[2].runs, r[3].size,
-		       (unsigned long long)r[3].runs, (unsigned long long)r[3].calls, r[4].size,
-		       (unsigned long long)r[4].runs,
+		printf("| %s | %zu |", in->name, len);
+		for (j = 0; j < NJOBS; j++) {
+			printf(" %zu / %llu", r[j].size, (unsigned long long)r[j].runs);
+			if (j == JOB_LITHIUM)
+				printf(" (%llu)", (unsigned long long)r[j].calls);
+			printf(" / %.2f |", r[j].cpu);
+		}
+		printf(" %s |\n",
 		       r[1].size <= r[3].size && r[1].runs <= r[3].runs ? "met"
 		       : r[1].size <= r[3].size                        ? "size met, more runs"
 		                                                       : "larger");

@@ -363,6 +363,31 @@ static void test_generic__reduce_words(void **state)
 	tnorm_free(out);
 }
 
+/* A 1 MB file that needs two of its 35,700 lines (bench/generic.c's words-1M): the lines view,
+ * over HALVE_MIN lines, halves as lithium does, in no more oracle calls than lithium's line and
+ * character passes make on it (104; adaptive deletion made 167). */
+static void test_generic__big_lines(void **state)
+{
+	const size_t lines = 35700;
+	tnorm_generic_stats st;
+	char *in = NULL, *out = NULL;
+	size_t i, len = 0, cap = 32 * lines, olen = 0;
+	(void)state;
+	in = malloc(cap);
+	assert_non_null(in);
+	for (i = 1; i <= lines; i++)
+		len += (size_t)snprintf(in + len, cap - len, "%s\n",
+		                        i == 17 * lines / 200    ? "the quick alpha fox"
+		                        : i == 183 * lines / 200 ? "jumps omega over the dog"
+		                                                 : "line with some filler words");
+	assert_int_equal(len, 999589);
+	assert_int_equal(tnorm_generic_reduce(in, len, NULL, two_words, NULL, &out, &olen, &st), 0);
+	assert_string_equal(out, "alphaomega");
+	assert_true(st.calls <= 104);
+	tnorm_free(out);
+	free(in);
+}
+
 static void test_generic__chunk_pass(void **state)
 {
 	static const char in[] = "\"ab\":[{}],\"\":[{}],\"c\":[{}]";
@@ -751,6 +776,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_generic__shortlex),
 	    cmocka_unit_test(test_generic__reduce_words),
+	    cmocka_unit_test(test_generic__big_lines),
 	    cmocka_unit_test(test_generic__chunk_pass),
 	    cmocka_unit_test(test_generic__hoist),
 	    cmocka_unit_test(test_generic__integer),

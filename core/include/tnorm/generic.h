@@ -9,7 +9,12 @@
  *
  * Reduction deletes: the file viewed as lines, then tokens (a run of letters, digits and '_', or
  * one other character, each with the blanks that follow it), then bytes, each view with the
- * chosen deletion algorithm to a fixpoint; with `chunks`, in text with brackets or quotes, once
+ * chosen deletion algorithm to a fixpoint (no single unit can go), the lines before any finer
+ * view.  With adaptive deletion, a view of 1024 units or more (a big file's lines) is reduced
+ * by lithium's halving schedule instead: runs of a power of two units, halved down to single
+ * units, deleted from the start; on a file that needs a few of many lines this takes about
+ * half the runs of adaptive deletion, whose probes pay for both ends of every run it deletes
+ * (a 1 MB file that needs 2 of 35,700 lines: 97 runs in all, lithium's two passes 101).  With `chunks`, in text with brackets or quotes, once
  * no single token can go, the balanced runs (brackets nest, quotes pair) of 2..8, 16, 32, ...
  * tokens that start and end at seams (after an opening bracket or a separator `,` `;` newline;
  * at a separator or before a closing bracket), not inside a call's parentheses (a `(` right
