@@ -50,13 +50,7 @@ typedef struct {
 } cseq;
 
 typedef struct {
-	const tnorm_harness *h;
-	const tnorm_normalize_options *o;
-	tnorm_test_oracle fn;
-	void *ctx;
-	tnorm_normalize_log log;
-	void *lctx;
-	tnorm_normalize_stats *st;
+	tnorm__rewrite_base b; /* what both rule sets have (internal_normalize.h) */
 	uint32_t ntmpl, npool, nvars;
 	tnorm_template_info *ti;
 	tnorm_pool_info *pi;
@@ -64,7 +58,6 @@ typedef struct {
 	unsigned char *alpha; /* per pool, 256 each: the bytes its string values are made of */
 	cseq cur;
 	tnorm_test *cur_test; /* the lowered form of cur */
-	tnorm__seen seen;
 } cz;
 
 static int slot_kind(const cz *z, uint32_t tmpl, uint32_t s)
@@ -246,7 +239,7 @@ static int lower(cz *z, const cseq *q, tnorm_test **out)
 	size_t i;
 	int err = 0, fits = 1;
 	*out = NULL;
-	if (!held || !pin || !ever || (err = tnorm_test_new(&t, z->h)) < 0) {
+	if (!held || !pin || !ever || (err = tnorm_test_new(&t, z->b.h)) < 0) {
 		err = err < 0 ? err : TNORM_ENOMEM;
 		goto done;
 	}
@@ -384,7 +377,7 @@ static int seq_cmp(const cz *z, const cseq *a, const cseq *b)
 static void put_literal(tnorm__buf *b, const cz *z, uint32_t tmpl, uint32_t slot, uint64_t v)
 {
 	tnorm_literal lit;
-	if (tnorm_harness_value(z->h, tmpl, slot, v, &lit) < 0)
+	if (tnorm_harness_value(z->b.h, tmpl, slot, v, &lit) < 0)
 		tnorm__buf_puts(b, "?");
 	else if (lit.kind == TNORM_LIT_INT)
 		tnorm__buf_printf(b, "%lld", (long long)lit.i);
@@ -430,7 +423,7 @@ static void put_call(tnorm__buf *b, const cz *z, const ccall *c)
 
 static int seen_before(cz *z, const tnorm_test *t)
 {
-	return tnorm__seen_add(&z->seen, tnorm_test_hash(t));
+	return tnorm__seen_add(&z->b.seen, tnorm_test_hash(t));
 }
 
 /* Ask the oracle about a lowered test.  One that breaks a guard (issue 16) is invalid without a
@@ -440,7 +433,7 @@ static int ask_oracle(cz *z, const tnorm_test *t, int *yes)
 	*yes = 0;
 	if (!tnorm_test_is_wellformed(t))
 		return 0;
-	return z->fn(z->ctx, t, yes);
+	return z->b.fn(z->b.ctx, t, yes);
 }
 
 /* Does the lowered form of canonical `q` fail?  *lowered receives it when it does (else NULL). */
@@ -551,9 +544,9 @@ static int try_cand(cz *z, cseq *c, tnorm_rule rule, int shorten, const char *wh
 		seq_free(c);
 		return dup < 0 ? dup : 0;
 	}
-	z->st->candidates++;
-	z->st->asked[rule]++;
-	err = z->fn(z->ctx, t, &yes);
+	z->b.st->candidates++;
+	z->b.st->asked[rule]++;
+	err = z->b.fn(z->b.ctx, t, &yes);
 	tnorm_test_free(t);
 	if (err < 0 || !yes) {
 		seq_free(c);
@@ -572,10 +565,10 @@ static int try_cand(cz *z, cseq *c, tnorm_rule rule, int shorten, const char *wh
 	z->cur = *c;
 	tnorm_test_free(z->cur_test);
 	z->cur_test = t;
-	z->st->rewrites++;
-	z->st->per_rule[rule]++;
-	if (z->log)
-		z->log(z->lctx, rule, what);
+	z->b.st->rewrites++;
+	z->b.st->per_rule[rule]++;
+	if (z->b.log)
+		z->b.log(z->b.lctx, rule, what);
 	return 1;
 }
 
@@ -591,7 +584,7 @@ static int cmp_u64(const void *a, const void *b)
 
 static const tnorm__vset *vset_of(const cz *z, uint32_t tmpl)
 {
-	return &z->h->tmpls[tmpl].vset[1];
+	return &z->b.h->tmpls[tmpl].vset[1];
 }
 
 /* The key of literal `lit` in pool p: in template `prefer` if it is there, else the first value
@@ -639,7 +632,7 @@ static uint64_t map_value(const cz *z, uint32_t p, uint64_t key, int how, int64_
 	tnorm_literal lit;
 	char buf[512];
 	size_t j;
-	if (tnorm_harness_value(z->h, vt, 1, key & 0xffffffffu, &lit) < 0)
+	if (tnorm_harness_value(z->b.h, vt, 1, key & 0xffffffffu, &lit) < 0)
 		return NONE;
 	if (how == MAP_SUB) {
 		if (lit.kind != TNORM_LIT_INT)
@@ -694,11 +687,11 @@ static size_t lower_values(cz *z, uint32_t pool, uint64_t v, uint64_t *out)
 	for (i = 0; c < 256; i++) {
 		tnorm_literal lit;
 		uint64_t w;
-		if (tnorm_harness_value(z->h, vt, 1, ch, &lit) < 0 || lit.kind != TNORM_LIT_STRING ||
+		if (tnorm_harness_value(z->b.h, vt, 1, ch, &lit) < 0 || lit.kind != TNORM_LIT_STRING ||
 		    i >= lit.len)
 			break;
 		if (i == 8) {
-			z->st->capped++;
+			z->b.st->capped++;
 			break;
 		}
 		w = map_value(z, pool, v, MAP_CHAR, 0, (unsigned char)lit.s[i], (unsigned char)c);
@@ -1048,7 +1041,7 @@ static int shift_values(cz *z)
 				uint64_t key = z->cur.c[i].arg[s];
 				size_t j;
 				if (slot_kind(z, z->cur.c[i].tmpl, s) != K_VAL || z->ti[z->cur.c[i].tmpl].slot[s].pool != p ||
-				    tnorm_harness_value(z->h, (uint32_t)(key >> 32), 1, key & 0xffffffffu, &lit) < 0)
+				    tnorm_harness_value(z->b.h, (uint32_t)(key >> 32), 1, key & 0xffffffffu, &lit) < 0)
 					continue;
 				nvals++;
 				if (lit.kind == TNORM_LIT_INT && lit.i < least)
@@ -1166,7 +1159,7 @@ static int delete_pair(cz *z)
 static int apply(void *zp, tnorm_rule rule)
 {
 	cz *z = zp;
-	z->seen.n = 0;
+	z->b.seen.n = 0;
 	switch (rule) {
 	case TNORM_RULE_SIMPLIFY_ALL: return simplify(z, 1);
 	case TNORM_RULE_REPLACE_POOL: return replace_object(z);
@@ -1176,7 +1169,7 @@ static int apply(void *zp, tnorm_rule rule)
 	case TNORM_RULE_REPLACE_CALL: return replace_call(z);
 	case TNORM_RULE_SHIFT_VALUES: return shift_values(z);
 	case TNORM_RULE_DELETE_PAIR: return delete_pair(z);
-	case TNORM_RULE_REWIRE: return z->o->rewire ? rewire(z) : 0;
+	case TNORM_RULE_REWIRE: return z->b.o->rewire ? rewire(z) : 0;
 	default: return 0;
 	}
 }
@@ -1191,10 +1184,10 @@ static const tnorm_rule call_order[] = {
 /* Which pools are value pools: const, assigned only by value templates, checked by no check. */
 static int classify(cz *z)
 {
-	uint32_t i, s, nchk = tnorm_harness_check_count(z->h);
-	z->ntmpl = tnorm_harness_template_count(z->h);
-	z->npool = tnorm_harness_pool_count(z->h);
-	z->nvars = tnorm_harness_var_count(z->h);
+	uint32_t i, s, nchk = tnorm_harness_check_count(z->b.h);
+	z->ntmpl = tnorm_harness_template_count(z->b.h);
+	z->npool = tnorm_harness_pool_count(z->b.h);
+	z->nvars = tnorm_harness_var_count(z->b.h);
 	z->ti = tnorm__calloc(z->ntmpl ? z->ntmpl : 1, sizeof(*z->ti));
 	z->pi = tnorm__calloc(z->npool ? z->npool : 1, sizeof(*z->pi));
 	z->inl = tnorm__calloc(z->npool ? z->npool : 1, 1);
@@ -1202,11 +1195,11 @@ static int classify(cz *z)
 	if (!z->ti || !z->pi || !z->inl || !z->alpha)
 		return TNORM_ENOMEM;
 	for (i = 0; i < z->npool; i++) {
-		tnorm_harness_pool(z->h, i, &z->pi[i]);
+		tnorm_harness_pool(z->b.h, i, &z->pi[i]);
 		z->inl[i] = (unsigned char)(z->pi[i].is_const != 0);
 	}
 	for (i = 0; i < z->ntmpl; i++) {
-		tnorm_harness_template(z->h, i, &z->ti[i]);
+		tnorm_harness_template(z->b.h, i, &z->ti[i]);
 		if (z->ti[i].has_lhs && z->ti[i].kind != TNORM_TMPL_VALUE)
 			z->inl[z->ti[i].slot[0].pool] = 0;
 		if (z->ti[i].kind == TNORM_TMPL_VALUE) {
@@ -1222,7 +1215,7 @@ static int classify(cz *z)
 	}
 	for (i = 0; i < nchk; i++) {
 		tnorm_template_info ci;
-		tnorm_harness_check(z->h, i, &ci);
+		tnorm_harness_check(z->b.h, i, &ci);
 		for (s = 0; s < ci.nslots; s++)
 			if (ci.slot[s].kind == TNORM_SLOT_POOL)
 				z->inl[ci.slot[s].pool] = 0;
@@ -1240,13 +1233,7 @@ int tnorm__normalize_calls(tnorm_test **out, const tnorm_test *t, const tnorm_no
 	*out = NULL;
 	*unsuitable = 0;
 	memset(&z, 0, sizeof(z));
-	z.h = tnorm_test_harness(t);
-	z.o = o;
-	z.fn = oracle;
-	z.ctx = ctx;
-	z.log = log;
-	z.lctx = log_ctx;
-	z.st = st;
+	tnorm__rewrite_base_init(&z.b, t, o, oracle, ctx, log, log_ctx, st);
 	if ((err = classify(&z)) < 0 || (err = lift(&z, t, &z.cur)) < 0)
 		goto done;
 	if ((err = canon(&z, &z.cur)) < 0)
@@ -1266,7 +1253,7 @@ done:
 		z.cur_test = NULL;
 	}
 	seq_free(&z.cur);
-	free(z.seen.h);
+	free(z.b.seen.h);
 	free(z.ti);
 	free(z.pi);
 	free(z.inl);

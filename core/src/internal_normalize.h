@@ -29,6 +29,25 @@ typedef struct tnorm__seen {
  * (rewrite.c). */
 int tnorm__seen_add(tnorm__seen *s, uint64_t hv);
 
+/* What both rule sets' contexts start with: the harness, the options, the oracle, the log, the
+ * statistics (all borrowed from tnorm_normalize's caller) and the candidates one rule
+ * application has asked about (owned: its array is freed by the rule set). */
+typedef struct tnorm__rewrite_base {
+	const tnorm_harness *h;
+	const tnorm_normalize_options *o;
+	tnorm_test_oracle fn;
+	void *ctx;
+	tnorm_normalize_log log;
+	void *lctx;
+	tnorm_normalize_stats *st;
+	tnorm__seen seen;
+} tnorm__rewrite_base;
+
+/* Fill b for a rewrite of test t (rewrite.c); `seen` starts empty. */
+void tnorm__rewrite_base_init(tnorm__rewrite_base *b, const tnorm_test *t,
+                              const tnorm_normalize_options *o, tnorm_test_oracle fn, void *ctx,
+                              tnorm_normalize_log log, void *lctx, tnorm_normalize_stats *st);
+
 /*
  * Algorithm 1's loop, shared by both rule sets: before each round the hooks see *cur (a known
  * normal form replaces it and ends the loop, stats->jumped = 1); the rules are applied in order

@@ -81,16 +81,9 @@ const char *tnorm_rule_name(tnorm_rule r)
 }
 
 typedef struct {
-	const tnorm_harness *h;
-	const tnorm_normalize_options *o;
-	tnorm_test_oracle fn;
-	void *ctx;
-	tnorm_normalize_log log;
-	void *lctx;
-	tnorm_normalize_stats *st;
+	tnorm__rewrite_base b; /* what both rule sets have (internal_normalize.h) */
 	tnorm_test *cur;
 	const char *rule_detail; /* ReplaceMovePool shows under ReplacePool */
-	tnorm__seen seen; /* candidates seen in this rule application */
 } nz;
 
 static uint64_t rank_of(const tnorm_harness *h, const tnorm_action *a)
@@ -102,7 +95,7 @@ static uint64_t rank_of(const tnorm_harness *h, const tnorm_action *a)
 
 static int seen_before(nz *z, const tnorm_test *t)
 {
-	return tnorm__seen_add(&z->seen, tnorm_test_hash(t));
+	return tnorm__seen_add(&z->b.seen, tnorm_test_hash(t));
 }
 
 static size_t action_text(const tnorm_harness *h, const tnorm_action *a, char *buf, size_t n)
@@ -148,10 +141,10 @@ static size_t push_lower(nz *z, const tnorm_action *cand, uint64_t idx, tnorm_ac
 {
 	uint64_t r;
 	size_t i;
-	if (n >= max || tnorm_harness_rank(z->h, cand, &r) < 0 || r >= idx)
+	if (n >= max || tnorm_harness_rank(z->b.h, cand, &r) < 0 || r >= idx)
 		return n;
 	for (i = 0; i < n; i++)
-		if (rank_of(z->h, &out[i]) == r)
+		if (rank_of(z->b.h, &out[i]) == r)
 			return n;
 	out[n] = *cand;
 	return n + 1;
@@ -172,7 +165,7 @@ static size_t slot_lowerings(nz *z, const tnorm_action *a, const tnorm_template_
 	size_t n = 0, s;
 	uint64_t k;
 	for (k = info->first; k < info->first + info->count && k < info->first + 16 && k < idx; k++)
-		if (tnorm_harness_unrank(z->h, k, &out[n]) == 0 && ++n >= max)
+		if (tnorm_harness_unrank(z->b.h, k, &out[n]) == 0 && ++n >= max)
 			return n;
 	for (s = 0; s < info->nslots; s++) {
 		uint32_t cur = a->choice[s], step;
@@ -188,7 +181,7 @@ static size_t slot_lowerings(nz *z, const tnorm_action *a, const tnorm_template_
 			n = push_lower(z, &c, idx, out, n, max);
 		}
 	}
-	qsort_r(out, n, sizeof(*out), cmp_action_rank, (void *)z->h);
+	qsort_r(out, n, sizeof(*out), cmp_action_rank, (void *)z->b.h);
 	return n;
 }
 
@@ -199,33 +192,33 @@ static size_t slot_lowerings(nz *z, const tnorm_action *a, const tnorm_template_
 static size_t alternatives(nz *z, const tnorm_action *a, int below, tnorm_action *out, size_t max)
 {
 	tnorm_template_info info;
-	uint64_t idx = rank_of(z->h, a), lo, hi, k;
+	uint64_t idx = rank_of(z->b.h, a), lo, hi, k;
 	size_t n = 0;
 	char ta[512], tb[512];
-	tnorm_harness_template(z->h, a->tmpl, &info);
-	if (below && !z->o->wide && !z->o->max_edit && info.count > max)
+	tnorm_harness_template(z->b.h, a->tmpl, &info);
+	if (below && !z->b.o->wide && !z->b.o->max_edit && info.count > max)
 		return slot_lowerings(z, a, &info, idx, out, max);
-	if (z->o->wide) {
+	if (z->b.o->wide) {
 		lo = 0;
-		hi = below ? idx : tnorm_harness_action_count(z->h);
+		hi = below ? idx : tnorm_harness_action_count(z->b.h);
 	} else {
 		lo = info.first;
 		hi = below ? idx : info.first + info.count;
 	}
-	if (z->o->max_edit)
-		action_text(z->h, a, ta, sizeof(ta));
+	if (z->b.o->max_edit)
+		action_text(z->b.h, a, ta, sizeof(ta));
 	for (k = lo; k < hi; k++) {
 		if (k == idx)
 			continue;
 		if (n >= max) {
-			z->st->capped++;
+			z->b.st->capped++;
 			break;
 		}
-		if (tnorm_harness_unrank(z->h, k, &out[n]) < 0)
+		if (tnorm_harness_unrank(z->b.h, k, &out[n]) < 0)
 			break;
-		if (z->o->max_edit) {
-			action_text(z->h, &out[n], tb, sizeof(tb));
-			if (edit_distance(ta, tb) > z->o->max_edit)
+		if (z->b.o->max_edit) {
+			action_text(z->b.h, &out[n], tb, sizeof(tb));
+			if (edit_distance(ta, tb) > z->b.o->max_edit)
 				continue;
 		}
 		n++;
@@ -249,9 +242,9 @@ static int try_cand(nz *z, tnorm_test *cand, tnorm_rule rule, const char *what)
 		return 0;
 	if ((dup = seen_before(z, cand)) != 0)
 		return dup < 0 ? dup : 0;
-	z->st->candidates++;
-	z->st->asked[rule]++;
-	if ((err = z->fn(z->ctx, cand, &yes)) < 0)
+	z->b.st->candidates++;
+	z->b.st->asked[rule]++;
+	if ((err = z->b.fn(z->b.ctx, cand, &yes)) < 0)
 		return err;
 	if (!yes)
 		return 0;
@@ -266,7 +259,7 @@ static int try_cand(nz *z, tnorm_test *cand, tnorm_rule rule, const char *what)
 			if ((err = tnorm_test_dup(&d, cand)) < 0)
 				return err;
 			tnorm_test_remove(d, k);
-			if (tnorm_test_is_wellformed(d) && (err = z->fn(z->ctx, d, &any)) < 0) {
+			if (tnorm_test_is_wellformed(d) && (err = z->b.fn(z->b.ctx, d, &any)) < 0) {
 				tnorm_test_free(d);
 				return err;
 			}
@@ -277,7 +270,7 @@ static int try_cand(nz *z, tnorm_test *cand, tnorm_rule rule, const char *what)
 		if (!any)
 			err = tnorm_test_dup(&red, cand);
 		else
-			err = tnorm_reduce_test(&red, cand, &z->o->reduce, z->fn, z->ctx, NULL);
+			err = tnorm_reduce_test(&red, cand, &z->b.o->reduce, z->b.fn, z->b.ctx, NULL);
 	}
 	if (err < 0) {
 		tnorm_test_free(red);
@@ -291,10 +284,10 @@ static int try_cand(nz *z, tnorm_test *cand, tnorm_rule rule, const char *what)
 	}
 	tnorm_test_free(z->cur);
 	z->cur = red;
-	z->st->rewrites++;
-	z->st->per_rule[rule]++;
-	if (z->log)
-		z->log(z->lctx, rule, what);
+	z->b.st->rewrites++;
+	z->b.st->per_rule[rule]++;
+	if (z->b.log)
+		z->b.log(z->b.lctx, rule, what);
 	return 1;
 }
 
@@ -308,7 +301,7 @@ static int copy(tnorm_test **out, const tnorm_test *t)
 static int simplify(nz *z, int all)
 {
 	const tnorm_test *t = z->cur;
-	size_t n = tnorm_test_len(t), i, k, na, max = z->o->max_alternatives ? z->o->max_alternatives : 256;
+	size_t n = tnorm_test_len(t), i, k, na, max = z->b.o->max_alternatives ? z->b.o->max_alternatives : 256;
 	tnorm_action *alt = tnorm__calloc(max, sizeof(*alt));
 	char what[1200], ta[512], tb[512];
 	int r = 0;
@@ -320,21 +313,21 @@ static int simplify(nz *z, int all)
 		if (all) {
 			/* Each distinct action once, at its first occurrence. */
 			for (j = 0; j < i; j++)
-				if (rank_of(z->h, tnorm_test_step(t, j)) == rank_of(z->h, &a))
+				if (rank_of(z->b.h, tnorm_test_step(t, j)) == rank_of(z->b.h, &a))
 					break;
 			if (j < i)
 				continue;
 		}
 		na = alternatives(z, &a, 1, alt, max);
-		action_text(z->h, &a, ta, sizeof(ta));
+		action_text(z->b.h, &a, ta, sizeof(ta));
 		for (k = 0; k < na && r == 0; k++) {
 			tnorm_test *c = NULL;
 			if ((r = copy(&c, t)) < 0)
 				break;
 			for (j = all ? 0 : i; j < (all ? n : i + 1); j++)
-				if (rank_of(z->h, tnorm_test_step(c, j)) == rank_of(z->h, &a))
+				if (rank_of(z->b.h, tnorm_test_step(c, j)) == rank_of(z->b.h, &a))
 					tnorm_test_set(c, j, &alt[k]);
-			action_text(z->h, &alt[k], tb, sizeof(tb));
+			action_text(z->b.h, &alt[k], tb, sizeof(tb));
 			if (all)
 				snprintf(what, sizeof(what), "%s -> %s", ta, tb);
 			else
@@ -393,20 +386,20 @@ static void remap(tnorm_test *c, uint32_t pool, uint32_t from, uint32_t to, size
 
 static int pool_rules(nz *z, int swap)
 {
-	uint32_t pool, np = tnorm_harness_pool_count(z->h);
+	uint32_t pool, np = tnorm_harness_pool_count(z->b.h);
 	char what[256];
 	int r = 0;
 	for (pool = 0; pool < np && r == 0; pool++) {
 		tnorm_pool_info pi;
 		uint32_t p, q;
-		tnorm_harness_pool(z->h, pool, &pi);
+		tnorm_harness_pool(z->b.h, pool, &pi);
 		for (q = 1; q < pi.instances && r == 0; q++) {
 			for (p = 0; p < q && r == 0; p++) {
 				const tnorm_test *t = z->cur;
 				size_t n = tnorm_test_len(t), i, j, k;
 				int used_q = 0;
 				for (k = 0; k < n; k++)
-					used_q |= mentions(z->h, tnorm_test_step(t, k), pool, q);
+					used_q |= mentions(z->b.h, tnorm_test_step(t, k), pool, q);
 				if (!used_q)
 					continue;
 				/* Ranges i..j, the whole test first, then shorter ones. */
@@ -436,13 +429,13 @@ static int pool_rules(nz *z, int swap)
 				for (i = 1; i < n && r == 0; i++) {
 					tnorm_test *c = NULL, *moved = NULL;
 					size_t m;
-					if ((r = tnorm_test_new(&moved, z->h)) < 0)
+					if ((r = tnorm_test_new(&moved, z->b.h)) < 0)
 						break;
 					for (m = 0; m < i; m++)
-						if (!mentions(z->h, tnorm_test_step(t, m), pool, p))
+						if (!mentions(z->b.h, tnorm_test_step(t, m), pool, p))
 							tnorm_test_append(moved, tnorm_test_step(t, m));
 					for (m = 0; m < i; m++)
-						if (mentions(z->h, tnorm_test_step(t, m), pool, p))
+						if (mentions(z->b.h, tnorm_test_step(t, m), pool, p))
 							tnorm_test_append(moved, tnorm_test_step(t, m));
 					for (m = i; m < n; m++)
 						tnorm_test_append(moved, tnorm_test_step(t, m));
@@ -469,14 +462,14 @@ static int swap_action(nz *z)
 		for (j = i + 1; j < n && r == 0; j++) {
 			tnorm_action a = *tnorm_test_step(t, i), b = *tnorm_test_step(t, j);
 			tnorm_test *c = NULL;
-			if (rank_of(z->h, &b) >= rank_of(z->h, &a))
+			if (rank_of(z->b.h, &b) >= rank_of(z->b.h, &a))
 				continue;
 			if ((r = copy(&c, t)) < 0)
 				break;
 			tnorm_test_set(c, i, &b);
 			tnorm_test_set(c, j, &a);
-			action_text(z->h, &a, ta, sizeof(ta));
-			action_text(z->h, &b, tb, sizeof(tb));
+			action_text(z->b.h, &a, ta, sizeof(ta));
+			action_text(z->b.h, &b, tb, sizeof(tb));
 			snprintf(what, sizeof(what), "(%zu: %s) <-> (%zu: %s)", i, ta, j, tb);
 			r = try_cand(z, c, TNORM_RULE_SWAP_ACTION, what);
 			tnorm_test_free(c);
@@ -498,13 +491,13 @@ static int move_action(nz *z)
 		for (j = i + 2; j < n && r == 0; j++) {
 			tnorm_action b = *tnorm_test_step(t, j);
 			tnorm_test *c = NULL;
-			if (rank_of(z->h, &b) >= rank_of(z->h, tnorm_test_step(t, i)))
+			if (rank_of(z->b.h, &b) >= rank_of(z->b.h, tnorm_test_step(t, i)))
 				continue;
 			if ((r = copy(&c, t)) < 0)
 				break;
 			tnorm_test_remove(c, j);
 			tnorm_test_insert(c, i, &b);
-			action_text(z->h, &b, ta, sizeof(ta));
+			action_text(z->b.h, &b, ta, sizeof(ta));
 			snprintf(what, sizeof(what), "(%zu: %s) moved to step %zu", j, ta, i);
 			r = try_cand(z, c, TNORM_RULE_MOVE_ACTION, what);
 			tnorm_test_free(c);
@@ -517,7 +510,7 @@ static int reduce_action(nz *z)
 {
 	const tnorm_test *t = z->cur;
 	size_t n = tnorm_test_len(t), i, k, na;
-	size_t max = z->o->max_reduce_alternatives ? z->o->max_reduce_alternatives : 16;
+	size_t max = z->b.o->max_reduce_alternatives ? z->b.o->max_reduce_alternatives : 16;
 	tnorm_action *alt = tnorm__calloc(max, sizeof(*alt));
 	char what[1200], ta[512], tb[512];
 	int r = 0;
@@ -526,13 +519,13 @@ static int reduce_action(nz *z)
 	for (i = 0; i < n && r == 0; i++) {
 		tnorm_action a = *tnorm_test_step(t, i);
 		na = alternatives(z, &a, 0, alt, max);
-		action_text(z->h, &a, ta, sizeof(ta));
+		action_text(z->b.h, &a, ta, sizeof(ta));
 		for (k = 0; k < na && r == 0; k++) {
 			tnorm_test *c = NULL;
 			if ((r = copy(&c, t)) < 0)
 				break;
 			tnorm_test_set(c, i, &alt[k]);
-			action_text(z->h, &alt[k], tb, sizeof(tb));
+			action_text(z->b.h, &alt[k], tb, sizeof(tb));
 			snprintf(what, sizeof(what), "(%zu: %s) -> (%zu: %s), then reduced", i, ta, i, tb);
 			r = try_cand(z, c, TNORM_RULE_REDUCE_ACTION, what);
 			tnorm_test_free(c);
@@ -559,13 +552,13 @@ static int rewire(nz *z)
 		tnorm_action a = *tnorm_test_step(t, i);
 		tnorm_template_info info;
 		uint32_t s;
-		tnorm_harness_template(z->h, a.tmpl, &info);
+		tnorm_harness_template(z->b.h, a.tmpl, &info);
 		for (s = info.has_lhs ? 1 : 0; s < info.nslots && r == 0; s++) {
 			tnorm_pool_info pi;
 			uint32_t pool = info.slot[s].pool, q;
 			if (info.slot[s].kind != TNORM_SLOT_POOL)
 				continue;
-			tnorm_harness_pool(z->h, pool, &pi);
+			tnorm_harness_pool(z->b.h, pool, &pi);
 			for (q = 0; q < pi.instances && r == 0; q++) {
 				tnorm_action b = a;
 				tnorm_test *c = NULL;
@@ -576,7 +569,7 @@ static int rewire(nz *z)
 				for (m = 0; m < i && !assigned; m++) {
 					const tnorm_action *d = tnorm_test_step(t, m);
 					tnorm_template_info di;
-					tnorm_harness_template(z->h, d->tmpl, &di);
+					tnorm_harness_template(z->b.h, d->tmpl, &di);
 					assigned = di.has_lhs && di.slot[0].pool == pool && d->choice[0] == q;
 				}
 				if (!assigned)
@@ -585,8 +578,8 @@ static int rewire(nz *z)
 				if ((r = copy(&c, t)) < 0)
 					break;
 				tnorm_test_set(c, i, &b);
-				action_text(z->h, &a, ta, sizeof(ta));
-				action_text(z->h, &b, tb, sizeof(tb));
+				action_text(z->b.h, &a, ta, sizeof(ta));
+				action_text(z->b.h, &b, tb, sizeof(tb));
 				snprintf(what, sizeof(what), "(%zu: %s) -> (%zu: %s)", i, ta, i, tb);
 				r = try_cand(z, c, TNORM_RULE_REWIRE, what);
 				tnorm_test_free(c);
@@ -599,7 +592,7 @@ static int rewire(nz *z)
 static int apply(void *zp, tnorm_rule rule)
 {
 	nz *z = zp;
-	z->seen.n = 0;
+	z->b.seen.n = 0;
 	switch (rule) {
 	case TNORM_RULE_SIMPLIFY_ALL: return simplify(z, 1);
 	case TNORM_RULE_REPLACE_POOL: return pool_rules(z, 0);
@@ -608,7 +601,7 @@ static int apply(void *zp, tnorm_rule rule)
 	case TNORM_RULE_SWAP_ACTION: return swap_action(z);
 	case TNORM_RULE_REDUCE_ACTION: return reduce_action(z);
 	case TNORM_RULE_MOVE_ACTION: return move_action(z);
-	case TNORM_RULE_REWIRE: return z->o->rewire ? rewire(z) : 0;
+	case TNORM_RULE_REWIRE: return z->b.o->rewire ? rewire(z) : 0;
 	default: return 0;
 	}
 }
@@ -622,17 +615,11 @@ static int normalize_paper(tnorm_test **out, const tnorm_test *t, const tnorm_no
 
 	st->paper = 1;
 	memset(&z, 0, sizeof(z));
-	z.h = tnorm_test_harness(t);
-	z.o = o;
-	z.fn = oracle;
-	z.ctx = ctx;
-	z.log = log;
-	z.lctx = log_ctx;
-	z.st = st;
+	tnorm__rewrite_base_init(&z.b, t, o, oracle, ctx, log, log_ctx, st);
 	if ((err = tnorm_test_dup(&z.cur, t)) < 0)
 		return err;
 	err = tnorm__rule_loop(o, &z.cur, st, default_order, NPAPER, apply, &z);
-	free(z.seen.h);
+	free(z.b.seen.h);
 	*out = z.cur;
 	return err;
 }

@@ -3,8 +3,9 @@
  * rewrite.c - the rewrite core both rule sets of tnorm_normalize() run on (internal_normalize.h):
  * Algorithm 1's loop over an ordered list of rules, and the set of candidates one rule
  * application has asked about.  The paper's rules (normalize.c) and the call-level rules
- * (callnorm.c) each give it their own apply function; normalize.c picks the rule set and calls
- * callnorm.c, and neither is called back by the other: what they share lives here.
+ * (callnorm.c) each give it their own apply function, and each context starts with the same
+ * base (tnorm__rewrite_base); normalize.c picks the rule set and calls callnorm.c, and neither
+ * is called back by the other: what they share lives here.
  */
 #include <string.h>
 
@@ -74,4 +75,18 @@ int tnorm__rule_loop(const tnorm_normalize_options *o, tnorm_test **cur, tnorm_n
 		}
 	}
 	return err;
+}
+
+void tnorm__rewrite_base_init(tnorm__rewrite_base *b, const tnorm_test *t,
+                              const tnorm_normalize_options *o, tnorm_test_oracle fn, void *ctx,
+                              tnorm_normalize_log log, void *lctx, tnorm_normalize_stats *st)
+{
+	memset(b, 0, sizeof(*b));
+	b->h = tnorm_test_harness(t);
+	b->o = o;
+	b->fn = fn;
+	b->ctx = ctx;
+	b->log = log;
+	b->lctx = lctx;
+	b->st = st;
 }
