@@ -157,17 +157,24 @@ void tnorm_pipeline_result_dispose(tnorm_pipeline_result *r)
 }
 
 /*
- * The runs near the result (keep_near, for tnorm why).  Every run of the job after the confirm
- * runs is kept while it is small (tests of up to NEAR_MAX_LEN bytes, NEAR_MAX_RUNS of them, the
- * first ones), and those one edit away from the result are handed over at the end.  The
- * user's own observer, if any, is called as well.
+ * The runs near the result (keep_near, for tnorm why).  A run of the job after the confirm runs
+ * is kept while it can still be a neighbour of the result (without a harness: no more than one
+ * byte longer than the shortest failing test so far; kept runs are dropped as that shrinks), and
+ * within bounds (tests of up to NEAR_MAX_LEN bytes, NEAR_MAX_RUNS of them, NEAR_MAX_BYTES in
+ * all); those one edit away from the result are handed over at the end.  The user's own
+ * observer, if any, is called as well.
  */
 #define NEAR_MAX_LEN 65536
 #define NEAR_MAX_RUNS 20000
+#define NEAR_MAX_BYTES (64u << 20) /* in all: 20000 runs of 64 KiB would be 1.3 GB */
 
 typedef struct near_runs {
 	tnorm_tested *v;
-	size_t n, cap;
+	size_t n, cap, bytes;
+	size_t best;                /* without a harness, the shortest failing length so far: a
+	                               neighbour of the result is at most one byte longer (the result
+	                               is no longer than any failing candidate, each one having been
+	                               taken); (size_t)-1 with a harness, whose units are lines */
 	int failed;                 /* out of memory once: nothing more is kept */
 	tnorm_run_observer user;    /* the caller's observer and its context */
 	void *user_ctx;
@@ -178,7 +185,22 @@ static void observe_near(void *ctx, const void *data, size_t len, tnorm_outcome 
 	near_runs *k = ctx;
 	if (k->user)
 		k->user(k->user_ctx, data, len, outcome, same);
-	if (k->failed || len > NEAR_MAX_LEN || k->n >= NEAR_MAX_RUNS)
+	if (same && k->best != (size_t)-1 && len < k->best) { /* longer runs: no neighbours now */
+		size_t i, m = 0;
+		k->best = len;
+		for (i = 0; i < k->n; i++) {
+			if (k->v[i].len <= k->best + 1) {
+				k->v[m++] = k->v[i];
+				continue;
+			}
+			k->bytes -= k->v[i].len + 1;
+			tnorm_free(k->v[i].test);
+		}
+		k->n = m;
+	}
+	if (k->failed || len > NEAR_MAX_LEN || (k->best != (size_t)-1 && len > k->best + 1) ||
+	    k->n >= NEAR_MAX_RUNS ||
+	    k->bytes + len > NEAR_MAX_BYTES)
 		return;
 	if (k->n == k->cap) {
 		size_t nc = k->cap ? 2 * k->cap : 256;
@@ -201,6 +223,7 @@ static void observe_near(void *ctx, const void *data, size_t len, tnorm_outcome 
 	k->v[k->n].outcome = outcome;
 	k->v[k->n].same = same;
 	k->n++;
+	k->bytes += len + 1;
 }
 
 /* The units of a test: its lines (with a harness) or its bytes, as [start, end) pairs. */
@@ -651,7 +674,7 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 	tnorm_session *s = NULL;
 	tnorm_db *db = NULL;
 	db_hooks hooks;
-	near_runs near = {NULL, 0, 0, 0, NULL, NULL};
+	near_runs near = {NULL, 0, 0, 0, (size_t)-1, 0, NULL, NULL};
 	const char *match;
 	char *data = NULL;
 	size_t len = 0, i;
@@ -682,6 +705,7 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 	if ((err = tnorm_session_confirm(s, data, len)) < 0)
 		goto done;
 	if (o->keep_near) { /* from now on: the confirm runs are the test itself */
+		near.best = o->harness ? (size_t)-1 : len;
 		near.user = sopts.observe;
 		near.user_ctx = sopts.observe_ctx;
 		tnorm_session_observe(s, observe_near, &near);
