@@ -437,7 +437,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_pipeline__generic_reduce, setup, teardown),
-		
 		cmocka_unit_test_setup_teardown(test_pipeline__keep_near, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipeline__budget_keeps_best, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipeline__harness_minimize, setup, teardown),
