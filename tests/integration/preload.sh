@@ -14,7 +14,9 @@
 # Needs TNORM_EXE, TNORM_SOURCE_ROOT, TNORM_BUILD_ROOT (set by meson test), gcc and clang.
 . "$(dirname "$0")/lib.sh"
 cd "$W" || exit 1
-unset TNORM_PRELOAD LD_PRELOAD ASAN_OPTIONS UBSAN_OPTIONS
+# This test is about the served run itself: an execution mode chosen for the whole suite
+# (TNORM_FORK_SERVER=off, TNORM_PERSISTENT=off, as tests/run-all.sh passes) does not apply to it.
+unset TNORM_PRELOAD TNORM_FORK_SERVER TNORM_PERSISTENT LD_PRELOAD ASAN_OPTIONS UBSAN_OPTIONS
 
 cat >state.c <<'CEOF'
 #include <dirent.h>
