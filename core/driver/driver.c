@@ -34,6 +34,7 @@
 #include "tnorm/driver.h"
 #include "tnorm/errors.h"
 #include "tnorm/harness.h"
+#include "tnorm/order.h"
 #include "tnorm/test.h"
 
 struct tnorm_drv {

@@ -17,6 +17,7 @@
 #include "common.h"
 #include "json.h"
 #include "tnorm/generalize.h"
+#include "tnorm/order.h"
 
 struct tnorm_generalization {
 	tnorm_test *t;

@@ -10,6 +10,7 @@
 
 #include "common.h"
 #include "tnorm/harness.h"
+#include "tnorm/order.h"
 #include "tnorm/test.h"
 
 /* A generated domain (issue 16): the strings over an alphabet with lengths minlen..maxlen, in

@@ -25,6 +25,7 @@
 
 #include "common.h"
 #include "internal_normalize.h"
+#include "tnorm/order.h"
 
 static const char *const rule_names[TNORM_RULE_COUNT] = {
 	"SimplifyAll", "ReplacePool", "SimplifySingle", "SwapPool", "SwapAction", "ReduceAction",

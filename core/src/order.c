@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * order.c - the total order of actions: rank, unrank, render and parse one action.
+ * order.c - the total order of actions (order.h): rank, unrank, render and parse one action.
  *
  * An action's index is its template's first index plus a mixed-radix number whose digits are the
  * slot choices: all pool slots first (the left-hand side, then arguments left to right, the

@@ -1,4 +1,6 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: MIT *
+ * Defined in: alloc.c (memory and files), json.c (tnorm_text_utf8), error.c (tnorm_version).
+ */
 /*
  * common.h - export macro, version, and the one deallocator for memory the library hands out.
  *

@@ -1,4 +1,6 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: MIT *
+ * Defined in: error.c.
+ */
 /*
  * errors.h - error codes and the per-thread "last error".
  *

@@ -9,7 +9,8 @@
  * their natural order (ranges ascending, literal lists as written).  Lower index = simpler.
  *
  * Universes can be huge, so actions are ranked and unranked arithmetically (mixed radix over the
- * slots); nothing ever materializes the whole set.
+ * slots); nothing ever materializes the whole set.  That arithmetic, and rendering and parsing
+ * one action, are in order.h.
  */
 #ifndef TNORM_HARNESS_H
 #define TNORM_HARNESS_H
@@ -162,28 +163,6 @@ TNORM_EXTERN int tnorm_harness_value(const tnorm_harness *h, uint32_t tmpl, uint
 
 /** Total number of actions (the size of the universe). */
 TNORM_EXTERN uint64_t tnorm_harness_action_count(const tnorm_harness *h);
-
-/** Index of an action in the total order.  0, or TNORM_EINVALID for an out-of-range choice. */
-TNORM_EXTERN int tnorm_harness_rank(const tnorm_harness *h, const tnorm_action *a, uint64_t *out);
-
-/** The action with index `idx`.  0, or TNORM_EINVALID when idx >= action_count. */
-TNORM_EXTERN int tnorm_harness_unrank(const tnorm_harness *h, uint64_t idx, tnorm_action *out);
-
-/**
- * Render an action as its canonical step text ("avl_insert(avl0, int2)", "int0 = 13",
- * "avl0 = avl_new()", "s0 = \"a b\"").  Writes at most `size` bytes including the NUL and
- * returns the length the full text needs (like snprintf), or a negative code.
- */
-TNORM_EXTERN int tnorm_harness_format_action(const tnorm_harness *h, const tnorm_action *a,
-                                             char *buf, size_t size);
-
-/**
- * Parse one step text (surrounding blanks and a trailing `# comment` allowed) into an action.
- * On error returns TNORM_EPARSE with message "<what>: expected ..." (no file:line prefix: the
- * test parser adds it) and `*col` (1-based, may be NULL) set to the offending column.
- */
-TNORM_EXTERN int tnorm_harness_parse_action(const tnorm_harness *h, const char *text, size_t len,
-                                            tnorm_action *out, size_t *col);
 
 #ifdef __cplusplus
 }

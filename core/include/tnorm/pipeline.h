@@ -1,4 +1,6 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: MIT *
+ * Defined in: pipeline.c (the job), pipeline_output.c (the result as JSON, output naming).
+ */
 /*
  * pipeline.h - the whole job on one failing test file: confirm, reduce, normalize, generalize.
  *

@@ -1,4 +1,6 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: MIT *
+ * Defined in: reduce.c (the algorithms and the test layer), slice.c (tnorm_slice).
+ */
 /*
  * reduce.h - delete what a failing test does not need.
  *

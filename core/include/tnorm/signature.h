@@ -1,4 +1,6 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: MIT *
+ * Defined in: signature.c, report.c (sanitizer reports: tnorm_signature_ubsan_kind).
+ */
 /*
  * signature.h - failure signatures and the policies that compare them.
  *

@@ -1,4 +1,6 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: MIT *
+ * Defined in: test.c, gen.c (tnorm_test_generate).
+ */
 /*
  * test.h - a test: a sequence of steps, each a concrete action of a harness.
  *

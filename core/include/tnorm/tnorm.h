@@ -8,6 +8,7 @@
 #include "common.h"
 #include "errors.h"
 #include "harness.h"
+#include "order.h"
 #include "test.h"
 #include "signature.h"
 #include "runner.h"
