@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "report.h"
+#include "tnorm/runner.h"
 
 static const char asan_uaf[] =
 	"=================================================================\n"
@@ -158,6 +159,35 @@ static void test_report__driver_line_ends_in_colon(void **state)
 	tnorm__report_dispose(&rep);
 }
 
+/* tnorm_trace_last_step: the last "STEP K: " that starts a line (a driver run with --trace
+ * prints one before each step), whatever else the run printed around and after it. */
+static void test_report__trace_last_step(void **state)
+{
+	static const char err[] = "STEP 0: avl0 = avl_new()\nSTEP 1: avl_insert(avl0, 5)\n"
+	                          "noise STEP 7: not at a line start\nSTEP 12: avl_delete(avl0, 5)\n"
+	                          "STEP 13 no colon\nSTEP x: not a number\nSTEP : none\n"
+	                          "tnorm driver: check avl_check(avl0) failed after step 12\n";
+	static const char last[] = "STEP 3: a\nSTEP 4: ";
+	static const char huge[] = "STEP 2: a\nSTEP 99999999999999999999: b\n";
+	uint64_t step = 77;
+	(void)state;
+	assert_int_equal(tnorm_trace_last_step(err, sizeof(err) - 1, &step), 1);
+	assert_int_equal(step, 12);
+	assert_int_equal(tnorm_trace_last_step(last, sizeof(last) - 1, &step), 1);
+	assert_int_equal(step, 4);
+	/* The length bounds the text: "STEP 4: " cut to "STEP 4:" is no step line. */
+	assert_int_equal(tnorm_trace_last_step(last, sizeof(last) - 2, &step), 1);
+	assert_int_equal(step, 3);
+	assert_int_equal(tnorm_trace_last_step(huge, sizeof(huge) - 1, &step), 1);
+	assert_int_equal(step, 2);
+	step = 77;
+	assert_int_equal(tnorm_trace_last_step("no steps\nSTEP\n", 14, &step), 0);
+	assert_int_equal(tnorm_trace_last_step(NULL, 0, &step), 0);
+	assert_int_equal(step, 77);
+	assert_int_equal(tnorm_trace_last_step(NULL, 3, &step), TNORM_EINVALID);
+	assert_int_equal(tnorm_trace_last_step(err, 3, NULL), TNORM_EINVALID);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +197,7 @@ int main(void)
 		cmocka_unit_test(test_report__leak_prefers_direct),
 		cmocka_unit_test(test_report__driver_and_plain_text),
 		cmocka_unit_test(test_report__driver_line_ends_in_colon),
+		cmocka_unit_test(test_report__trace_last_step),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

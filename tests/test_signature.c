@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "common.h"
 #include "tnorm/tnorm.h"
 
 static tnorm_signature *make(const char *kind, const char *spec)
@@ -65,6 +66,62 @@ static void test_signature__throwing_frame_and_text(void **state)
 	assert_true(tnorm_frame_is_runtime("__asan_report_load4", "/bin/prog"));
 	assert_true(tnorm_frame_is_runtime("anything", "/usr/lib/x86_64-linux-gnu/libasan.so.8"));
 	assert_false(tnorm_frame_is_runtime("my_function", "/bin/prog"));
+}
+
+static void expect_top(const tnorm_signature *s, const char *want)
+{
+	char *t = NULL;
+	assert_int_equal(tnorm_signature_format_top(s, &t), 0);
+	assert_string_equal(t, want);
+	tnorm_free(t);
+}
+
+/* The kind and the throwing frame: what the plugins' note on the failing step shows.  Nothing
+ * else: no callers, no stack of the free, no message; a recursion's count is the frame's. */
+static void test_signature__format_top(void **state)
+{
+	tnorm_signature *s = make("SIGABRT", "!raise !abort !__assert_fail check_node:/src/avl.c:191 "
+	                                     "avl_check:/src/avl.c:197 main:driver.c:53");
+	tnorm_frame freed[1];
+	char *t = (char *)1;
+	long n;
+	int ok = 0;
+	(void)state;
+	expect_top(s, "SIGABRT at check_node (avl.c:191)");
+	memset(freed, 0, sizeof(freed));
+	freed[0].function = "drop";
+	freed[0].file = "/src/uaf.c";
+	freed[0].line = 40;
+	freed[0].module = "/bin/prog";
+	assert_int_equal(tnorm_signature_set_stack(s, TNORM_STACK_FREE, freed, 1), 0);
+	assert_int_equal(tnorm_signature_set_message(s, "boom"), 0);
+	expect_top(s, "SIGABRT at check_node (avl.c:191)");
+	for (n = 0; n < 100 && !ok; n++) {
+		int err;
+		tnorm__alloc_fail_after(n);
+		err = tnorm_signature_format_top(s, &t);
+		tnorm__alloc_fail_after(-1);
+		if (err == 0) {
+			ok = 1;
+		} else {
+			assert_int_equal(err, TNORM_ENOMEM);
+			assert_null(t);
+		}
+		tnorm_free(t);
+		t = NULL;
+	}
+	assert_true(ok);
+	tnorm_signature_free(s);
+	s = make("SIGSEGV", "walk:t.c:5 walk:t.c:5 walk:t.c:5 main:t.c:9");
+	expect_top(s, "SIGSEGV at walk (t.c:5) x3");
+	tnorm_signature_free(s);
+	s = make("SIGKILL", "!raise");
+	expect_top(s, "SIGKILL");
+	t = (char *)1;
+	assert_int_equal(tnorm_signature_format_top(NULL, &t), TNORM_EINVALID);
+	assert_null(t);
+	assert_int_equal(tnorm_signature_format_top(s, NULL), TNORM_EINVALID);
+	tnorm_signature_free(s);
 }
 
 static void test_signature__json(void **state)
@@ -345,6 +402,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_signature__throwing_frame_and_text),
+		cmocka_unit_test(test_signature__format_top),
 		cmocka_unit_test(test_signature__json),
 		cmocka_unit_test(test_signature__policies),
 		cmocka_unit_test(test_signature__helpers),

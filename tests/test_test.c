@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "common.h"
+#include "model.h"
 #include "tnorm/tnorm.h"
 
 #include "model_cases.h"
@@ -495,6 +496,55 @@ static void test_test__oom_every_allocation(void **state)
 	assert_true(ok);
 }
 
+/* tnorm_string_quote: printable ASCII kept, the rest escaped (bytes over 0x7f too, unlike a
+ * test's steps), and the literal reads back as the bytes. */
+static void test_test__string_quote(void **state)
+{
+	static const char in[] = "a\"b\\c\n\t\r\0\x01\x1f\x7f\x80\xc3\xa9\xff ~";
+	char all[256], *out = NULL, *back = NULL;
+	const char *after = NULL, *bad = NULL;
+	size_t i, len = 0;
+	long n;
+	int ok = 0;
+	(void)state;
+	assert_int_equal(tnorm_string_quote(in, sizeof(in) - 1, &out), 0);
+	assert_string_equal(out, "\"a\\\"b\\\\c\\n\\t\\r\\0\\x01\\x1f\\x7f\\x80\\xc3\\xa9\\xff ~\"");
+	tnorm_free(out);
+	assert_int_equal(tnorm_string_quote(NULL, 0, &out), 0);
+	assert_string_equal(out, "\"\"");
+	tnorm_free(out);
+	for (i = 0; i < sizeof(all); i++)
+		all[i] = (char)i;
+	assert_int_equal(tnorm_string_quote(all, sizeof(all), &out), 0);
+	for (i = 0; out[i]; i++)
+		assert_true((unsigned char)out[i] >= 0x20 && (unsigned char)out[i] < 0x7f);
+	assert_int_equal(tnorm__lex_string(out, out + strlen(out), &back, &len, &after, &bad), 0);
+	assert_int_equal(len, sizeof(all));
+	assert_memory_equal(back, all, sizeof(all));
+	assert_ptr_equal(after, out + strlen(out));
+	tnorm_free(back);
+	tnorm_free(out);
+	out = (char *)1;
+	assert_int_equal(tnorm_string_quote(NULL, 1, &out), TNORM_EINVALID);
+	assert_null(out);
+	assert_int_equal(tnorm_string_quote(in, 1, NULL), TNORM_EINVALID);
+	for (n = 0; n < 1000 && !ok; n++) {
+		int err;
+		tnorm__alloc_fail_after(n);
+		err = tnorm_string_quote(all, sizeof(all), &out);
+		tnorm__alloc_fail_after(-1);
+		if (err == 0) {
+			ok = 1;
+		} else {
+			assert_int_equal(err, TNORM_ENOMEM);
+			assert_null(out);
+		}
+		tnorm_free(out);
+		out = NULL;
+	}
+	assert_true(ok);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -510,6 +560,7 @@ int main(void)
 		cmocka_unit_test(test_test__limits_agree),
 		cmocka_unit_test(test_test__messages_are_utf8),
 		cmocka_unit_test(test_test__oom_every_allocation),
+		cmocka_unit_test(test_test__string_quote),
 	};
 	return cmocka_run_group_tests_name("test", tests, setup, teardown);
 }

@@ -3,6 +3,8 @@
  * _tnorm.c - the Python binding of libtnorm, shared by the GDB and LLDB plugins.
  *
  *   _tnorm.run(argv, test, timeout=10.0, stdin=False, invalid_exit=()) -> dict
+ *   _tnorm.last_trace_step(stderr) -> int or None
+ *   _tnorm.pools(read, addr) -> dict
  *   _tnorm.signature(kind, frames, depth=0) -> str
  *   _tnorm.reduce / normalize / minimize / generalize(argv, test, **options) -> dict
  *   _tnorm.triage(dir, argv, harness, **options) -> dict
@@ -201,7 +203,7 @@ static int set_item(PyObject *d, const char *key, PyObject *v);
 static PyObject *str_or_none(const char *s);
 
 /* The dict run() returns.  The program's output is whatever bytes it wrote. */
-static PyObject *run_dict(const tnorm_run_result *res, const char *sig)
+static PyObject *run_dict(const tnorm_run_result *res, const char *sig, const char *top)
 {
 	PyObject *d = PyDict_New();
 	if (!d)
@@ -210,6 +212,7 @@ static PyObject *run_dict(const tnorm_run_result *res, const char *sig)
 	    set_item(d, "exit_code", PyLong_FromLong(res->exit_code)) < 0 ||
 	    set_item(d, "signo", PyLong_FromLong(res->signo)) < 0 ||
 	    set_item(d, "signature", str_or_none(sig)) < 0 ||
+	    set_item(d, "top", str_or_none(top)) < 0 ||
 	    set_item(d, "kind", str_or_none(res->sig ? tnorm_signature_kind(res->sig) : NULL)) < 0 ||
 	    set_item(d, "stdout", text_n(res->out ? res->out : "", res->out ? res->out_len : 0)) < 0 ||
 	    set_item(d, "stderr", text_n(res->err ? res->err : "", res->err ? res->err_len : 0)) < 0 ||
@@ -229,7 +232,7 @@ static PyObject *py_run(PyObject *self, PyObject *args, PyObject *kw)
 	const char *test, **argv = NULL;
 	double timeout = 10.0;
 	int use_stdin = 0, err;
-	char *data = NULL, *sig = NULL;
+	char *data = NULL, *sig = NULL, *top = NULL;
 	size_t len = 0;
 	tnorm_run_options ro = TNORM_RUN_OPTIONS_INIT;
 	tnorm_runner *r = NULL;
@@ -257,20 +260,152 @@ static PyObject *py_run(PyObject *self, PyObject *args, PyObject *kw)
 		err = tnorm_runner_run(r, data, len, &res);
 	if (err == 0 && res.sig)
 		err = tnorm_signature_format(res.sig, 0, &sig);
+	if (err == 0 && res.sig)
+		err = tnorm_signature_format_top(res.sig, &top);
 	Py_END_ALLOW_THREADS
 	if (err < 0) {
 		raise_engine(err);
 		goto out;
 	}
-	result = run_dict(&res, sig);
+	result = run_dict(&res, sig, top);
 out:
 	tnorm_run_result_dispose(&res);
 	tnorm_runner_free(r);
 	tnorm_free(data);
 	tnorm_free(sig);
+	tnorm_free(top);
 	PyMem_Free(argv);
 	PyMem_Free(invalid);
 	Py_XDECREF(keep);
+	return result;
+}
+
+/* last_trace_step(stderr): the step of the last "STEP K: " line a driver run with --trace
+ * printed (str or bytes), or None. */
+static PyObject *py_last_trace_step(PyObject *self, PyObject *args)
+{
+	const char *err;
+	Py_ssize_t len;
+	uint64_t step = 0;
+	int rc;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "s#:last_trace_step", &err, &len))
+		return NULL;
+	if ((rc = tnorm_trace_last_step(err, (size_t)len, &step)) < 0)
+		return raise_engine(rc);
+	if (rc == 0)
+		Py_RETURN_NONE;
+	return PyLong_FromUnsignedLongLong(step);
+}
+
+/* ---- pools ---------------------------------------------------------------------------------- */
+
+/* The memory reader tnorm_pools_read calls: read(addr, size) -> bytes, or None when the memory
+ * cannot be read.  An exception in it (or a result that is not bytes-like) stops every later
+ * read and is raised once the library returns. */
+typedef struct {
+	PyObject *read;
+	int raised;
+} pools_ctx;
+
+static int pools_reader(void *vctx, uint64_t addr, void *buf, size_t len)
+{
+	pools_ctx *c = vctx;
+	PyObject *r;
+	Py_buffer view;
+	int rc = -1;
+	if (c->raised || len > PY_SSIZE_T_MAX)
+		return -1;
+	if (!(r = PyObject_CallFunction(c->read, "Kn", (unsigned long long)addr, (Py_ssize_t)len))) {
+		c->raised = 1;
+		return -1;
+	}
+	if (r != Py_None) {
+		if (PyObject_GetBuffer(r, &view, PyBUF_SIMPLE) < 0) {
+			c->raised = 1;
+		} else {
+			if ((size_t)view.len == len) {
+				memcpy(buf, view.buf, len);
+				rc = 0;
+			}
+			PyBuffer_Release(&view);
+		}
+	}
+	Py_DECREF(r);
+	return rc;
+}
+
+static PyObject *pool_var_dict(const tnorm_pool_var *v)
+{
+	PyObject *d = PyDict_New();
+	if (!d)
+		return NULL;
+	if (set_item(d, "name", text(v->name)) < 0 || set_item(d, "kind", text(v->kind)) < 0 ||
+	    set_item(d, "value", text(v->value)) < 0 ||
+	    set_item(d, "assigned", PyLong_FromLongLong(v->assigned)) < 0 ||
+	    set_item(d, "changed", PyLong_FromLongLong(v->changed)) < 0 ||
+	    set_item(d, "printed", str_or_none(v->printed)) < 0 ||
+	    set_item(d, "printed_before", PyLong_FromLongLong(v->printed_before)) < 0) {
+		Py_DECREF(d);
+		return NULL;
+	}
+	return d;
+}
+
+static PyObject *pools_dict(const tnorm_pools *p)
+{
+	PyObject *d = PyDict_New(), *vars = NULL;
+	size_t i;
+	if (!d)
+		return NULL;
+	if (p->nvars > PY_SSIZE_T_MAX || !(vars = PyList_New((Py_ssize_t)p->nvars)))
+		goto fail;
+	for (i = 0; i < p->nvars; i++) {
+		PyObject *v = pool_var_dict(&p->vars[i]);
+		if (!v)
+			goto fail;
+		PyList_SET_ITEM(vars, (Py_ssize_t)i, v);
+	}
+	if (set_item(d, "step", PyLong_FromLongLong(p->step)) < 0 ||
+	    set_item(d, "nsteps", PyLong_FromUnsignedLongLong(p->nsteps)) < 0 ||
+	    set_item(d, "handler",
+	             p->handler ? PyLong_FromUnsignedLongLong(p->handler) : Py_NewRef(Py_None)) < 0)
+		goto fail;
+	if (set_item(d, "vars", vars) < 0) {
+		vars = NULL;
+		goto fail;
+	}
+	return d;
+fail:
+	Py_XDECREF(vars);
+	Py_DECREF(d);
+	return NULL;
+}
+
+/* pools(read, addr): the driver runtime's table at addr (tnorm_pools_read), read(addr, size)
+ * reading the stopped program's memory. */
+static PyObject *py_pools(PyObject *self, PyObject *args)
+{
+	pools_ctx c = {NULL, 0};
+	unsigned long long addr;
+	tnorm_pools p;
+	PyObject *result = NULL;
+	int err;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "OK:pools", &c.read, &addr))
+		return NULL;
+	if (!PyCallable_Check(c.read)) {
+		PyErr_SetString(PyExc_TypeError, "pools: read must be callable");
+		return NULL;
+	}
+	err = tnorm_pools_read(&p, pools_reader, &c, (uint64_t)addr);
+	if (c.raised)
+		;
+	else if (err < 0)
+		raise_engine(err);
+	else
+		result = pools_dict(&p);
+	tnorm_pools_dispose(&p);
 	return result;
 }
 
@@ -1462,7 +1597,21 @@ static PyMethodDef methods[] = {
 	 "once on the test "
 	 "file: outcome, exit_code, signo, signature (the engine's text, or None), kind (the "
 	 "signature's kind, such as 'SIGSEGV' or 'asan:heap-use-after-free:READ', or None), stdout, "
-	 "stderr, wall, message."},
+	 "stderr, wall, message, top (the kind and the throwing frame only, as a note names the "
+	 "failure: 'SIGABRT at check_node (avl.c:191)', or None)."},
+	{"last_trace_step", py_last_trace_step, METH_VARARGS,
+	 "last_trace_step(stderr) -> int or None\n\nThe step a tnorm driver run with --trace was in "
+	 "when it ended: the number of the last 'STEP K: ' line of its stderr (str or bytes); None "
+	 "when there is none (tnorm_trace_last_step)."},
+	{"pools", py_pools, METH_VARARGS,
+	 "pools(read, addr) -> dict\n\nThe driver runtime's table at addr (the address of "
+	 "POOLS_SYMBOL in a stopped driver), read through read(addr, size) -> bytes, or None when "
+	 "that memory cannot be read: {'step', 'nsteps', 'handler' (an address or None), 'vars': "
+	 "[{'name', 'kind', 'value', 'assigned', 'changed', 'printed', 'printed_before'}]}, the "
+	 "instances that have a value (tnorm_pools_read).  Raises _tnorm.Error with the user's "
+	 "message: ENOTFOUND (no table: not a tnorm driver), ERROR (the test is not running), "
+	 "EINVALID (a layout this library does not know), EIO (the table cannot be read); an "
+	 "exception read raises is raised as it is."},
 	{"signature", (PyCFunction)(void (*)(void))py_signature, METH_VARARGS | METH_KEYWORDS,
 	 "signature(kind, frames, depth=0) -> str\n\nThe engine's text for a failure: kind such as "
 	 "'SIGSEGV', frames innermost first as (function, file, line[, module]).  Runtime frames "
@@ -1561,7 +1710,8 @@ PyMODINIT_FUNC PyInit__tnorm(void)
 	}
 	Py_INCREF(TnormError);
 	if (PyModule_AddObject(m, "Error", TnormError) < 0 ||
-	    PyModule_AddStringConstant(m, "__version__", "0.1.0") < 0) {
+	    PyModule_AddStringConstant(m, "__version__", "0.1.0") < 0 ||
+	    PyModule_AddStringConstant(m, "POOLS_SYMBOL", TNORM_POOLS_SYMBOL) < 0) {
 		Py_DECREF(TnormError);
 		Py_DECREF(m);
 		return NULL;

@@ -13,7 +13,6 @@ import os
 import re
 import shlex
 import shutil
-import struct
 import sys
 import tempfile
 import time
@@ -327,13 +326,7 @@ HELP.update({
               "  Delete the step breakpoints on steps K (all of them without K).",
 })
 
-# The driver runtime's table (core/driver/driver.c, struct tnorm_drv_debug, version 2, 64-bit).
-DEBUG_SYMBOL = "tnorm_drv_debug"
 PRINT_ENV = ("TNORM_DRV_PRINT", "1")  # the runtime runs the pools' print hooks
-_DEBUG_HEADER = struct.Struct("=8sIIIIQQqQQQQ")
-_DEBUG_VAR = struct.Struct("=QqqIIQq")
-_DEBUG_VALUE = struct.Struct("=qQQQi4x")  # tnorm_value: i, s, len, p, kind (+ padding)
-_KINDS = {1: "int", 2: "string", 3: "object"}
 _CALLED = re.compile(r"^(?:\w+\s*=\s*)?(\w+)\s*\(")
 
 
@@ -419,84 +412,21 @@ def source_line(path, line):
     return ""
 
 
-def quote_c(data):
-    """A string as a C literal: printable ASCII as is, the rest escaped."""
-    out = []
-    for b in data:
-        c = chr(b)
-        if c in '"\\':
-            out.append("\\" + c)
-        elif 32 <= b < 127:
-            out.append(c)
-        else:
-            out.append({10: "\\n", 9: "\\t", 13: "\\r", 0: "\\0"}.get(b, "\\x%02x" % b))
-    return '"%s"' % "".join(out)
-
-
-def read_cstring(host, addr, limit=512):
-    """A NUL-terminated string in the program's memory (bytes read a chunk at a time, so that
-    the end of a mapping is not crossed needlessly); None when unreadable."""
-    data = b""
-    while len(data) < limit:
-        chunk = host.read_memory(addr + len(data), 64)
-        if chunk is None:
-            return None if not data else data.decode("utf-8", "backslashreplace")
-        end = chunk.find(b"\0")
-        if end >= 0:
-            return (data + chunk[:end]).decode("utf-8", "backslashreplace")
-        data += chunk
-    return data[:limit].decode("utf-8", "backslashreplace")
-
-
 def read_pools(host):
-    """The driver runtime's table in the stopped program: {"step", "nsteps", "handler", "vars"};
-    each var {"name", "kind", "value" (the text to show), "assigned", "changed", "printed",
-    "printed_before"}, live instances only.  Raises UsageError when there is nothing to read."""
+    """The driver runtime's table in the stopped program (_tnorm.pools): {"step", "nsteps",
+    "handler", "vars"}; each var {"name", "kind", "value" (the text to show), "assigned",
+    "changed", "printed", "printed_before"}, live instances only.  Raises UsageError when there
+    is nothing to read."""
     if not host.alive():
         raise UsageError("the program is not running: tnorm run or tnorm goto K starts it")
-    addr = host.symbol_address(DEBUG_SYMBOL)
-    raw = host.read_memory(addr, _DEBUG_HEADER.size) if addr else None
-    if raw is None:
-        raise UsageError("the program has no tnorm driver runtime (no %s to read)" % DEBUG_SYMBOL)
-    (magic, version, ptr_size, value_size, var_size, nvars, nsteps, step, values, varp,
-     handler, _hooks) = _DEBUG_HEADER.unpack(raw)
-    if magic != b"tnormdb\0":
-        raise UsageError("the test is not running yet (or has ended): no pool has a value")
-    if (version, ptr_size, value_size, var_size) != (2, 8, _DEBUG_VALUE.size, _DEBUG_VAR.size):
-        raise UsageError("the driver runtime's table has a layout this plugin does not know "
-                         "(version %d)" % version)
-    vals = host.read_memory(values, nvars * value_size) if nvars else b""
-    infos = host.read_memory(varp, nvars * var_size) if nvars else b""
-    if vals is None or infos is None:
-        raise UsageError("cannot read the driver runtime's table")
-    out = []
-    for v in range(nvars):
-        name, assigned, changed, kind, _has_print, printed, printed_before = \
-            _DEBUG_VAR.unpack_from(infos, v * var_size)
-        if assigned < 0:
-            continue
-        i, s, slen, p, vkind = _DEBUG_VALUE.unpack_from(vals, v * value_size)
-        if vkind == 3:  # TNORM_VALUE_NULL: the literal null
-            text = "null"
-        elif kind == 1:
-            text = str(i)
-        elif kind == 2:
-            data = host.read_memory(s, min(slen, 200)) if slen else b""
-            text = "<unreadable>" if data is None else quote_c(data) + ("..." if slen > 200 else "")
-        else:
-            text = "0x%x" % p if p else "NULL"
-        out.append({"name": read_cstring(host, name) or "?", "kind": _KINDS.get(kind, "object"),
-                    "value": text, "assigned": assigned, "changed": changed,
-                    "printed": read_cstring(host, printed, 4096) if printed and
-                    printed_before >= 0 else None,
-                    "printed_before": printed_before})
-    return {"step": step, "nsteps": nsteps, "handler": handler or None, "vars": out}
-
-
-def last_trace_step(stderr):
-    """The last `STEP k:` line a driver run with --trace printed: the step it failed in."""
-    steps = re.findall(r"^STEP (\d+): ", stderr or "", re.M)
-    return int(steps[-1]) if steps else None
+    try:
+        return _tnorm.pools(host.read_memory, host.symbol_address(_tnorm.POOLS_SYMBOL) or 0)
+    except Error as e:
+        # No table, a test not running, an unknown layout, a table that cannot be read: the
+        # library's message says which to the user.
+        if e.name in ("ENOTFOUND", "ERROR", "EINVALID", "EIO"):
+            raise UsageError(str(e)) from None
+        raise
 
 
 class _Navigation:
@@ -508,7 +438,7 @@ class _Navigation:
             self.breaks = set()      # step breakpoints
             self.test_path = None    # the test `stepping` was read from
             self.run_args = None     # the program's arguments for it
-            self._failures = {}      # (program, args, test, mtime, size) -> (step, signature)
+            self._failures = {}      # (program, args, test, mtime, size) -> (step, top)
 
     # ---- the test and its failure -----------------------------------------------------------
     def _load(self, test):
@@ -550,8 +480,9 @@ class _Navigation:
         self._load(test)
 
     def failure(self):
-        """(step, signature) of the test being stepped, from the engine's run of it (the last
-        STEP the driver reached before the crash); (None, None) when it does not fail."""
+        """(step, top) of the test being stepped, from the engine's run of it: the last STEP the
+        driver reached before the crash, and the signature's kind and throwing frame; (None,
+        None) when it does not fail."""
         self._nav_init()
         if self.test_path is None or not os.path.isfile(self.test_path):
             return None, None
@@ -561,19 +492,19 @@ class _Navigation:
         key = (program, tuple(tmpl), self.test_path, st.st_mtime_ns, st.st_size)
         if key not in self._failures:
             res = _tnorm.run([program, "--trace"] + tmpl, self.test_path)
-            self._failures[key] = ((last_trace_step(res["stderr"]), res["signature"])
+            self._failures[key] = ((_tnorm.last_trace_step(res["stderr"]), res["top"])
                                    if res["outcome"] == "fail" else (None, None))
         return self._failures[key]
 
     def failure_note(self, k):
         """The note that marks the failing step, or None for any other step."""
         try:
-            fk, sig = self.failure()
+            fk, top = self.failure()
         except (Error, OSError):
             return None
         if fk is None or k != fk:
             return None
-        return "the test fails during this step: " + (sig or "").split(" <- ")[0]
+        return "the test fails during this step: " + (top or "")
 
     # ---- moving ----------------------------------------------------------------------------
     def _position(self):

@@ -70,8 +70,9 @@ int tnorm__lex_string(const char *p, const char *end, char **out, size_t *outlen
 	return 0;
 }
 
-/* Append s (len bytes, any) to b as a literal that tnorm__lex_string reads back as s. */
-int tnorm__buf_put_quoted(tnorm__buf *b, const char *s, size_t len)
+/* Append s (len bytes, any) to b as a literal that tnorm__lex_string reads back as s; `ascii`:
+ * bytes over 0x7f escaped too (tnorm_string_quote), else kept (a test's steps). */
+static int put_quoted(tnorm__buf *b, const char *s, size_t len, int ascii)
 {
 	size_t i;
 	int err;
@@ -87,7 +88,7 @@ int tnorm__buf_put_quoted(tnorm__buf *b, const char *s, size_t len)
 		case '\r': err = tnorm__buf_puts(b, "\\r"); break;
 		case '\0': err = tnorm__buf_puts(b, "\\0"); break;
 		default:
-			if (c < 0x20 || c == 0x7f)
+			if (c < 0x20 || c == 0x7f || (ascii && c > 0x7f))
 				err = tnorm__buf_printf(b, "\\x%02x", c);
 			else
 				err = tnorm__buf_putc(b, (char)c);
@@ -96,4 +97,27 @@ int tnorm__buf_put_quoted(tnorm__buf *b, const char *s, size_t len)
 			return err;
 	}
 	return tnorm__buf_putc(b, '"');
+}
+
+int tnorm__buf_put_quoted(tnorm__buf *b, const char *s, size_t len)
+{
+	return put_quoted(b, s, len, 0);
+}
+
+/* tnorm/test.h */
+int tnorm_string_quote(const char *s, size_t len, char **out)
+{
+	tnorm__buf b = TNORM__BUF_INIT;
+	int err;
+	if (out)
+		*out = NULL;
+	if (!out || (!s && len))
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_string_quote: NULL argument");
+	if ((err = put_quoted(&b, s, len, 1)) < 0) {
+		tnorm__buf_dispose(&b);
+		return err;
+	}
+	if (!(*out = tnorm__buf_detach(&b)))
+		return TNORM_ENOMEM;
+	return 0;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report.c - parse sanitizer reports and the driver runtime's failure lines into a failure kind
- * and the extra stacks (free, alloc, leak) that the ptrace stack does not show.
+ * and the extra stacks (free, alloc, leak) that the ptrace stack does not show; and the step a
+ * driver run with --trace ended in (its "STEP K: " lines, tnorm_trace_last_step).
  *
  * The crash stack itself always comes from ptrace (the runner sets abort_on_error=1, so every
  * report ends in an abort whose stack runs through the sanitizer runtime into the user's frame).
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "tnorm/runner.h"
 #include "tnorm/signature.h"
 
 static void clear_stack(tnorm__report *rep, int k)
@@ -232,4 +234,30 @@ int tnorm__report_parse(const char *err, tnorm__report *rep)
 	if (tool[0] && type[0])
 		snprintf(rep->kind, sizeof(rep->kind), "%s:%s%s%s", tool, type, access[0] ? ":" : "", access);
 	return 0;
+}
+
+/* tnorm/runner.h.  The driver runtime prints "STEP %zu: %s\n" (core/driver/driver.c). */
+int tnorm_trace_last_step(const char *err, size_t len, uint64_t *step)
+{
+	const char *line = err, *end = err + len;
+	int found = 0;
+	if (!step || (!err && len))
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_trace_last_step: NULL argument");
+	while (line && line < end) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line)), *p = line + 5;
+		uint64_t k = 0;
+		int ok = end - line > 5 && !memcmp(line, "STEP ", 5) && isdigit((unsigned char)*p);
+		for (; ok && p < end && isdigit((unsigned char)*p); p++) {
+			if (k > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+				ok = 0;
+			else
+				k = k * 10 + (uint64_t)(*p - '0');
+		}
+		if (ok && end - p >= 2 && p[0] == ':' && p[1] == ' ') {
+			*step = k;
+			found = 1;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return found;
 }

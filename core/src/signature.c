@@ -521,6 +521,24 @@ fail:
 	return err;
 }
 
+int tnorm_signature_format_top(const tnorm_signature *s, char **out)
+{
+	tnorm__buf b = TNORM__BUF_INIT;
+	int err;
+	if (out)
+		*out = NULL;
+	if (!s || !out)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_signature_format_top: NULL argument");
+	if ((err = tnorm__buf_puts(&b, s->kind)) < 0 ||
+	    (err = put_frames(&b, s->frames, s->throwing, useful_end(s), 1, " at ")) < 0) {
+		tnorm__buf_dispose(&b);
+		return err;
+	}
+	if (!(*out = tnorm__buf_detach(&b)))
+		return TNORM_ENOMEM;
+	return 0;
+}
+
 /* "0x..." as the JSON shows addresses (a string: JSON numbers lose 64-bit precision). */
 static json_t *json_hex(uint64_t v)
 {

@@ -4,6 +4,7 @@ progress callbacks that stop or raise, and no reference leaks over repeated call
 import gc
 import os
 import shutil
+import struct
 import sys
 import tempfile
 
@@ -251,6 +252,131 @@ check("read_steps: blocks and legends", _tnorm.read_steps(
       == [("a = 1", []), ("b = 2", ["ends a block of steps that can be in any order"])])
 check("is_driver: the avl driver is one, python is not", _tnorm.is_driver(D) and not _tnorm.is_driver(sys.executable)
       and not _tnorm.is_driver(os.path.join(W, "nope")))
+
+# What tnorm_shared.py had copies of (issue 31, item 1, the last piece): the failing step of a
+# --trace run, the signature's kind and throwing frame, and the driver runtime's table.
+check("last_trace_step: the last 'STEP K: ' line, from str or bytes",
+      _tnorm.last_trace_step("STEP 0: a = 1\nSTEP 1: f(a)\nx STEP 5: no\nboom\n") == 1
+      and _tnorm.last_trace_step(b"STEP 12: f(a)\n\xff\n") == 12
+      and _tnorm.last_trace_step("no steps") is None and _tnorm.last_trace_step("") is None)
+check("last_trace_step: not str is TypeError", isinstance(raises(TypeError, _tnorm.last_trace_step, 3), TypeError))
+r = _tnorm.run([D, "--trace", "{}"], t1)
+check("run: top is the kind and the throwing frame (%r)" % r["top"],
+      r["top"] == "SIGABRT at check_node (avl.c:191)" and r["signature"].startswith(r["top"] + " <- ")
+      and _tnorm.last_trace_step(r["stderr"]) is not None)
+check("run: no top for a passing test", _tnorm.run([D, "{}"], p1)["top"] is None)
+
+# The driver runtime's table (core/src/drv_debug.h, version 2, 64-bit) in a fake memory.
+class FakeMemory:
+    def __init__(self):
+        self.regions = {}
+        self.next = 0x10000
+
+    def put(self, data):
+        addr, self.next = self.next, self.next + len(data) + 0x1000
+        self.regions[addr] = data
+        return addr
+
+    def read(self, addr, size):
+        for base, data in self.regions.items():
+            if base <= addr and addr + size <= base + len(data):
+                return data[addr - base:addr - base + size]
+        return None
+
+
+def fake_table(magic=b"tnormdb\0", version=2):
+    m = FakeMemory()
+    names = [m.put(n + b"\0" * 64) for n in (b"avl0", b"int0", b"str0", b"int1")]
+    printed = m.put(b"{1, 2}\0" + b"\0" * 64)
+    s = m.put(b"h\xffi\n")
+    val = struct.Struct("=qQQQi4x")
+    var = struct.Struct("=QqqIIQq")
+    values = m.put(val.pack(0, 0, 0, 0x5000, 0) + val.pack(-7, 0, 0, 0, 1) + val.pack(0, s, 4, 0, 2)
+                   + val.pack(0, 0, 0, 0, 0))
+    infos = m.put(var.pack(names[0], 0, 2, 3, 1, printed, 3) + var.pack(names[1], 1, -1, 1, 0, 0, -1)
+                  + var.pack(names[2], 2, -1, 2, 0, 0, -1) + var.pack(names[3], -1, -1, 1, 0, 0, -1))
+    addr = m.put(struct.pack("=8sIIIIQQqQQQQ", magic, version, 8, val.size, var.size, 4, 9, 3,
+                             values, infos, 0x401000, 0))
+    return m, addr
+
+
+m, addr = fake_table()
+p = _tnorm.pools(m.read, addr)
+check("pools: the step, the steps, the handler", (p["step"], p["nsteps"], p["handler"]) == (3, 9, 0x401000))
+check("pools: the instances that have a value, as tnorm pools shows them (%r)" % p["vars"],
+      p["vars"] == [
+          {"name": "avl0", "kind": "object", "value": "0x5000", "assigned": 0, "changed": 2,
+           "printed": "{1, 2}", "printed_before": 3},
+          {"name": "int0", "kind": "int", "value": "-7", "assigned": 1, "changed": -1,
+           "printed": None, "printed_before": -1},
+          {"name": "str0", "kind": "string", "value": '"h\\xffi\\n"', "assigned": 2, "changed": -1,
+           "printed": None, "printed_before": -1}])
+check("pools: POOLS_SYMBOL names the runtime's table", _tnorm.POOLS_SYMBOL == "tnorm_drv_debug")
+for what, args, name, msg in (
+        ("no table", (m.read, 0), "ENOTFOUND",
+         "the program has no tnorm driver runtime (no tnorm_drv_debug to read)"),
+        ("a table out of reach", (m.read, 8), "ENOTFOUND",
+         "the program has no tnorm driver runtime (no tnorm_drv_debug to read)"),
+        ("the test not running", fake_table(magic=b"\0" * 8), "ERROR",
+         "the test is not running yet (or has ended): no pool has a value"),
+        ("an unknown layout", fake_table(version=7), "EINVALID",
+         "the driver runtime's table has a layout this plugin does not know (version 7)")):
+    if not callable(args[0]):
+        args = (args[0].read, args[1])
+    e = raises(_tnorm.Error, _tnorm.pools, *args)
+    check("pools: %s is _tnorm.Error %s" % (what, name), e is not None and e.name == name and str(e) == msg)
+
+
+class Host:
+    def __init__(self, memory, addr, alive=True):
+        self.memory, self.addr, self.is_alive = memory, addr, alive
+
+    def alive(self):
+        return self.is_alive
+
+    def symbol_address(self, name):
+        return self.addr if name == "tnorm_drv_debug" else None
+
+    def read_memory(self, addr, size):
+        return self.memory.read(addr, size)
+
+
+check("read_pools: the table through the host", tnorm_shared.read_pools(Host(m, addr))["step"] == 3)
+for what, host, msg in (
+        ("not running", Host(m, addr, alive=False), "the program is not running: tnorm run or tnorm goto K starts it"),
+        ("no runtime", Host(m, None), "the program has no tnorm driver runtime (no tnorm_drv_debug to read)"),
+        ("not yet running", Host(*fake_table(magic=b"\0" * 8)), "the test is not running yet (or has ended): no pool has a value"),
+        ("unknown layout", Host(*fake_table(version=3)), "the driver runtime's table has a layout this plugin does not know (version 3)")):
+    e = raises(tnorm_shared.UsageError, tnorm_shared.read_pools, host)
+    check("read_pools: %s is the UsageError it was (%s)" % (what, e), e is not None and str(e) == msg)
+# Values out of reach: the table read, then "cannot read".
+m2, addr2 = fake_table()
+hdr = m2.regions[addr2]
+m2.regions[addr2] = hdr[:48] + struct.pack("=Q", 8) + hdr[56:]  # `values`: 8, unmapped
+e = raises(tnorm_shared.UsageError, tnorm_shared.read_pools, Host(m2, addr2))
+check("read_pools: values out of reach is 'cannot read' (%s)" % e,
+      e is not None and str(e) == "cannot read the driver runtime's table")
+
+
+def boom_read(addr, size):
+    raise Boom("from read")
+
+
+e = raises(Boom, _tnorm.pools, boom_read, addr)
+check("pools: an exception in read propagates", e is not None and str(e) == "from read")
+check("pools: read returning neither bytes nor None is TypeError",
+      isinstance(raises(TypeError, _tnorm.pools, lambda a, n: 3, addr), TypeError))
+check("pools: read must be callable", isinstance(raises(TypeError, _tnorm.pools, 3, addr), TypeError))
+gc.collect()
+before = len(gc.get_objects())
+for _ in range(50):
+    _tnorm.pools(m.read, addr)
+    raises(_tnorm.Error, _tnorm.pools, m.read, 0)
+    raises(Boom, _tnorm.pools, boom_read, addr)
+    _tnorm.last_trace_step("STEP 3: x\n")
+gc.collect()
+check("pools: no leaked Python objects over 200 calls (%d -> %d)" % (before, len(gc.get_objects())),
+      len(gc.get_objects()) - before < 20)
 
 shutil.rmtree(W)
 print("%d passed, %d failed" % (passed, failed))

@@ -254,6 +254,14 @@ TNORM_EXTERN const char *tnorm_sanitizer_debug_var(size_t i);
 TNORM_EXTERN int tnorm_sanitizer_debug_options(char **out, const char *name, const char *user);
 
 /**
+ * The step a tnorm driver run with --trace was in when it ended: the number of the last line of
+ * `err` (its standard error, `len` bytes, any bytes) that reads "STEP K: " (the runtime prints
+ * one before each step), into *step.  1 when there is such a line, 0 when there is none (*step
+ * untouched), TNORM_EINVALID (NULL `step`, or NULL `err` with len > 0).
+ */
+TNORM_EXTERN int tnorm_trace_last_step(const char *err, size_t len, uint64_t *step);
+
+/**
  * 1 when `program` links the tnorm driver runtime (an ELF file that names tnorm_drv_main: the
  * check tnorm_driver_harness makes before it runs anything), 0 otherwise, and when it cannot be
  * found or read.  `program` is a path, or a name looked up in PATH as execvp does.  Nothing is

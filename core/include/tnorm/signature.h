@@ -67,6 +67,14 @@ TNORM_EXTERN size_t tnorm_signature_throwing(const tnorm_signature *s);
 TNORM_EXTERN int tnorm_signature_format(const tnorm_signature *s, size_t depth, char **out);
 
 /**
+ * The kind and the throwing frame only, as a one-line note names the failure: "SIGABRT at
+ * check_node (avl.c:191)" (a recursion's " xN" kept; no callers, no stack of the free, no
+ * message); the kind alone when every frame is a runtime frame.  *out is freed with
+ * tnorm_free(); NULL on error.  0, TNORM_EINVALID (NULL argument) or TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_signature_format_top(const tnorm_signature *s, char **out);
+
+/**
  * The same facts as JSON: an object with "kind", "text", "throwing", "frames" (and "free" and
  * "alloc" when the sanitizer report gave those stacks), one line, valid UTF-8 (see
  * tnorm_text_utf8).  On success *out is a new string owned by the caller, freed with

@@ -98,6 +98,17 @@ TNORM_EXTERN int tnorm_test_generate(tnorm_test **out, const tnorm_harness *h, s
 TNORM_EXTERN int tnorm_test_format(const tnorm_test *t, char **out, size_t *len);
 
 /**
+ * `len` bytes of `s` (any bytes) as a string literal of the test syntax, in double quotes:
+ * printable ASCII as is, `"` and `\` escaped, newline, tab, carriage return and NUL as \n, \t,
+ * \r, \0, every other byte (controls, DEL, bytes over 0x7f) as \xHH.  The text is ASCII and
+ * reads back as `s` in a test.  (A test's own steps keep bytes over 0x7f as they are: this form
+ * is for showing bytes that may be anything, as `tnorm pools` shows a string instance.)
+ * *out receives a NUL-terminated string the caller frees with tnorm_free(); NULL on error.
+ * 0, TNORM_EINVALID (NULL out, or NULL s with len > 0), TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_string_quote(const char *s, size_t len, char **out);
+
+/**
  * Compare two tests in the simplicity order: shorter first, then step by step by action index.
  * Returns <0, 0 or >0.  Both must be over the same harness.
  */

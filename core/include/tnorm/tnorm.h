@@ -24,5 +24,6 @@
 #include "triage_report.h"
 #include "why.h"
 #include "fuzz.h"
+#include "pools.h"
 
 #endif
