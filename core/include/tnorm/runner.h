@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT *
  * Defined in: runner.c (the run and its classification), askdriver.c (what a driver says about
- *             itself), sanopts.c (sanitizer options), sender.c (tnorm_signal_from_below).
+ *             itself), sanopts.c (sanitizer options), sender.c (tnorm_signal_from_below),
+ *             report.c (tnorm_trace_last_step, beside the other readers of a run's stderr).
  */
 /*
  * runner.h - run the user's program on a candidate test and classify what happened.

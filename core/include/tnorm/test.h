@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT *
- * Defined in: test.c, gen.c (tnorm_test_generate).
+ * Defined in: test.c, gen.c (tnorm_test_generate), lex.c (tnorm_string_quote: the quoting
+ *             the harness and test files use).
  */
 /*
  * test.h - a test: a sequence of steps, each a concrete action of a harness.
