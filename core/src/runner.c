@@ -84,6 +84,7 @@ void tnorm_runner_free(tnorm_runner *r)
 	tnorm__rundir_drop(r);
 	tnorm__symcache_free(r->syms);
 	free(r->last_maps);
+	free(r->unwinder);
 	free(r->test_name);
 	if (r->as)
 		unw_destroy_addr_space(r->as);

@@ -28,9 +28,9 @@
  * (the tracer through tnorm__tracer_free, the folder through tnorm__rundir_drop).  During a run
  * the tracer thread reads the runner's options, symbol cache and address space, has the probe
  * (probe.h: the tracer owns it during a run), and writes only the run's result signature
- * (tnorm_run_result.sig) and the unwinder's `last_maps`; the caller's thread does not touch
- * those until the tracer says the run's program is gone.  Nothing here sets a last error except
- * where a comment says so.
+ * (tnorm_run_result.sig) and the unwinder's `last_maps` and `unwinder`; the caller's thread
+ * does not touch those until the tracer says the run's program is gone.  Nothing here sets a
+ * last error except where a comment says so.
  */
 #ifndef TNORM__RUNNER_INTERNAL_H
 #define TNORM__RUNNER_INTERNAL_H
@@ -82,6 +82,8 @@ struct tnorm_runner {
 	tnorm__tracer *tr; /* the thread that starts and traces the runs (NULL until the first) */
 	char *last_maps; /* the memory map of the last unwound process: unwind caches stay valid
 	                  * while it is the same (ASLR is off, so runs of one binary match) */
+	struct tnorm__unwinder *unwinder; /* unwind.c's pages and cursors (NULL until the first
+	                                   * unwind; one block: free() frees it) */
 	char *test_name; /* what an invalid run's reason calls the candidate (set_test_name) */
 	const volatile int *cancel; /* set_cancel: stops the run under way (borrowed; may be NULL) */
 	tnorm__shield shield; /* the programs' filter: no signal to this process (shield.c) */

@@ -309,20 +309,27 @@ int tnorm_signature_dup(tnorm_signature **out, const tnorm_signature *s)
 /* Machine frames to a signature's frames (signature_internal.h): the runner's unwinder and
  * tnorm_signature_from_process share this, so that a debugger's stop and a run agree. */
 size_t tnorm__frames_from_pcs(tnorm__symcache *syms, const char *maps, const uint64_t *pcs,
-                              const uint64_t *starts, size_t npcs, tnorm_frame *frames,
-                              char (*names)[32], size_t max)
+                              tnorm__frame_start_fn start, void *start_arg, size_t npcs,
+                              tnorm_frame *frames, char (*names)[32], size_t max)
 {
 	size_t i, k, n = 0;
 	for (i = 0; i < npcs && n < max; i++) {
 		size_t got = tnorm__symbolize(syms, maps ? maps : "", pcs[i], i == 0, &frames[n], max - n);
-		uint64_t lookup = i == 0 ? pcs[i] : pcs[i] - 1;
-		for (k = n; k < n + got; k++)
-			if (!frames[k].function && starts && starts[i] && starts[i] <= lookup &&
-			    frames[k].module && frames[k].offset >= lookup - starts[i]) {
+		uint64_t lookup = i == 0 ? pcs[i] : pcs[i] - 1, at = 0;
+		int asked = 0;
+		for (k = n; k < n + got; k++) {
+			if (frames[k].function || !frames[k].module || !start)
+				continue;
+			if (!asked) {
+				at = start(start_arg, i);
+				asked = 1;
+			}
+			if (at && at <= lookup && frames[k].offset >= lookup - at) {
 				snprintf(names[k], sizeof(names[k]), "sub_%llx",
-				         (unsigned long long)(frames[k].offset - (lookup - starts[i])));
+				         (unsigned long long)(frames[k].offset - (lookup - at)));
 				frames[k].function = names[k];
 			}
+		}
 		n += got;
 	}
 	return n;
@@ -346,7 +353,8 @@ int tnorm_signature_from_process(tnorm_signature **out, const char *kind, int pi
 		                        "still alive?", pid, mpath);
 	if ((err = tnorm__symcache_new(&syms)) < 0)
 		goto done;
-	n = tnorm__frames_from_pcs(syms, maps, pcs, NULL, npcs, frames, names, TNORM__MAX_FRAMES);
+	n = tnorm__frames_from_pcs(syms, maps, pcs, NULL, NULL, npcs, frames, names,
+	                           TNORM__MAX_FRAMES);
 	if ((err = tnorm_signature_new(out, kind, frames, n)) < 0)
 		goto done;
 	if (message && (err = tnorm_signature_set_message(*out, message)) < 0) {

@@ -18,15 +18,20 @@
 /* The deepest stack a signature is made from: machine frames walked, frames kept. */
 #define TNORM__MAX_FRAMES 128
 
+/* A machine frame's function start as the unwinder finds it in .eh_frame (0: unknown), asked
+ * for frame `i` of the walk only when the symbol cache cannot name it. */
+typedef uint64_t (*tnorm__frame_start_fn)(void *arg, size_t i);
+
 /* Symbolize machine frames (pcs[0] exact, the others return addresses) of a process whose memory
- * map is `maps` into source frames, inlined calls expanded.  `starts` (may be NULL) holds each
- * machine frame's function start as the unwinder found it in .eh_frame: a frame with no symbol
- * (a stripped binary) is then named after it, "sub_1a2b" (its module-relative address), so that
- * frames of one function compare equal and recursion can be folded.  `names` is scratch space
- * for those names (max entries).  The frames' strings are borrowed from `syms` and `names`:
- * make the signature (which copies them) before either goes.  Returns the number of frames. */
+ * map is `maps` into source frames, inlined calls expanded.  `start` (may be NULL) gives a machine
+ * frame's function start: a frame with no symbol (a stripped binary) is then named after it,
+ * "sub_1a2b" (its module-relative address), so that frames of one function compare equal and
+ * recursion can be folded.  It is called only for such frames (finding the start costs the
+ * unwinder a parse of the frame's FDE), with `start_arg`.  `names` is scratch space for those
+ * names (max entries).  The frames' strings are borrowed from `syms` and `names`: make the
+ * signature (which copies them) before either goes.  Returns the number of frames. */
 size_t tnorm__frames_from_pcs(tnorm__symcache *syms, const char *maps, const uint64_t *pcs,
-                              const uint64_t *starts, size_t npcs, tnorm_frame *frames,
-                              char (*names)[32], size_t max);
+                              tnorm__frame_start_fn start, void *start_arg, size_t npcs,
+                              tnorm_frame *frames, char (*names)[32], size_t max);
 
 #endif

@@ -30,9 +30,15 @@
  * Reading the stopped thread's memory.  libunwind-ptrace reads it a word at a time with
  * PTRACE_PEEKDATA, one system call per word, and the stack walk and the .eh_frame_hdr searches
  * read hundreds of words per failure.  The runner's address space has libunwind-ptrace's
- * accessors but for reads, which take a whole page with process_vm_readv and keep a few pages
- * for the rest of the unwind (the thread is stopped; text and unwind tables do not change).  A
- * page that cannot be read so goes back to PEEKDATA.
+ * accessors but for reads, which take a whole page with process_vm_readv and keep it for the rest
+ * of the unwind (the thread is stopped).  A page that cannot be read so goes back to PEEKDATA.
+ *
+ * Most pages a walk reads are the modules' unwind tables and FDEs (.eh_frame_hdr, .eh_frame: a
+ * dozen pages of libc and the program for an AVL failure, the stack two or three), and they are
+ * the same in the next failure's walk: those of a read-only file mapping (r--p) are kept from
+ * one unwind to the next while the memory map is the same (ASLR is off: runs of one binary map
+ * it alike), as libunwind's own cache of what it parsed there is (`last_maps`).  Writable pages
+ * (the stack) and code (a probe's breakpoints come and go) are read again in every walk.
  *
  * Finding a frame's unwind information.  libunwind-ptrace's find_proc_info reads
  * /proc/PID/maps, opens and maps the module's file each time a frame is in another module than
@@ -45,38 +51,93 @@
  * libunwind hands its callbacks only libunwind-ptrace's handle (find_proc_info passes it on to
  * the reads it makes), so the pages of the unwind under way are reached through a thread-local
  * pointer, set by tnorm__unwind for the length of one walk in this thread and NULL otherwise.
+ * All of it lives in one block the runner keeps (r->unwinder, made at its first unwind, freed
+ * with it): a walk allocates nothing.
  */
-#define REMOTE_PAGES 16
+#define REMOTE_PAGES 16 /* this walk's pages (slot: page number modulo) */
+#define KEPT_PAGES 64   /* pages of read-only file mappings, kept while the map is the same */
+#define KEPT_RANGES 256 /* read-only file mappings of the map (more are read as others are) */
 #define REMOTE_PAGE 4096
 
-typedef struct {
+struct tnorm__unwinder {
 	void *upt; /* libunwind-ptrace's handle, the callbacks' argument */
 	pid_t tid;
 	tnorm__symcache *syms;
 	const char *maps;            /* the thread's memory map (NULL if unread) */
 	uint64_t base[REMOTE_PAGES]; /* page address + 1; 0: the slot is empty */
+	uint64_t kept[KEPT_PAGES];   /* the same for the kept pages */
+	size_t nro;                  /* the map's read-only file mappings, in address order */
+	uint64_t ro_lo[KEPT_RANGES], ro_hi[KEPT_RANGES];
 	unsigned char page[REMOTE_PAGES][REMOTE_PAGE];
-} remote;
+	unsigned char kpage[KEPT_PAGES][REMOTE_PAGE];
+	unw_cursor_t at[TNORM__MAX_FRAMES]; /* the cursor at each frame of the walk */
+};
+typedef struct tnorm__unwinder remote;
 
 static __thread remote *unwinding;
+
+/* A new memory map: no page is kept, and its read-only file mappings are those of `maps`. */
+static void kept_reset(remote *rm, const char *maps)
+{
+	const char *p;
+	memset(rm->kept, 0, sizeof(rm->kept));
+	rm->nro = 0;
+	for (p = maps; p && *p && rm->nro < KEPT_RANGES;) {
+		unsigned long long lo, hi;
+		char perms[8];
+		int k = 0;
+		const char *nl = strchr(p, '\n');
+		if (sscanf(p, "%llx-%llx %7s %*s %*s %*s %n", &lo, &hi, perms, &k) == 3 && k > 0 &&
+		    (!nl || p + k < nl) && p[k] == '/' && !strcmp(perms, "r--p")) {
+			rm->ro_lo[rm->nro] = lo;
+			rm->ro_hi[rm->nro++] = hi;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+/* 1 when page address `page` lies in a read-only file mapping. */
+static int kept_range(const remote *rm, uint64_t page)
+{
+	size_t lo = 0, hi = rm->nro;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (rm->ro_lo[mid] <= page)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && page < rm->ro_hi[lo - 1];
+}
 
 static int rm_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write,
                          void *arg)
 {
 	remote *rm = unwinding;
-	uint64_t page = (uint64_t)addr & ~(uint64_t)(REMOTE_PAGE - 1);
-	size_t slot = (size_t)(page / REMOTE_PAGE) % REMOTE_PAGES;
+	uint64_t page = (uint64_t)addr & ~(uint64_t)(REMOTE_PAGE - 1), *base;
+	size_t pn = (size_t)(page / REMOTE_PAGE);
+	unsigned char *buf;
 	if (!rm || arg != rm->upt || write || addr - page > REMOTE_PAGE - sizeof(*val))
 		return _UPT_access_mem(as, addr, val, write, arg);
-	if (rm->base[slot] != page + 1) {
-		struct iovec local = {rm->page[slot], REMOTE_PAGE};
-		struct iovec far = {(void *)(uintptr_t)page, REMOTE_PAGE};
-		rm->base[slot] = 0;
+	base = &rm->base[pn % REMOTE_PAGES];
+	buf = rm->page[pn % REMOTE_PAGES];
+	if (*base != page + 1 && rm->kept[pn % KEPT_PAGES] == page + 1) {
+		base = &rm->kept[pn % KEPT_PAGES];
+		buf = rm->kpage[pn % KEPT_PAGES];
+	} else if (*base != page + 1) {
+		struct iovec local, far = {(void *)(uintptr_t)page, REMOTE_PAGE};
+		if (kept_range(rm, page)) {
+			base = &rm->kept[pn % KEPT_PAGES];
+			buf = rm->kpage[pn % KEPT_PAGES];
+		}
+		local.iov_base = buf;
+		local.iov_len = REMOTE_PAGE;
+		*base = 0;
 		if (process_vm_readv(rm->tid, &local, 1, &far, 1, 0) != REMOTE_PAGE)
 			return _UPT_access_mem(as, addr, val, write, arg);
-		rm->base[slot] = page + 1;
+		*base = page + 1;
 	}
-	memcpy(val, rm->page[slot] + (addr - page), sizeof(*val));
+	memcpy(val, buf + (addr - page), sizeof(*val));
 	return 0;
 }
 
@@ -226,23 +287,41 @@ tnorm__probe *tnorm__trail_probe(tnorm_runner *r, const tnorm_frame *f, int *err
 	return r->trail;
 }
 
+/*
+ * A frame's function start, for a frame the symbol cache cannot name (a stripped module):
+ * unw_get_proc_info on the cursor kept at that frame.  libunwind has no cached answer to that:
+ * it finds and parses the frame's FDE and runs its CFI program again, taking its mempool's lock
+ * (two rt_sigprocmask) twice, which per frame was most of a failure's unwinding.  So it is asked
+ * only for the frames that need it, after the walk (the thread is still stopped, the cursors
+ * are copies: asking changes nothing unw_step reads).
+ */
+static uint64_t frame_start(void *arg, size_t i)
+{
+	remote *rm = arg;
+	unw_proc_info_t pi;
+	return unw_get_proc_info(&rm->at[i], &pi) == 0 ? (uint64_t)pi.start_ip : 0;
+}
+
 /* Unwind the stopped thread `tid` of process `pid` and build its signature. */
 void tnorm__unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnorm_signature **out)
 {
 	tnorm_frame frames[TNORM__MAX_FRAMES];
-	uint64_t pcs[TNORM__MAX_FRAMES], starts[TNORM__MAX_FRAMES];
+	uint64_t pcs[TNORM__MAX_FRAMES];
 	char names[TNORM__MAX_FRAMES][32];
 	char mpath[64], *maps = NULL;
 	size_t n = 0, npcs = 0;
-	remote *rm = NULL;
-	unw_cursor_t cur;
+	remote *rm = r->unwinder;
+	int walked = 0;
 
 	/* The thread's own view of the memory map: during an exit_group the leader may be gone
 	 * while the thread that called exit() is still stopped. */
 	snprintf(mpath, sizeof(mpath), "/proc/%d/task/%d/maps", (int)pid, (int)tid);
 	if (tnorm__read_file(mpath, &maps, NULL) < 0)
 		maps = NULL;
-	if (r->as && (rm = tnorm__malloc(sizeof(*rm))) && (rm->upt = _UPT_create(tid)) != NULL) {
+	if (r->as && !rm && (rm = r->unwinder = tnorm__malloc(sizeof(*rm))) != NULL)
+		kept_reset(rm, NULL);
+	if (r->as && rm && (rm->upt = _UPT_create(tid)) != NULL) {
+		unw_cursor_t *cur = &rm->at[0];
 		rm->tid = tid;
 		rm->syms = r->syms;
 		rm->maps = maps;
@@ -251,24 +330,32 @@ void tnorm__unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnor
 			unw_flush_cache(r->as, 0, 0);
 			free(r->last_maps);
 			r->last_maps = maps ? tnorm__strdup(maps) : NULL;
+			kept_reset(rm, r->last_maps);
 		}
 		unwinding = rm;
-		if (unw_init_remote(&cur, r->as, rm->upt) == 0) {
-			do {
+		if (unw_init_remote(cur, r->as, rm->upt) == 0) {
+			for (;;) {
 				unw_word_t ip = 0;
-				unw_proc_info_t pi;
-				if (unw_get_reg(&cur, UNW_REG_IP, &ip) < 0 || ip == 0)
+				if (unw_get_reg(cur, UNW_REG_IP, &ip) < 0 || ip == 0)
 					break;
-				pcs[npcs] = (uint64_t)ip;
-				starts[npcs] = unw_get_proc_info(&cur, &pi) == 0 ? (uint64_t)pi.start_ip : 0;
-				npcs++;
-			} while (npcs < TNORM__MAX_FRAMES && unw_step(&cur) > 0);
+				pcs[npcs++] = (uint64_t)ip;
+				if (npcs == TNORM__MAX_FRAMES)
+					break;
+				rm->at[npcs] = *cur;
+				cur = &rm->at[npcs];
+				if (unw_step(cur) <= 0)
+					break;
+			}
 		}
+		n = tnorm__frames_from_pcs(r->syms, maps, pcs, frame_start, rm, npcs, frames, names,
+		                           TNORM__MAX_FRAMES);
+		walked = 1;
 		unwinding = NULL;
 		_UPT_destroy(rm->upt);
 	}
-	free(rm);
-	n = tnorm__frames_from_pcs(r->syms, maps, pcs, starts, npcs, frames, names, TNORM__MAX_FRAMES);
+	if (!walked)
+		n = tnorm__frames_from_pcs(r->syms, maps, pcs, NULL, NULL, 0, frames, names,
+		                           TNORM__MAX_FRAMES);
 	if (r->probe && maps)
 		n = resolve_merged(r, maps, frames, n, TNORM__MAX_FRAMES);
 	free(maps);
