@@ -131,7 +131,7 @@ typedef struct tnorm_run_result {
  * Create a runner for `argv` (NULL-terminated: CMD ARGS...; `{}` or `@@` anywhere in an argument
  * is replaced by the candidate's path).  The strings and the invalid exit codes are copied.  Free
  * with tnorm_runner_free().  0, TNORM_EINVALID (empty argv, bad options: another options
- * version, a negative timeout, an invalid exit code outside 1..255, an `env` entry that is not
+ * version, a timeout that is not a number (NaN), an invalid exit code outside 1..255, an `env` entry that is not
  * NAME=VALUE), TNORM_ENOMEM.
  */
 TNORM_EXTERN int tnorm_runner_new(tnorm_runner **out, const char *const *argv,

@@ -122,7 +122,8 @@ TNORM_EXTERN int tnorm_session_confirm(tnorm_session *s, const void *data, size_
 
 /**
  * Use a given target signature instead of confirming (e.g. the debugger's current stop).  The
- * signature is copied.  The timeout must then be set in the run options.
+ * signature is copied.  The timeout must then be set in the run options (a derived one, 0, is
+ * then no limit).
  */
 TNORM_EXTERN int tnorm_session_set_target(tnorm_session *s, const tnorm_signature *target);
 
