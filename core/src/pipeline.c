@@ -712,6 +712,7 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 	own = *o;
 	tnorm__pipeline_options_versions(&own);
 	own.replay = own.replay >= 0;
+	own.generalize = own.generalize > 0; /* off by default: -1 is off too */
 	o = &own;
 	r->unit = o->harness ? "steps" : "bytes";
 	match = o->session.match ? o->session.match : "line";

@@ -52,8 +52,8 @@ typedef struct tnorm_pipeline_options {
 	const char *out;          /**< the result file (required; must differ from test) */
 	const char *slipped_dir;  /**< where other failures' tests go (NULL = not kept on disk) */
 	const char *db;           /**< cross-test database file (NULL = none; see tnorm_db_path) */
-	int generalize;           /**< 1: annotate the result (modes other than reduce); 0 (default):
-	                               not */
+	int generalize;           /**< 1: annotate the result (modes other than reduce); 0 (default)
+	                               or -1: not */
 	unsigned jobs;            /**< parallel runs for generalization (0 or 1 = one at a time) */
 	const char *const *argv;  /**< CMD ARGS..., NULL-terminated ({} or @@ = the candidate's path) */
 	tnorm_run_options run;    /**< a zero timeout (the default) = derived from the confirm runs */
