@@ -224,7 +224,7 @@ static void run_job(const input *in, const char *prog, const char *data, size_t 
 	}
 	default:
 		go.algo = TNORM_ALGO_DDMIN;
-		go.chunks = 0;
+		go.chunks = -1;
 		go.views = TNORM_VIEW_LINES;
 		if (tnorm_generic_reduce(data, len, &go, tnorm_session_bytes_oracle, s, &mid, &mlen, &gs) < 0)
 			die(in->name);

@@ -59,6 +59,8 @@ int main(int argc, char **argv)
 	int i, sep = 0, first = 1, bad_total = 0;
 	if (argc > 2 && !strcmp(argv[1], "--timeout")) {
 		o.timeout = atof(argv[2]);
+		if (o.timeout == 0)
+			o.timeout = -1; /* 0: no limit */
 		first = 3;
 	}
 	for (i = first; i < argc; i++)

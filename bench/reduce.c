@@ -64,7 +64,7 @@ static void row_harness(const char *label, const char *harness, const char *test
 	so.progress = on_progress;
 	so.progress_ctx = &r;
 	ro.algo = algo;
-	ro.slice = slice;
+	ro.slice = slice ? 1 : -1;
 	ro.prefix = 1;
 	if (tnorm_harness_load(&h, harness) < 0 || tnorm_test_load(&t, h, test) < 0 ||
 	    tnorm_test_format(t, &text, &len) < 0)

@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	o.suffix = ".t";
-	o.fork_server = atoi(argv[4]) > 0;
+	o.fork_server = atoi(argv[4]) > 0 ? 1 : -1;
 	o.persistent = atoi(argv[4]) == 2 ? 0 : 1;
 	if (tnorm_runner_new(&r, run_argv, &o) < 0 || tnorm_file_read(argv[2], &text, &len) < 0) {
 		fprintf(stderr, "bench_runloop: %s\n", tnorm_error_last()->message);

@@ -215,7 +215,7 @@ static tnorm_runner *new_runner(const char *driver, const char *suffix, int fork
 	tnorm_run_options o = TNORM_RUN_OPTIONS_INIT;
 	tnorm_runner *r = NULL;
 	o.suffix = suffix;
-	o.fork_server = fork_server;
+	o.fork_server = fork_server ? 1 : -1;
 	o.persistent = persistent ? 0 : 1;
 	if (tnorm_runner_new(&r, argv, &o) < 0)
 		die(driver);

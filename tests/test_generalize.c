@@ -158,7 +158,7 @@ static void test_generalize__large_domain_sample(void **state)
 	char *s = NULL;
 	int calls = 0;
 	(void)state;
-	o.fresh = 0;
+	o.fresh = -1;
 	assert_int_equal(tnorm_harness_parse(&h, "big.tnh", big, strlen(big)), 0);
 	assert_int_equal(tnorm_test_parse(&t, h, "big.t", text, strlen(text)), 0);
 	assert_int_equal(tnorm_generalize(&g, t, &o, put_at_least, &calls), 0);
@@ -171,7 +171,7 @@ static void test_generalize__large_domain_sample(void **state)
 	tnorm_generalization_free(g);
 	/* sample 0: every one of them */
 	calls = 0;
-	o.sample = 0;
+	o.sample = -1;
 	assert_int_equal(tnorm_generalize(&g, t, &o, put_at_least, &calls), 0);
 	assert_true(calls >= 994);
 	assert_int_equal(tnorm_generalization_format(g, &s), 0);

@@ -257,7 +257,7 @@ static void test_normalize__rewire(void **state)
 	assert_string_equal(tnorm_rule_name(TNORM_RULE_REWIRE), "Rewire");
 	/* Turned off: ReduceAction, which may also put a higher action of the template there, finds
 	 * the same thing later in the order (Rewire is the narrower, cheaper search). */
-	o.rewire = 0;
+	o.rewire = -1;
 	o.rules = TNORM_RULES_PAPER;
 	assert_string_equal(normalize("int0 = 1\nt0 = mk()\nput(t0, int0)\nt1 = mk()\nput(t1, int0)\n"
 	                              "put(t1, int0)\nlook(t0)\n", 6, &o, &p),

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "common.h"
+#include "options.h"
 #include "tnorm/tnorm.h"
 #include "unit_util.h"
 
@@ -285,6 +286,66 @@ static void test_pipeline__harness_minimize(void **state)
 
 /* Bad jobs are refused before anything runs, with the documented codes and the result zeroed
  * but for what the header says. */
+/* Options structs (issue 31, item 4): TNORM_PIPELINE_OPTIONS_INIT sets only the version; the
+ * structs it holds take theirs (0: the current one), and every field's 0 resolves to what the
+ * INIT macros used to list.  A negative value is the "off" spelling. */
+static void test_pipeline__zero_options_are_the_defaults(void **state)
+{
+	tnorm_pipeline_options o = TNORM_PIPELINE_OPTIONS_INIT;
+	tnorm_generalize_options g = TNORM_GENERALIZE_OPTIONS_INIT;
+	(void)state;
+	assert_int_equal(o.mode, TNORM_MODE_MINIMIZE);
+	assert_int_equal(o.generalize, 0);
+	assert_int_equal(o.run.version, 0);
+	tnorm__pipeline_options_versions(&o);
+	assert_int_equal(o.version, TNORM_PIPELINE_OPTIONS_VERSION);
+	assert_int_equal(o.run.version, TNORM_RUN_OPTIONS_VERSION);
+	assert_int_equal(o.session.version, TNORM_SESSION_OPTIONS_VERSION);
+	assert_int_equal(o.reduce.version, TNORM_REDUCE_OPTIONS_VERSION);
+	assert_int_equal(o.normalize.version, TNORM_NORMALIZE_OPTIONS_VERSION);
+	assert_int_equal(o.normalize.reduce.version, TNORM_REDUCE_OPTIONS_VERSION);
+	assert_int_equal(o.generic.version, TNORM_GENERIC_OPTIONS_VERSION);
+	tnorm__session_options_resolve(&o.session);
+	assert_int_equal(o.session.confirm, 3);
+	tnorm__reduce_options_resolve(&o.reduce, TNORM_ALGO_ADAPTIVE);
+	assert_int_equal(o.reduce.algo, TNORM_ALGO_ADAPTIVE);
+	assert_true(o.reduce.prefix == 1 && o.reduce.slice == 1 && o.reduce.seed == 1);
+	tnorm__normalize_options_resolve(&o.normalize);
+	assert_int_equal(o.normalize.wide, 0);
+	assert_int_equal(o.normalize.max_alternatives, 256);
+	assert_int_equal(o.normalize.max_edit, 0);
+	assert_int_equal(o.normalize.max_reduce_alternatives, 16);
+	assert_int_equal(o.normalize.reduce.algo, TNORM_ALGO_DDMIN); /* ddmin in normalization */
+	assert_int_equal(o.normalize.rewire, 1);
+	assert_int_equal(o.normalize.rules, TNORM_RULES_CALLS);
+	tnorm__generic_options_resolve(&o.generic);
+	assert_int_equal(o.generic.algo, TNORM_ALGO_ADAPTIVE);
+	assert_true(o.generic.seed == 1 && o.generic.views == TNORM_VIEW_ALL && o.generic.chunks == 1);
+	assert_int_equal(o.generic.rules, TNORM_GENERIC_ALL_RULES);
+	assert_int_equal(o.generic.scan_full, 0);
+	tnorm__generalize_options_resolve(&g);
+	assert_true(g.max_alternatives == 4096 && g.fresh == 1 && g.sample == 16);
+	/* Off (-1), resolved to the internals' 0; other versions than 0 are left to be checked. */
+	o = (tnorm_pipeline_options)TNORM_PIPELINE_OPTIONS_INIT;
+	o.run.version = 1;
+	o.reduce.prefix = o.reduce.slice = -1;
+	o.reduce.algo = TNORM_ALGO_DDMIN;
+	o.normalize.rewire = -1;
+	o.generic.chunks = -1;
+	tnorm__pipeline_options_versions(&o);
+	assert_int_equal(o.run.version, 1);
+	tnorm__reduce_options_resolve(&o.reduce, TNORM_ALGO_ADAPTIVE);
+	assert_true(o.reduce.prefix == 0 && o.reduce.slice == 0 && o.reduce.algo == TNORM_ALGO_DDMIN);
+	tnorm__normalize_options_resolve(&o.normalize);
+	assert_int_equal(o.normalize.rewire, 0);
+	tnorm__generic_options_resolve(&o.generic);
+	assert_int_equal(o.generic.chunks, 0);
+	g = (tnorm_generalize_options)TNORM_GENERALIZE_OPTIONS_INIT;
+	g.fresh = g.sample = -1;
+	tnorm__generalize_options_resolve(&g);
+	assert_true(g.fresh == 0 && g.sample == 0); /* no fresh values; try every value */
+}
+
 static void test_pipeline__refusals(void **state)
 {
 	fixture *f = *state;
@@ -441,6 +502,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pipeline__budget_keeps_best, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipeline__harness_minimize, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipeline__refusals, setup, teardown),
+		cmocka_unit_test(test_pipeline__zero_options_are_the_defaults),
 		cmocka_unit_test_setup_teardown(test_pipeline__oom_sweep_generic, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipeline__oom_sweep_harness, setup, teardown),
 	};

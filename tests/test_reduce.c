@@ -73,7 +73,7 @@ static void test_reduce__two_distant_units(void **state)
 	static const size_t need[] = {3, 170};
 	int algo;
 	(void)state;
-	for (algo = 0; algo < 2; algo++) {
+	for (algo = TNORM_ALGO_DDMIN; algo <= TNORM_ALGO_ADAPTIVE; algo++) {
 		set_oracle o = {need, 2, NULL, 0, 0, -1, 0};
 		size_t *keep = NULL, n = 0;
 		uint64_t calls = 0;
@@ -94,7 +94,7 @@ static void test_reduce__threshold_is_one_minimal(void **state)
 	static const size_t some[] = {5, 9, 17, 33, 40, 41, 77};
 	int algo;
 	(void)state;
-	for (algo = 0; algo < 2; algo++) {
+	for (algo = TNORM_ALGO_DDMIN; algo <= TNORM_ALGO_ADAPTIVE; algo++) {
 		set_oracle o = {NULL, 0, some, 7, 3, -1, 0};
 		size_t *keep = NULL, n = 0;
 		assert_int_equal(tnorm_reduce_units(100, (tnorm_reduce_algo)algo, 1, set_fn, &o, &keep, &n,
@@ -247,7 +247,7 @@ static void test_reduce__test_reducer(void **state)
 	assert_int_equal(tnorm_harness_parse(&h, "r.tnh", harness, strlen(harness)), 0);
 	t = parse(h, "int0 = 3\nt0 = mk()\nt1 = mk()\nput(t0, int0)\nint1 = 7\nput(t1, int1)\n"
 	             "put(t0, int1)\nint0 = 2\nlook(t1, int0)\nlook(t0, int0)\nput(t1, int0)\n");
-	for (algo = 0; algo < 2; algo++) {
+	for (algo = TNORM_ALGO_DDMIN; algo <= TNORM_ALGO_ADAPTIVE; algo++) {
 		o.algo = (tnorm_reduce_algo)algo;
 		calls = 0;
 		assert_int_equal(tnorm_reduce_test(&out, t, &o, model_oracle, &calls, &st), 0);

@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "options.h"
 #include "tnorm/tnorm.h"
 
 static char sut_path[4096];
@@ -163,6 +164,56 @@ static void test_runner__timeout_kills_the_group(void **state)
 	run_once("hang", NULL, &o, "", 0, &res);
 	assert_int_equal(res.outcome, TNORM_OUTCOME_TIMEOUT);
 	assert_true(res.wall >= 0.3 && res.wall < 5);
+	tnorm_run_result_dispose(&res);
+}
+
+/* Options structs (issue 31, item 4): TNORM_RUN_OPTIONS_INIT sets only the version, and each
+ * field's 0 resolves to what the INIT macro used to list (timeout 10 s, output cap 65536, unwind
+ * and fork server on); a negative value is the "off" spelling. */
+static void test_runner__zero_options_are_the_defaults(void **state)
+{
+	tnorm_run_options o = TNORM_RUN_OPTIONS_INIT, off = TNORM_RUN_OPTIONS_INIT;
+	tnorm_run_result res;
+	char *text = NULL;
+	(void)state;
+	assert_int_equal(o.version, TNORM_RUN_OPTIONS_VERSION);
+	assert_true(o.timeout == 0 && o.output_cap == 0 && o.unwind == 0 && o.fork_server == 0);
+	tnorm__run_options_resolve(&o);
+	assert_true(o.timeout == 10.0);
+	assert_int_equal(o.mem_limit, 0);
+	assert_int_equal(o.output_cap, 65536);
+	assert_int_equal(o.use_stdin, 0);
+	assert_int_equal(o.unwind, 1);
+	assert_int_equal(o.fork_server, 1);
+	assert_int_equal(o.persistent, 0);
+	/* Off: unwind and fork server -1, no time limit -1 (resolved to the internals' 0). */
+	off.unwind = -1;
+	off.fork_server = -1;
+	off.timeout = -1;
+	tnorm__run_options_resolve(&off);
+	assert_int_equal(off.unwind, 0);
+	assert_int_equal(off.fork_server, 0);
+	assert_true(off.timeout == 0);
+	/* Explicit values stay. */
+	o = (tnorm_run_options)TNORM_RUN_OPTIONS_INIT;
+	o.timeout = 2.5;
+	o.unwind = o.fork_server = 1;
+	o.output_cap = 100;
+	tnorm__run_options_resolve(&o);
+	assert_true(o.timeout == 2.5 && o.unwind == 1 && o.fork_server == 1 && o.output_cap == 100);
+	/* What runs: a zeroed struct unwinds the crash into its throwing frame; unwind -1 does not. */
+	o = (tnorm_run_options)TNORM_RUN_OPTIONS_INIT;
+	run_once("crash_line", NULL, &o, "", 0, &res);
+	expect_throwing(&res, "SIGSEGV", "deref", "crash_line.c", marker_line("crash_line.c", "CRASH_LINE"));
+	tnorm_run_result_dispose(&res);
+	o.unwind = -1;
+	run_once("crash_line", NULL, &o, "", 0, &res);
+	assert_int_equal(res.outcome, TNORM_OUTCOME_FAIL);
+	assert_int_equal(res.signo, SIGSEGV);
+	if (res.sig)
+		assert_int_equal(tnorm_signature_format(res.sig, 0, &text), 0);
+	assert_true(!text || !strstr(text, "deref"));
+	tnorm_free(text);
 	tnorm_run_result_dispose(&res);
 }
 
@@ -494,7 +545,7 @@ static void test_runner__fork_server(void **state)
 		pid_t server = 0, again = 0;
 		snprintf(driver, sizeof(driver), "%s/examples/%s/%s_driver_faulty",
 		         getenv("TNORM_BUILD_ROOT"), examples[e], examples[e]);
-		plain.fork_server = 0;
+		plain.fork_server = -1;
 		served.fork_server = 1;
 		plain.suffix = served.suffix = ".t";
 		/* In a sanitized build the examples are ASan drivers with destructors, whose passes
@@ -591,7 +642,7 @@ static void test_runner__coverage(void **state)
 		for (k = 0; k < 2; k++) {
 			tnorm_run_options d = TNORM_RUN_OPTIONS_INIT;
 			int runs;
-			d.fork_server = (int)k;
+			d.fork_server = k ? 1 : -1;
 			d.suffix = ".t";
 			d.env = no_leak_check;
 			assert_int_equal(tnorm_runner_new(&r, dargv, &d), 0);
@@ -638,7 +689,7 @@ static char *run_with(const char *const *argv, int fork_server, const char *data
 	tnorm_runner *r = NULL;
 	char *text = NULL;
 	int k;
-	o.fork_server = fork_server;
+	o.fork_server = fork_server ? 1 : -1;
 	o.timeout = 5;
 	assert_int_equal(tnorm_runner_new(&r, argv, &o), 0);
 	for (k = 0; k < times; k++) {
@@ -743,6 +794,7 @@ int main(void)
 		cmocka_unit_test(test_runner__pass_invalid_sigkill),
 		cmocka_unit_test(test_runner__binary_candidate_intact),
 		cmocka_unit_test(test_runner__timeout_kills_the_group),
+		cmocka_unit_test(test_runner__zero_options_are_the_defaults),
 		cmocka_unit_test(test_runner__children_do_not_survive),
 		cmocka_unit_test(test_runner__flood_is_capped),
 		cmocka_unit_test(test_runner__no_leaks_across_runs),

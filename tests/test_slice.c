@@ -182,10 +182,10 @@ static void run_fallback(const char *const *need, int want_level, size_t want_sl
 	lines_oracle lo;
 	char *s = NULL;
 	int algo;
-	for (algo = 0; algo < 2; algo++) {
+	for (algo = TNORM_ALGO_DDMIN; algo <= TNORM_ALGO_ADAPTIVE; algo++) {
 		memset(&lo, 0, sizeof(lo));
 		lo.need = need;
-		o.prefix = 0;
+		o.prefix = -1;
 		o.algo = (tnorm_reduce_algo)algo;
 		assert_int_equal(tnorm_reduce_test(&out, t, &o, lines_fn, &lo, &st), 0);
 		assert_int_equal(st.slice_level, want_level);

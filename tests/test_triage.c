@@ -253,7 +253,7 @@ static void test_triage__all_done(void **state)
 	o.dir = dir;
 	o.harness = p;
 	o.argv = argv;
-	o.generalize = 0;
+	o.generalize = -1;
 	o.jobs = 8;
 	{
 		char out[160];

@@ -116,6 +116,8 @@ int cmd_fuzz(int argc, char **argv)
 		goto done;
 	}
 	cli_run_args_apply(&a.run, &fo.run);
+	if (fo.run.timeout == 0)
+		fo.run.timeout = -1; /* --timeout 0: no limit */
 	fo.steps = a.steps;
 	fo.seed = a.seed;
 	fo.runs = a.runs;

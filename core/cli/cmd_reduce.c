@@ -17,7 +17,12 @@
 #include "cli.h"
 
 
-enum { MODE_REDUCE, MODE_NORMALIZE, MODE_MINIMIZE, MODE_GENERALIZE };
+enum {
+	MODE_REDUCE = TNORM_MODE_REDUCE,
+	MODE_NORMALIZE = TNORM_MODE_NORMALIZE,
+	MODE_MINIMIZE = TNORM_MODE_MINIMIZE,
+	MODE_GENERALIZE = TNORM_MODE_GENERALIZE
+};
 
 /* Where accepted rewrites go: stderr lines (--verbose) and/or a list for the JSON (--json).  A
  * rewrite that cannot be added (out of memory) marks the list bad: no JSON rather than a
@@ -261,17 +266,17 @@ static int parse(job *j, int argc, char **argv)
 	po->generalize |= a->generalize;
 	po->normalize.wide |= a->wide;
 	if (a->no_rewire)
-		po->normalize.rewire = 0;
+		po->normalize.rewire = -1;
 	if (a->rules)
 		po->normalize.rules = strcmp(a->rules, "paper") ? TNORM_RULES_CALLS : TNORM_RULES_PAPER;
 	po->normalize.max_edit = (unsigned)a->max_edit;
 	po->jobs = (unsigned)a->jobs;
 	if (a->no_replay)
-		po->replay = 0;
+		po->replay = -1;
 	if (a->no_slice)
-		po->reduce.slice = 0;
+		po->reduce.slice = -1;
 	if (a->no_chunks)
-		po->generic.chunks = 0;
+		po->generic.chunks = -1;
 	po->session.allow_flaky |= a->allow_flaky;
 	if (a->algo)
 		tnorm_reduce_algo_parse(a->algo, &po->reduce.algo); /* checked as it was read */

@@ -106,6 +106,8 @@ int cmd_run(int argc, char **argv)
 		goto done;
 	}
 	cli_run_args_apply(&a.run, &opts);
+	if (opts.timeout == 0)
+		opts.timeout = -1; /* --timeout 0: no limit */
 	if ((err = tnorm_file_read(test, &data, &len)) < 0 ||
 	    (err = tnorm_runner_new(&r, (const char *const *)a.rest, &opts)) < 0 ||
 	    (err = tnorm_runner_set_test_name(r, test)) < 0) {

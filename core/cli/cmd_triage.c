@@ -244,7 +244,7 @@ static int parse(cli_args *a, tnorm_triage_options *o, int argc, char **argv)
 	if (a->rules)
 		o->job.normalize.rules = strcmp(a->rules, "paper") ? TNORM_RULES_CALLS : TNORM_RULES_PAPER;
 	if (a->no_generalize)
-		o->generalize = 0;
+		o->generalize = -1;
 	o->polish = a->polish;
 	o->polish_runs = a->polish_runs;
 	o->lease = (unsigned)a->lease;

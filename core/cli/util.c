@@ -144,7 +144,7 @@ void cli_run_args_apply(const cli_run_args *ra, tnorm_run_options *opts)
 	opts->invalid_exits = ra->invalid_exits;
 	opts->ninvalid_exits = ra->ninvalid;
 	if (ra->no_fork_server || cli_env_off("TNORM_FORK_SERVER"))
-		opts->fork_server = 0;
+		opts->fork_server = -1;
 }
 
 static void free_words(char **w)

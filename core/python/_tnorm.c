@@ -242,6 +242,8 @@ static PyObject *py_run(PyObject *self, PyObject *args, PyObject *kw)
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|dpO:run", kwlist, &argv_obj, &test, &timeout,
 	                                 &use_stdin, &invalid_obj))
 		return NULL;
+	if (timeout < 0 || timeout != timeout) /* the library's negative timeout is no limit */
+		return PyErr_Format(PyExc_ValueError, "the timeout must be zero or positive");
 	if (int_array(invalid_obj, "invalid_exit", &invalid, &ro.ninvalid_exits) < 0)
 		return NULL;
 	ro.invalid_exits = invalid;
@@ -249,7 +251,7 @@ static PyObject *py_run(PyObject *self, PyObject *args, PyObject *kw)
 		PyMem_Free(invalid);
 		return NULL;
 	}
-	ro.timeout = timeout;
+	ro.timeout = timeout == 0 ? -1 : timeout; /* 0: no limit (the library's 0 is 10 s) */
 	ro.use_stdin = use_stdin;
 	ro.suffix = ".t";
 	Py_BEGIN_ALLOW_THREADS
@@ -1027,7 +1029,7 @@ static PyObject *py_default_output(PyObject *self, PyObject *args)
 	(void)self;
 	if (!PyArg_ParseTuple(args, "ss:default_output", &test, &name))
 		return NULL;
-	for (m = TNORM_MODE_REDUCE; m <= TNORM_MODE_GENERALIZE; m++)
+	for (m = 0; m <= TNORM_MODE_GENERALIZE; m++)
 		if (!strcmp(name, tnorm_mode_name((tnorm_mode)m)))
 			break;
 	if (m > TNORM_MODE_GENERALIZE)
@@ -1362,7 +1364,7 @@ static PyObject *py_triage(PyObject *self, PyObject *args, PyObject *kw)
 	o.out = out;
 	o.db = db;
 	o.jobs = jobs ? jobs : 1;
-	o.generalize = generalize;
+	o.generalize = generalize ? 1 : -1;
 	o.job.run.timeout = timeout;
 	o.job.run.use_stdin = use_stdin;
 	o.job.run.invalid_exits = a.invalid;
@@ -1545,7 +1547,7 @@ static PyObject *py_why(PyObject *self, PyObject *args, PyObject *kw)
 		return NULL;
 	}
 	o.argv = argv;
-	o.run.timeout = timeout;
+	o.run.timeout = timeout > 0 ? timeout : 0; /* 0 or less: the default, 10 s */
 	o.run.use_stdin = use_stdin;
 	o.run.suffix = steps ? ".t" : NULL;
 	o.text_steps = steps;

@@ -193,6 +193,8 @@ int tnorm_fuzz_run(const tnorm_fuzz_options *o, tnorm_fuzz_result *r)
 		goto done;
 	}
 	ro = o->run;
+	if (!ro.version)
+		ro.version = TNORM_RUN_OPTIONS_VERSION; /* held in another struct: 0 is the current one */
 	ro.suffix = ".t";
 	if ((err = tnorm_runner_new(&runner, o->argv, &ro)) < 0)
 		goto done;

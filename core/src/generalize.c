@@ -16,6 +16,7 @@
 
 #include "common.h"
 #include "json.h"
+#include "options.h"
 #include "tnorm/generalize.h"
 #include "tnorm/order.h"
 
@@ -288,7 +289,7 @@ static int fresh_values(tnorm_generalization *g, const tnorm_test *t,
 				}
 			}
 			if (err == 0)
-				thin(l, first, opts->sample, &g->fresh_tried[i], &g->fresh_domain[i]);
+				thin(l, first, (unsigned)opts->sample, &g->fresh_tried[i], &g->fresh_domain[i]);
 		}
 	}
 	return err;
@@ -321,11 +322,22 @@ int tnorm_generalize(tnorm_generalization **out, const tnorm_test *t,
 	return tnorm_generalize_batch(out, t, opts, seq_batch, &c);
 }
 
+void tnorm__generalize_options_resolve(tnorm_generalize_options *o)
+{
+	if (!o->max_alternatives)
+		o->max_alternatives = 4096;
+	o->fresh = o->fresh >= 0;
+	if (o->sample == 0)
+		o->sample = 16;
+	else if (o->sample < 0)
+		o->sample = 0;
+}
+
 int tnorm_generalize_batch(tnorm_generalization **out, const tnorm_test *t,
                            const tnorm_generalize_options *opts, tnorm_test_batch_oracle batch,
                            void *ctx)
 {
-	tnorm_generalize_options defaults = TNORM_GENERALIZE_OPTIONS_INIT;
+	tnorm_generalize_options own = TNORM_GENERALIZE_OPTIONS_INIT; /* the options, resolved */
 	const tnorm_harness *h;
 	tnorm_generalization *g = NULL;
 	exp_list l = {NULL, 0};
@@ -335,8 +347,13 @@ int tnorm_generalize_batch(tnorm_generalization **out, const tnorm_test *t,
 	if (!out || !t || !batch)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_generalize: NULL argument");
 	*out = NULL;
-	if (!opts)
-		opts = &defaults;
+	if (opts && opts->version != TNORM_GENERALIZE_OPTIONS_VERSION)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_generalize: options version %u, expected "
+		                        "%u", opts->version, TNORM_GENERALIZE_OPTIONS_VERSION);
+	if (opts)
+		own = *opts;
+	tnorm__generalize_options_resolve(&own);
+	opts = &own;
 	h = tnorm_test_harness(t);
 	n = tnorm_test_len(t);
 	if (!(g = tnorm__calloc(1, sizeof(*g))))
@@ -376,7 +393,7 @@ int tnorm_generalize_batch(tnorm_generalization **out, const tnorm_test *t,
 			if ((err = exps_add(&l, EXP_ALT, i, 0, k, t, &b, NULL, 0)) < 0)
 				goto done;
 		}
-		thin(&l, first, opts->sample, &g->alt_tried[i], &g->alt_domain[i]);
+		thin(&l, first, (unsigned)opts->sample, &g->alt_tried[i], &g->alt_domain[i]);
 		/* Swaps with later steps holding a different action. */
 		for (j = i + 1; j < n; j++) {
 			const tnorm_action b = *tnorm_test_step(t, j);

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "options.h"
 #include "tnorm/generic.h"
 
 const char *tnorm_generic_rule_name(tnorm_generic_rule r)
@@ -77,7 +78,8 @@ static int is_blank(unsigned char c)
 typedef struct {
 	tnorm_bytes_oracle fn;
 	void *ctx;
-	const tnorm_generic_options *o;
+	const tnorm_generic_options *o; /* &own */
+	tnorm_generic_options own;       /* the options, resolved */
 	tnorm_generic_stats *st;
 	char *cur; /* NUL terminated, owned */
 	size_t len, cap;
@@ -554,7 +556,7 @@ static int hoist_pass(gen *g, int *found)
  * lowered value frees whole lines or tokens. */
 static int delete_all(gen *g, int lazy)
 {
-	unsigned views = g->o->views ? g->o->views : TNORM_VIEW_ALL;
+	unsigned views = g->o->views;
 	uint64_t before = g->st->per_rule[TNORM_GENERIC_RULE_DELETE];
 	int view, err = 0, found;
 	for (view = 0; view < 3 && err == 0; view++) {
@@ -1253,6 +1255,19 @@ static int rule_scan(gen *g)
 
 /* ---- the public functions ------------------------------------------------------------------ */
 
+void tnorm__generic_options_resolve(tnorm_generic_options *o)
+{
+	if (o->algo == TNORM_ALGO_DEFAULT)
+		o->algo = TNORM_ALGO_ADAPTIVE;
+	if (!o->seed)
+		o->seed = 1;
+	if (!o->views)
+		o->views = TNORM_VIEW_ALL;
+	o->chunks = o->chunks >= 0;
+	if (!o->rules)
+		o->rules = TNORM_GENERIC_ALL_RULES;
+}
+
 static int start(gen *g, const char *data, size_t len, const tnorm_generic_options *o,
                  tnorm_bytes_oracle fn, void *ctx, char **out, tnorm_generic_stats *st)
 {
@@ -1263,11 +1278,14 @@ static int start(gen *g, const char *data, size_t len, const tnorm_generic_optio
 	if (o->version != TNORM_GENERIC_OPTIONS_VERSION)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_generic: options version %u, expected %u",
 		                        o->version, TNORM_GENERIC_OPTIONS_VERSION);
-	if (o->algo != TNORM_ALGO_DDMIN && o->algo != TNORM_ALGO_ADAPTIVE)
+	if (o->algo != TNORM_ALGO_DEFAULT && o->algo != TNORM_ALGO_DDMIN &&
+	    o->algo != TNORM_ALGO_ADAPTIVE)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_generic: unknown algorithm %d", (int)o->algo);
 	g->fn = fn;
 	g->ctx = ctx;
-	g->o = o;
+	g->own = *o;
+	tnorm__generic_options_resolve(&g->own);
+	g->o = &g->own;
 	g->st = st;
 	memset(st, 0, sizeof(*st));
 	if (!(g->cur = tnorm__malloc(len + 1)))

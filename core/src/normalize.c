@@ -25,6 +25,7 @@
 
 #include "common.h"
 #include "internal_normalize.h"
+#include "options.h"
 #include "tnorm/order.h"
 
 static const char *const rule_names[TNORM_RULE_COUNT] = {
@@ -302,7 +303,7 @@ static int copy(tnorm_test **out, const tnorm_test *t)
 static int simplify(nz *z, int all)
 {
 	const tnorm_test *t = z->cur;
-	size_t n = tnorm_test_len(t), i, k, na, max = z->b.o->max_alternatives ? z->b.o->max_alternatives : 256;
+	size_t n = tnorm_test_len(t), i, k, na, max = z->b.o->max_alternatives;
 	tnorm_action *alt = tnorm__calloc(max, sizeof(*alt));
 	char what[1200], ta[512], tb[512];
 	int r = 0;
@@ -511,7 +512,7 @@ static int reduce_action(nz *z)
 {
 	const tnorm_test *t = z->cur;
 	size_t n = tnorm_test_len(t), i, k, na;
-	size_t max = z->b.o->max_reduce_alternatives ? z->b.o->max_reduce_alternatives : 16;
+	size_t max = z->b.o->max_reduce_alternatives;
 	tnorm_action *alt = tnorm__calloc(max, sizeof(*alt));
 	char what[1200], ta[512], tb[512];
 	int r = 0;
@@ -625,18 +626,37 @@ static int normalize_paper(tnorm_test **out, const tnorm_test *t, const tnorm_no
 	return err;
 }
 
+void tnorm__normalize_options_resolve(tnorm_normalize_options *o)
+{
+	if (!o->max_alternatives)
+		o->max_alternatives = 256;
+	if (!o->max_reduce_alternatives)
+		o->max_reduce_alternatives = 16;
+	o->rewire = o->rewire >= 0;
+	if (!o->reduce.version)
+		o->reduce.version = TNORM_REDUCE_OPTIONS_VERSION;
+	if (o->reduce.algo == TNORM_ALGO_DEFAULT)
+		o->reduce.algo = TNORM_ALGO_DDMIN;
+}
+
 int tnorm_normalize(tnorm_test **out, const tnorm_test *t, const tnorm_normalize_options *opts,
                     tnorm_test_oracle oracle, void *ctx, tnorm_normalize_log log, void *log_ctx,
                     tnorm_normalize_stats *stp)
 {
-	tnorm_normalize_options defaults = TNORM_NORMALIZE_OPTIONS_INIT;
-	const tnorm_normalize_options *o = opts ? opts : &defaults;
+	tnorm_normalize_options own = TNORM_NORMALIZE_OPTIONS_INIT; /* the options, resolved */
+	const tnorm_normalize_options *o = &own;
 	tnorm_normalize_stats st;
 	int err, unsuitable = 1;
 
 	if (!out || !t || !oracle)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_normalize: NULL argument");
 	*out = NULL;
+	if (opts && opts->version != TNORM_NORMALIZE_OPTIONS_VERSION)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_normalize: options version %u, expected "
+		                        "%u", opts->version, TNORM_NORMALIZE_OPTIONS_VERSION);
+	if (opts)
+		own = *opts;
+	tnorm__normalize_options_resolve(&own);
 	memset(&st, 0, sizeof(st));
 	if (o->rules == TNORM_RULES_CALLS) {
 		err = tnorm__normalize_calls(out, t, o, oracle, ctx, log, log_ctx, &st, &unsuitable);

@@ -9,11 +9,15 @@
 #include <sys/stat.h>
 
 #include "common.h"
+#include "options.h"
 #include "tnorm/pipeline.h"
 
 const char *tnorm_mode_name(tnorm_mode m)
 {
-	static const char *const names[] = {"reduce", "normalize", "minimize", "generalize"};
+	static const char *const names[] = {[TNORM_MODE_MINIMIZE] = "minimize",
+	                                    [TNORM_MODE_REDUCE] = "reduce",
+	                                    [TNORM_MODE_NORMALIZE] = "normalize",
+	                                    [TNORM_MODE_GENERALIZE] = "generalize"};
 	return (unsigned)m < 4 ? names[m] : "?";
 }
 
@@ -549,6 +553,22 @@ int tnorm_pipeline_check_output(const tnorm_pipeline_options *o)
 	return 0;
 }
 
+void tnorm__pipeline_options_versions(tnorm_pipeline_options *o)
+{
+	if (!o->run.version)
+		o->run.version = TNORM_RUN_OPTIONS_VERSION;
+	if (!o->session.version)
+		o->session.version = TNORM_SESSION_OPTIONS_VERSION;
+	if (!o->reduce.version)
+		o->reduce.version = TNORM_REDUCE_OPTIONS_VERSION;
+	if (!o->normalize.version)
+		o->normalize.version = TNORM_NORMALIZE_OPTIONS_VERSION;
+	if (!o->normalize.reduce.version)
+		o->normalize.reduce.version = TNORM_REDUCE_OPTIONS_VERSION;
+	if (!o->generic.version)
+		o->generic.version = TNORM_GENERIC_OPTIONS_VERSION;
+}
+
 /* The options, checked before anything runs: 0 or TNORM_EINVALID (the message says what). */
 static int check_options(const tnorm_pipeline_options *o)
 {
@@ -667,6 +687,7 @@ static int copy_slips(tnorm_pipeline_result *r, tnorm_session *s)
 
 int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r)
 {
+	tnorm_pipeline_options own; /* the options, resolved (options.h) */
 	tnorm_session_options sopts;
 	tnorm_run_options ropts;
 	tnorm_harness *h = NULL;
@@ -688,6 +709,11 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 	r->replayed = 0;
 	if ((err = check_options(o)) < 0)
 		return err;
+	own = *o;
+	tnorm__pipeline_options_versions(&own);
+	own.replay = own.replay >= 0;
+	own.generalize = own.generalize > 0; /* off by default: -1 is off too */
+	o = &own;
 	r->unit = o->harness ? "steps" : "bytes";
 	match = o->session.match ? o->session.match : "line";
 	if ((err = load_input(o, r, &h, &t, &data, &len)) < 0)

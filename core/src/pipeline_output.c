@@ -17,7 +17,10 @@
 
 int tnorm_pipeline_default_output(char **out, const char *test, tnorm_mode mode)
 {
-	static const char *const suffix[] = {".min", ".norm", ".norm", ".gen"};
+	static const char *const suffix[] = {[TNORM_MODE_MINIMIZE] = ".norm",
+	                                     [TNORM_MODE_REDUCE] = ".min",
+	                                     [TNORM_MODE_NORMALIZE] = ".norm",
+	                                     [TNORM_MODE_GENERALIZE] = ".gen"};
 	tnorm__buf b = TNORM__BUF_INIT;
 	int err;
 	if (!out)

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "options.h"
 #include "tnorm/reduce.h"
 
 int tnorm_reduce_algo_parse(const char *s, tnorm_reduce_algo *out)
@@ -319,10 +320,20 @@ static int ask_test(test_ctx *c, const tnorm_test *t, int *yes)
 	return c->fn(c->ctx, t, yes);
 }
 
+void tnorm__reduce_options_resolve(tnorm_reduce_options *o, tnorm_reduce_algo algo)
+{
+	if (o->algo == TNORM_ALGO_DEFAULT)
+		o->algo = algo;
+	o->prefix = o->prefix >= 0;
+	o->slice = o->slice >= 0;
+	if (!o->seed)
+		o->seed = 1;
+}
+
 int tnorm_reduce_test(tnorm_test **out, const tnorm_test *t, const tnorm_reduce_options *opts,
                       tnorm_test_oracle fn, void *ctx, tnorm_reduce_stats *stp)
 {
-	tnorm_reduce_options defaults = TNORM_REDUCE_OPTIONS_INIT;
+	tnorm_reduce_options own = TNORM_REDUCE_OPTIONS_INIT; /* the options, resolved */
 	tnorm_reduce_stats stats;
 	tnorm_test *cur = NULL, *tmp = NULL;
 	test_ctx c;
@@ -332,8 +343,13 @@ int tnorm_reduce_test(tnorm_test **out, const tnorm_test *t, const tnorm_reduce_
 	if (!out || !t || !fn)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_reduce_test: NULL argument");
 	*out = NULL;
-	if (!opts)
-		opts = &defaults;
+	if (opts && opts->version != TNORM_REDUCE_OPTIONS_VERSION)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_reduce_test: options version %u, expected "
+		                        "%u", opts->version, TNORM_REDUCE_OPTIONS_VERSION);
+	if (opts)
+		own = *opts;
+	tnorm__reduce_options_resolve(&own, TNORM_ALGO_ADAPTIVE);
+	opts = &own;
 	memset(&stats, 0, sizeof(stats));
 	stats.slice_level = TNORM_SLICE_L2;
 	memset(&c, 0, sizeof(c));

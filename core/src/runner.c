@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "report.h"
+#include "options.h"
 #include "runner_internal.h"
 #include "sanopts.h"
 #include "signature_internal.h"
@@ -198,6 +199,18 @@ int tnorm__runner_invalid_exit(const tnorm_runner *r, int code)
 	return 0;
 }
 
+void tnorm__run_options_resolve(tnorm_run_options *o)
+{
+	if (o->timeout == 0)
+		o->timeout = 10;
+	else if (o->timeout < 0)
+		o->timeout = 0;
+	if (o->output_cap == 0)
+		o->output_cap = 65536;
+	o->unwind = o->unwind >= 0;
+	o->fork_server = o->fork_server >= 0;
+}
+
 int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_run_options *opts)
 {
 	tnorm_run_options defaults = TNORM_RUN_OPTIONS_INIT;
@@ -213,13 +226,14 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 	if (opts && opts->version != TNORM_RUN_OPTIONS_VERSION)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_runner_new: options version %u, expected %u",
 		                        opts->version, TNORM_RUN_OPTIONS_VERSION);
-	if (opts && (opts->timeout < 0 || opts->timeout != opts->timeout))
-		return tnorm__error_set(TNORM_EINVALID, "the timeout must be zero or positive");
+	if (opts && opts->timeout != opts->timeout)
+		return tnorm__error_set(TNORM_EINVALID, "the timeout must be a number");
 	if (!(r = tnorm__calloc(1, sizeof(*r))))
 		return TNORM_ENOMEM;
 	r->dirfd = -1;
 	r->ctl = -1;
 	r->opts = opts ? *opts : defaults;
+	tnorm__run_options_resolve(&r->opts);
 	tnorm__shield_init(&r->shield, getpid(), getpgrp());
 	while (argv[n])
 		n++;
@@ -294,8 +308,6 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 	r->opts.env = NULL;
 	r->opts.suffix = NULL;
 	r->opts.invalid_exits = NULL;
-	if (r->opts.output_cap == 0)
-		r->opts.output_cap = 65536;
 	if ((err = tnorm__symcache_new(&r->syms)) < 0)
 		goto done;
 	{

@@ -19,6 +19,7 @@
 
 #include "common.h"
 #include "model.h"
+#include "options.h"
 #include "tnorm/session.h"
 
 typedef struct {
@@ -60,6 +61,7 @@ struct tnorm_session {
 	 * one runner per extra worker, created on first use. */
 	char **argv;
 	double timeout;
+	int derive_timeout; /* the run options' timeout was 0: derived from the confirm runs */
 	unsigned jobs;
 	tnorm_runner **workers;
 	unsigned nworkers;
@@ -78,6 +80,12 @@ static void set_timeout(tnorm_session *s, double t)
 }
 
 static int remember(tnorm_session *s, uint64_t h1, uint64_t h2, int interesting);
+
+void tnorm__session_options_resolve(tnorm_session_options *o)
+{
+	if (!o->confirm)
+		o->confirm = 3;
+}
 
 int tnorm_session_new(tnorm_session **out, const char *const *argv, const tnorm_run_options *run,
                       const tnorm_session_options *o)
@@ -100,8 +108,7 @@ int tnorm_session_new(tnorm_session **out, const char *const *argv, const tnorm_
 		return TNORM_ENOMEM;
 	s->run = run ? *run : rdef;
 	s->o = o ? *o : sdef;
-	if (!s->o.confirm)
-		s->o.confirm = 1;
+	tnorm__session_options_resolve(&s->o);
 	s->phase = "reduce";
 	s->start = tnorm__now();
 	s->cap = 1024;
@@ -110,7 +117,11 @@ int tnorm_session_new(tnorm_session **out, const char *const *argv, const tnorm_
 		return TNORM_ENOMEM;
 	}
 	s->jobs = 1;
-	s->timeout = s->run.timeout;
+	/* Until the confirm runs derive it, a timeout of 0 is none (the runners' 0 is 10 s). */
+	s->derive_timeout = s->run.timeout == 0;
+	if (s->run.timeout == 0)
+		s->run.timeout = -1;
+	s->timeout = s->run.timeout > 0 ? s->run.timeout : 0;
 	if ((err = tnorm_match_parse(&s->match, s->o.match ? s->o.match : "line")) < 0 ||
 	    (err = tnorm_runner_new(&s->runner, argv, &s->run)) < 0) {
 		tnorm_session_free(s);
@@ -120,7 +131,7 @@ int tnorm_session_new(tnorm_session **out, const char *const *argv, const tnorm_
 	if (s->o.fixed) {
 		/* Only its exit status counts: no tracing, no unwinding. */
 		tnorm_run_options fr = s->run;
-		fr.unwind = 0;
+		fr.unwind = -1;
 		if (!s->o.fixed[0]) {
 			tnorm_session_free(s);
 			return tnorm__error_set(TNORM_EINVALID, "the fixed program's command is empty");
@@ -263,8 +274,9 @@ int tnorm_session_confirm(tnorm_session *s, const void *data, size_t len)
 	if (!(sigs = tnorm__calloc(n, sizeof(*sigs))))
 		return TNORM_ENOMEM;
 	memset(&res, 0, sizeof(res));
-	/* The original may be slow: the confirm runs get a generous limit unless one was set. */
-	if (s->run.timeout <= 0)
+	/* The original may be slow: the confirm runs get a generous limit unless one was set (or
+	 * none: a negative timeout). */
+	if (s->derive_timeout)
 		set_timeout(s, 300);
 	for (i = 0; i < n; i++) {
 		if (s->o.cancel && *s->o.cancel) {
@@ -336,10 +348,10 @@ int tnorm_session_confirm(tnorm_session *s, const void *data, size_t len)
 	}
 	if ((err = tnorm_signature_calibrate(&s->target, &s->stable, sigs, nfail)) < 0)
 		goto done;
-	if (s->run.timeout <= 0) {
+	if (s->derive_timeout) {
 		double t = slowest * 10;
 		set_timeout(s, t < 1 ? 1 : t);
-	} else {
+	} else if (s->run.timeout > 0) {
 		set_timeout(s, s->run.timeout);
 	}
 	s->best_len = len;
@@ -1012,6 +1024,6 @@ int tnorm_session_reduce_bytes(tnorm_session *s, const char *data, size_t len,
 	o.algo = algo;
 	o.seed = seed;
 	o.views = views;
-	o.chunks = 0;
+	o.chunks = -1;
 	return tnorm_generic_reduce(data, len, &o, tnorm_session_bytes_oracle, s, out, outlen, NULL);
 }

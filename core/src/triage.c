@@ -39,6 +39,7 @@
 
 #include "common.h"
 #include "json.h"
+#include "options.h"
 
 const char *tnorm_triage_status_name(tnorm_triage_status s)
 {
@@ -804,7 +805,7 @@ static tnorm_pipeline_options job_options(const tnorm_triage_options *o, tnorm_m
 	/* No replay: a replayed path starts near the normal form of another job (other --rules),
 	 * so the "reduced" test would be that form and the counts would depend on what the
 	 * database saw before (issue 32, item 5).  Finished results are reused by job instead. */
-	po.replay = 0;
+	po.replay = -1;
 	po.jobs = 1;
 	po.argv = o->argv;
 	return po;
@@ -1477,8 +1478,6 @@ static int split_by_coverage(const tnorm_triage_options *o, tnorm_triage_result 
 		;
 	if (b == nb || !o->argv)
 		return 0;
-	if (ro.timeout <= 0)
-		ro.timeout = 10;
 	if ((err = tnorm_runner_new(&run, o->argv, &ro)) < 0)
 		return err;
 	tnorm_runner_set_cancel(run, o->job.session.cancel);
@@ -1845,6 +1844,13 @@ static int take_options(const tnorm_triage_options *in, tnorm_triage_options *o)
 	memcpy(o, in, in->version == 1   ? offsetof(tnorm_triage_options, shard)
 	              : in->version == 2 ? offsetof(tnorm_triage_options, polish)
 	                                 : sizeof(*o));
+	/* Defaults (options.h): before version 4, a generalize of 0 was off. */
+	if (in->version < 4 && !o->generalize)
+		o->generalize = -1;
+	o->generalize = o->generalize >= 0;
+	if (!o->job.version) /* held in the triage's options: 0 is the current one */
+		o->job.version = TNORM_PIPELINE_OPTIONS_VERSION;
+	tnorm__pipeline_options_versions(&o->job);
 	o->version = TNORM_TRIAGE_OPTIONS_VERSION;
 	return 0;
 }

@@ -384,8 +384,8 @@ int tnorm_why(const tnorm_why_options *o, const char *test, size_t len, tnorm_wh
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_why: NULL argument, no command, or "
 		                        "options of another version");
 	ro = o->run;
-	if (ro.timeout <= 0)
-		ro.timeout = 10;
+	if (!ro.version)
+		ro.version = TNORM_RUN_OPTIONS_VERSION; /* held in another struct: 0 is the current one */
 	if ((err = tnorm_match_parse(&m, "line")) < 0 || (err = tnorm_runner_new(&r, o->argv, &ro)) < 0)
 		goto done;
 	tnorm_runner_set_cancel(r, o->cancel);

@@ -62,9 +62,12 @@ typedef struct tnorm_fuzz_progress {
  */
 typedef int (*tnorm_fuzz_progress_fn)(void *ctx, const tnorm_fuzz_progress *p);
 
-#define TNORM_FUZZ_OPTIONS_VERSION 1
+/* Version 2: `run` needs no version of its own (0 there is the current one), and 0 is the default
+ * in its fields too. */
+#define TNORM_FUZZ_OPTIONS_VERSION 2
 
-/** Zero means "the default" in every field but `seed` (0 is a seed like any other). */
+/** Zero means "the default" in every field but `seed` (0 is a seed like any other), as in every
+ *  tnorm options struct (docs/architecture.md, "Options structs"). */
 typedef struct tnorm_fuzz_options {
 	unsigned version;          /**< TNORM_FUZZ_OPTIONS_VERSION */
 	const char *harness;       /**< the harness file (required) */
@@ -81,8 +84,7 @@ typedef struct tnorm_fuzz_options {
 	void *progress_ctx;
 } tnorm_fuzz_options;
 
-#define TNORM_FUZZ_OPTIONS_INIT {TNORM_FUZZ_OPTIONS_VERSION, NULL, NULL, NULL, TNORM_RUN_OPTIONS_INIT, \
-                                 0, 0, 0, 0, 0, NULL, NULL, NULL}
+#define TNORM_FUZZ_OPTIONS_INIT {.version = TNORM_FUZZ_OPTIONS_VERSION}
 
 /**
  * Run the job.  Fills *res (dispose it whatever the return): 0 when a budget ran out.

@@ -21,25 +21,29 @@ extern "C" {
 
 typedef struct tnorm_generalization tnorm_generalization;
 
-#define TNORM_GENERALIZE_OPTIONS_VERSION 1
+/* Version 2: 0 is the default in every field (max_alternatives, fresh, sample: now an int).  As in
+ * every tnorm options struct, 0 in a field means its default and a negative number turns off
+ * what is on by default (docs/architecture.md, "Options structs"). */
+#define TNORM_GENERALIZE_OPTIONS_VERSION 2
 
 typedef struct tnorm_generalize_options {
 	unsigned version;
 	/** Replacements tried per step: actions of the same template above the step's own (the test
-	 *  is normalized, so lower ones fail), at most this many, lowest first (default 4096). */
+	 *  is normalized, so lower ones fail), at most this many, lowest first (0: the default,
+	 *  4096). */
 	unsigned max_alternatives;
-	/** 1 (default): also Algorithm 3, fresh values: a used instance assigned anew right before
-	 *  a step, pruned of redundant ones (section 2.2.2). */
+	/** 0 (default) or 1: also Algorithm 3, fresh values: a used instance assigned anew right
+	 *  before a step, pruned of redundant ones (section 2.2.2).  -1: not. */
 	int fresh;
 	/** Large domains: when a step has more than twice this many well-formed replacements, or an
 	 *  instance more than twice this many fresh values, only this many are tried — the lowest half, then the rest spread evenly
 	 *  up to the highest — and the rendering says so ("# (a sample: 16 of 998 ...)"); a range is
-	 *  then folded across values not tried when no value tried between its ends failed.  0: try
-	 *  them all (up to max_alternatives).  Default 16. */
-	unsigned sample;
+	 *  then folded across values not tried when no value tried between its ends failed.  0: the
+	 *  default, 16.  -1: try them all (up to max_alternatives). */
+	int sample;
 } tnorm_generalize_options;
 
-#define TNORM_GENERALIZE_OPTIONS_INIT {TNORM_GENERALIZE_OPTIONS_VERSION, 4096, 1, 16}
+#define TNORM_GENERALIZE_OPTIONS_INIT {.version = TNORM_GENERALIZE_OPTIONS_VERSION}
 
 /**
  * Run the experiments on `t` (which the oracle must find interesting).  *out receives the result

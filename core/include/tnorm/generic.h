@@ -95,16 +95,21 @@ typedef int (*tnorm_bytes_oracle)(void *ctx, const char *data, size_t len, int *
  */
 TNORM_EXTERN int tnorm_shortlex_cmp(const void *a, size_t alen, const void *b, size_t blen);
 
-/* Version 2: `scan_full`. */
-#define TNORM_GENERIC_OPTIONS_VERSION 2
+/* Version 2: `scan_full`; version 3: 0 is the default in every field (algo, seed, chunks,
+ * rules).  As in every tnorm options struct, 0 in a field means its default and a negative number
+ * turns off what is on by default (docs/architecture.md, "Options structs"); held in a pipeline's
+ * options, its version may be 0: the current one. */
+#define TNORM_GENERIC_OPTIONS_VERSION 3
 
 typedef struct tnorm_generic_options {
 	unsigned version;       /**< TNORM_GENERIC_OPTIONS_VERSION */
-	tnorm_reduce_algo algo; /**< deletion in each view (default TNORM_ALGO_ADAPTIVE) */
-	uint64_t seed;          /**< adaptive deletion's order (default 1) */
-	unsigned views;         /**< TNORM_VIEW_* bits (default TNORM_VIEW_ALL; 0 = all) */
-	int chunks;             /**< 1 (default): the chunk and hoisting passes in the tokens view */
-	unsigned rules;         /**< normalization: bits (1u << TNORM_GENERIC_RULE_*) (default all) */
+	tnorm_reduce_algo algo; /**< deletion in each view (0: TNORM_ALGO_DEFAULT, adaptive) */
+	uint64_t seed;          /**< adaptive deletion's order (0: the default, 1) */
+	unsigned views;         /**< TNORM_VIEW_* bits (0: the default, TNORM_VIEW_ALL) */
+	int chunks;             /**< the chunk and hoisting passes in the tokens view: 0 (default)
+	                         *   or 1; -1: not */
+	unsigned rules;         /**< normalization: bits (1u << TNORM_GENERIC_RULE_*) (0: the
+	                         *   default, TNORM_GENERIC_ALL_RULES) */
 	size_t scan_full;       /**< 0 (default): the scan tries every lower value only in text of at
 	                         *   most 4 bytes; N: in any form of at most N bytes, text or binary,
 	                         *   every lower value of every byte, lowest first, in place of the
@@ -112,8 +117,7 @@ typedef struct tnorm_generic_options {
 	                         *   lowering still fails in; up to a run per lower value of a byte) */
 } tnorm_generic_options;
 
-#define TNORM_GENERIC_OPTIONS_INIT \
-	{TNORM_GENERIC_OPTIONS_VERSION, TNORM_ALGO_ADAPTIVE, 1, TNORM_VIEW_ALL, 1, TNORM_GENERIC_ALL_RULES, 0}
+#define TNORM_GENERIC_OPTIONS_INIT {.version = TNORM_GENERIC_OPTIONS_VERSION}
 
 /** What a generic reduction or normalization did. */
 typedef struct tnorm_generic_stats {

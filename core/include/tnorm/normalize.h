@@ -54,21 +54,28 @@ typedef enum tnorm_rules {
 /** The rule's name as in the paper ("SimplifyAll", ...).  Static; never free it. */
 TNORM_EXTERN const char *tnorm_rule_name(tnorm_rule r);
 
-#define TNORM_NORMALIZE_OPTIONS_VERSION 1
+/* Version 2: 0 is the default in every field (max_alternatives, max_reduce_alternatives, reduce,
+ * rewire).  As in every tnorm options struct, 0 in a field means its default and a negative
+ * number turns off what is on by default (docs/architecture.md, "Options structs"); `reduce`
+ * needs no version of its own (0 there is the current one), and so does this struct held in a
+ * pipeline's options. */
+#define TNORM_NORMALIZE_OPTIONS_VERSION 2
 
 typedef struct tnorm_normalize_options {
 	unsigned version;
 	/** Which replacement actions SimplifyAll/SimplifySingle/ReduceAction try for an action:
 	 *  0 (default) those of the same template, 1 every lower action of the harness. */
 	int wide;
-	/** At most this many replacement actions per action, lowest first (default 256). */
+	/** At most this many replacement actions per action, lowest first (0: the default, 256). */
 	unsigned max_alternatives;
 	/** If nonzero, only replacements whose text is within this edit distance. */
 	unsigned max_edit;
 	/** ReduceAction tries at most this many replacements per step, lowest first (default 16):
-	 *  each interesting one costs a reduction, so this bounds the final, fruitless pass. */
+	 *  each interesting one costs a reduction, so this bounds the final, fruitless pass.  0: the
+	 *  default. */
 	unsigned max_reduce_alternatives;
-	/** Options for the reduction after each accepted rewrite (ddmin by default). */
+	/** Options for the reduction after each accepted rewrite (its TNORM_ALGO_DEFAULT, 0, is
+	 *  ddmin here). */
 	tnorm_reduce_options reduce;
 	/** Optional: a known normal form for `t` (e.g. from the cross-test database): set *normal
 	 *  to a new test (the normalizer frees it) and return 0, or leave it NULL.  Asked for the
@@ -77,17 +84,14 @@ typedef struct tnorm_normalize_options {
 	/** Optional: called with the input and every test the normalization passes through. */
 	int (*visited)(void *hook_ctx, const tnorm_test *t);
 	void *hook_ctx;
-	/** 1 (default): use the Rewire rule (002's SimpleTest as a rewrite rule). */
+	/** 0 (default) or 1: use the Rewire rule (002's SimpleTest as a rewrite rule); -1: not. */
 	int rewire;
-	/** The rule set (default TNORM_RULES_CALLS).  `wide`, `max_alternatives`, `max_edit` and
+	/** The rule set (0: the default, TNORM_RULES_CALLS).  `wide`, `max_alternatives`, `max_edit` and
 	 *  `max_reduce_alternatives` apply to TNORM_RULES_PAPER only. */
 	tnorm_rules rules;
 } tnorm_normalize_options;
 
-#define TNORM_NORMALIZE_OPTIONS_INIT                                                              \
-	{TNORM_NORMALIZE_OPTIONS_VERSION, 0, 256, 0, 16,                                              \
-	 {TNORM_REDUCE_OPTIONS_VERSION, TNORM_ALGO_DDMIN, 1, 1, 1}, NULL, NULL, NULL, 1,        \
-	 TNORM_RULES_CALLS}
+#define TNORM_NORMALIZE_OPTIONS_INIT {.version = TNORM_NORMALIZE_OPTIONS_VERSION}
 
 /**
  * Called for every accepted rewrite: the rule and a one-line description

@@ -24,9 +24,9 @@ extern "C" {
 
 /** What to do. */
 typedef enum tnorm_mode {
-	TNORM_MODE_REDUCE = 0,    /**< confirm, reduce (a harness test, or any file without one) */
-	TNORM_MODE_NORMALIZE = 1, /**< confirm, normalize (no first reduction) */
-	TNORM_MODE_MINIMIZE = 2,  /**< confirm, reduce, normalize */
+	TNORM_MODE_MINIMIZE = 0,  /**< confirm, reduce, normalize (the default) */
+	TNORM_MODE_REDUCE = 1,    /**< confirm, reduce (a harness test, or any file without one) */
+	TNORM_MODE_NORMALIZE = 2, /**< confirm, normalize (no first reduction) */
 	TNORM_MODE_GENERALIZE = 3 /**< confirm, generalize the test as it is */
 } tnorm_mode;
 
@@ -35,9 +35,15 @@ TNORM_EXTERN const char *tnorm_mode_name(tnorm_mode m);
 
 /* Version 2: tnorm_run_options and tnorm_session_options, which it holds, grew (invalid exits,
  * the fixed program); version 3: tnorm_run_options grew again (fork_server); version 4: `generic`;
- * version 5: `keep_near` (and the session options' observer).  A struct of another version is
- * refused with TNORM_EINVALID. */
-#define TNORM_PIPELINE_OPTIONS_VERSION 5
+ * version 5: `keep_near` (and the session options' observer); version 6: 0 is the default in
+ * every field (replay, and the structs it holds; TNORM_MODE_MINIMIZE is 0).  A struct of another
+ * version is refused with TNORM_EINVALID.
+ *
+ * As in every tnorm options struct, 0 in a field means its default and a negative number turns
+ * off what is on by default (docs/architecture.md, "Options structs"); the structs it holds
+ * (run, session, reduce, normalize, generic) need no version of their own: 0 there is the
+ * current one. */
+#define TNORM_PIPELINE_OPTIONS_VERSION 6
 
 typedef struct tnorm_pipeline_options {
 	unsigned version;
@@ -48,10 +54,11 @@ typedef struct tnorm_pipeline_options {
 	const char *out;          /**< the result file (required; must differ from test) */
 	const char *slipped_dir;  /**< where other failures' tests go (NULL = not kept on disk) */
 	const char *db;           /**< cross-test database file (NULL = none; see tnorm_db_path) */
-	int generalize;           /**< annotate the result (modes other than reduce) */
+	int generalize;           /**< 1: annotate the result (modes other than reduce); 0 (default)
+	                               or -1: not */
 	unsigned jobs;            /**< parallel runs for generalization (0 or 1 = one at a time) */
 	const char *const *argv;  /**< CMD ARGS..., NULL-terminated ({} or @@ = the candidate's path) */
-	tnorm_run_options run;    /**< a zero timeout = derived from the confirm runs */
+	tnorm_run_options run;    /**< a zero timeout (the default) = derived from the confirm runs */
 	tnorm_session_options session; /**< match, confirm, budgets, cancel, progress, fixed;
 	                                     out_path and slipped_dir are set from the fields above */
 	tnorm_reduce_options reduce;
@@ -65,8 +72,9 @@ typedef struct tnorm_pipeline_options {
 	/** Optional: the failure as someone else saw it (a debugger's stop).  It is compared with
 	 *  the engine's own target under the match policy; the result says whether they agree. */
 	const tnorm_signature *expect;
-	/** 1 (default): with a database, minimize first replays the path a minimization of the same
-	 *  test took before (under any context: a rebuilt program too), smallest test first. */
+	/** 0 (default) or 1: with a database, minimize first replays the path a minimization of the
+	 *  same test took before (under any context: a rebuilt program too), smallest test first.
+	 *  -1: no replay. */
 	int replay;
 	/** Generic mode (no harness, version 4): the chunk pass and normalization's rules.  Its
 	 *  `algo` and `seed` are ignored: those of `reduce` apply. */
@@ -78,11 +86,7 @@ typedef struct tnorm_pipeline_options {
 	int keep_near;
 } tnorm_pipeline_options;
 
-#define TNORM_PIPELINE_OPTIONS_INIT                                                               \
-	{TNORM_PIPELINE_OPTIONS_VERSION, TNORM_MODE_MINIMIZE, NULL, NULL, NULL, NULL, NULL, 0, 1,    \
-	 NULL, TNORM_RUN_OPTIONS_INIT, TNORM_SESSION_OPTIONS_INIT, TNORM_REDUCE_OPTIONS_INIT,         \
-	 TNORM_NORMALIZE_OPTIONS_INIT, NULL, NULL, NULL, NULL, NULL, 1, TNORM_GENERIC_OPTIONS_INIT, \
-	 0}
+#define TNORM_PIPELINE_OPTIONS_INIT {.version = TNORM_PIPELINE_OPTIONS_VERSION}
 
 /** One other failure met on the way (strings owned by the result). */
 typedef struct tnorm_slip_info {

@@ -29,8 +29,10 @@ extern "C" {
 typedef int (*tnorm_unit_oracle)(void *ctx, const size_t *keep, size_t nkeep, int *interesting);
 
 typedef enum tnorm_reduce_algo {
-	TNORM_ALGO_DDMIN = 0,   /**< Zeller–Hildebrandt ddmin */
-	TNORM_ALGO_ADAPTIVE = 1 /**< adaptive deletion: random order, exponential probe, bisection */
+	TNORM_ALGO_DEFAULT = 0,  /**< the default where it is used: adaptive deletion, but ddmin for
+	                              normalization's reductions (normalize.h) */
+	TNORM_ALGO_DDMIN = 1,    /**< Zeller–Hildebrandt ddmin */
+	TNORM_ALGO_ADAPTIVE = 2  /**< adaptive deletion: random order, exponential probe, bisection */
 } tnorm_reduce_algo;
 
 /** Parse "ddmin" or "adaptive".  0 or TNORM_EINVALID. */
@@ -71,17 +73,22 @@ typedef enum tnorm_slice_level {
  */
 TNORM_EXTERN int tnorm_slice(tnorm_test **out, const tnorm_test *t, tnorm_slice_level level);
 
-#define TNORM_REDUCE_OPTIONS_VERSION 1
+/* Version 2: 0 is the default in every field (TNORM_ALGO_DEFAULT is 0).  As in every tnorm
+ * options struct, 0 in a field means its default and a negative number turns off what is on by
+ * default (docs/architecture.md, "Options structs"); held in another options struct (pipeline,
+ * normalize), its version may be 0: the current one. */
+#define TNORM_REDUCE_OPTIONS_VERSION 2
 
 typedef struct tnorm_reduce_options {
 	unsigned version;
-	tnorm_reduce_algo algo; /**< default TNORM_ALGO_ADAPTIVE */
-	int prefix;             /**< 1: first cut to the shortest failing prefix (default 1) */
-	int slice;              /**< 1: slicing pre-pass ℓ0 → ℓ1 → ℓ2 (default 1) */
-	uint64_t seed;          /**< for adaptive deletion (default 1) */
+	tnorm_reduce_algo algo; /**< 0: TNORM_ALGO_DEFAULT (adaptive) */
+	int prefix;             /**< first cut to the shortest failing prefix: 0 (default) or 1;
+	                             -1: not */
+	int slice;              /**< slicing pre-pass ℓ0 → ℓ1 → ℓ2: 0 (default) or 1; -1: none */
+	uint64_t seed;          /**< for adaptive deletion (0: the default, 1) */
 } tnorm_reduce_options;
 
-#define TNORM_REDUCE_OPTIONS_INIT {TNORM_REDUCE_OPTIONS_VERSION, TNORM_ALGO_ADAPTIVE, 1, 1, 1}
+#define TNORM_REDUCE_OPTIONS_INIT {.version = TNORM_REDUCE_OPTIONS_VERSION}
 
 /** What a test reduction did. */
 typedef struct tnorm_reduce_stats {

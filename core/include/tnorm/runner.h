@@ -52,12 +52,16 @@ typedef enum tnorm_outcome {
 /** Short lowercase name of an outcome ("pass", "fail", ...).  Static; never free it. */
 TNORM_EXTERN const char *tnorm_outcome_name(tnorm_outcome o);
 
-#define TNORM_RUN_OPTIONS_VERSION 4
+#define TNORM_RUN_OPTIONS_VERSION 5
 
 /**
- * Options for a runner.  Initialize with TNORM_RUN_OPTIONS_INIT, then set what you need.
- * Version 2 added invalid_exits, version 3 fork_server, version 4 persistent; a struct of another version is refused
- * with TNORM_EINVALID.
+ * Options for a runner.  Initialize with TNORM_RUN_OPTIONS_INIT, then set what you need: as in
+ * every tnorm options struct, 0 in a field means its default, and a negative number turns off
+ * what is on by default (docs/architecture.md, "Options structs").  Version 2 added
+ * invalid_exits, version 3 fork_server, version 4 persistent, version 5 made 0 the default in
+ * every field (timeout, unwind, fork_server); a struct of another version is refused with
+ * TNORM_EINVALID.  Held in another options struct (pipeline, why, fuzz), its version may be 0:
+ * the current one.
  *
  * The program's environment is fixed: PATH, HOME, LANG=C, LC_ALL=C, the sanitizer options
  * below, then `env`.  ASAN_OPTIONS, UBSAN_OPTIONS, LSAN_OPTIONS, MSAN_OPTIONS, TSAN_OPTIONS and
@@ -76,11 +80,14 @@ TNORM_EXTERN const char *tnorm_outcome_name(tnorm_outcome o);
  */
 typedef struct tnorm_run_options {
 	unsigned version;        /**< TNORM_RUN_OPTIONS_VERSION */
-	double timeout;          /**< seconds; 0 = none */
+	double timeout;          /**< seconds; 0: the default, 10 (a session's: derived from its
+	                              confirm runs, see session.h); negative: no limit */
 	uint64_t mem_limit;      /**< bytes of address space (RLIMIT_AS); 0 = none */
-	size_t output_cap;       /**< bytes kept per stream (stdout, stderr); the rest is discarded */
+	size_t output_cap;       /**< bytes kept per stream (stdout, stderr); the rest is discarded
+	                              (0: the default, 65536) */
 	int use_stdin;           /**< 1: feed the candidate on standard input as well */
-	int unwind;              /**< 1: trace and unwind failures into signatures (default) */
+	int unwind;              /**< trace and unwind failures into signatures: 0 (default) or
+	                              1: on; -1: off */
 	const char *const *env;  /**< extra "NAME=VALUE" entries, NULL-terminated; may be NULL */
 	const char *suffix;      /**< candidate file name suffix, e.g. ".t"; may be NULL */
 	/** Exit codes (1..255) that, like 125, mean "this input is not a valid test": for programs
@@ -88,11 +95,11 @@ typedef struct tnorm_run_options {
 	 *  may be NULL when ninvalid_exits is 0. */
 	const int *invalid_exits;
 	size_t ninvalid_exits;
-	/** 1 (default): a program built with the tnorm driver runtime (tnorm_drv_main) runs as a
+	/** 0 (default) or 1: a program built with the tnorm driver runtime (tnorm_drv_main) runs as a
 	 *  fork server: started once, it forks a child per run, which the runner traces as it
 	 *  would the program (same signatures, timeouts, output); a server that dies is restarted,
 	 *  and after three deaths in a row, or with a program that is not a driver, every run
-	 *  starts the program afresh.  0: every run starts the program afresh.  Needs unwind. */
+	 *  starts the program afresh.  -1: every run starts the program afresh.  Needs unwind. */
 	int fork_server;
 	/** Persistent mode, for a tnorm driver's fork server: how many candidates one child of the
 	 *  server may run, one after another while each passes (a child whose candidate does not
@@ -107,8 +114,7 @@ typedef struct tnorm_run_options {
 	unsigned persistent;
 } tnorm_run_options;
 
-#define TNORM_RUN_OPTIONS_INIT \
-	{TNORM_RUN_OPTIONS_VERSION, 10.0, 0, 65536, 0, 1, NULL, NULL, NULL, 0, 1, 0}
+#define TNORM_RUN_OPTIONS_INIT {.version = TNORM_RUN_OPTIONS_VERSION}
 
 /** The result of one run.  Dispose of it with tnorm_run_result_dispose(). */
 typedef struct tnorm_run_result {
@@ -129,7 +135,7 @@ typedef struct tnorm_run_result {
  * Create a runner for `argv` (NULL-terminated: CMD ARGS...; `{}` or `@@` anywhere in an argument
  * is replaced by the candidate's path).  The strings and the invalid exit codes are copied.  Free
  * with tnorm_runner_free().  0, TNORM_EINVALID (empty argv, bad options: another options
- * version, a negative timeout, an invalid exit code outside 1..255, an `env` entry that is not
+ * version, a timeout that is not a number (NaN), an invalid exit code outside 1..255, an `env` entry that is not
  * NAME=VALUE), TNORM_ENOMEM.
  */
 TNORM_EXTERN int tnorm_runner_new(tnorm_runner **out, const char *const *argv,

@@ -63,12 +63,15 @@ typedef struct tnorm_tested {
 	int same;
 } tnorm_tested;
 
-#define TNORM_SESSION_OPTIONS_VERSION 3
+/* Version 4: 0 is the default in every field (confirm).  A struct of another version is refused
+ * with TNORM_EINVALID; held in a pipeline's options, its version may be 0: the current one.  As
+ * in every tnorm options struct, 0 means the default (docs/architecture.md, "Options structs"). */
+#define TNORM_SESSION_OPTIONS_VERSION 4
 
 typedef struct tnorm_session_options {
 	unsigned version;            /**< TNORM_SESSION_OPTIONS_VERSION */
 	const char *match;           /**< policy (signature.h); NULL = "line" */
-	unsigned confirm;            /**< runs of the original (default 3) */
+	unsigned confirm;            /**< runs of the original (0: the default, 3) */
 	int allow_flaky;             /**< 1: go on when the original fails only sometimes */
 	uint64_t max_runs;           /**< stop after this many runs (0 = no limit) */
 	double max_time;             /**< stop after this many seconds (0 = no limit) */
@@ -86,13 +89,12 @@ typedef struct tnorm_session_options {
 	void *observe_ctx;
 } tnorm_session_options;
 
-#define TNORM_SESSION_OPTIONS_INIT \
-	{TNORM_SESSION_OPTIONS_VERSION, NULL, 3, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
-	 NULL}
+#define TNORM_SESSION_OPTIONS_INIT {.version = TNORM_SESSION_OPTIONS_VERSION}
 
 /**
  * Create a session for `argv` (see tnorm_runner_new) with run options `run` (NULL: defaults;
- * a zero timeout there means "derive it from the confirm runs").  Strings in `o` and what `run`
+ * a session's default timeout, 0, is derived from the confirm runs: 300 s for those, then 10
+ * times the slowest of them, at least 1 s; a negative one is no limit).  Strings in `o` and what `run`
  * points to must stay valid for the session's life (extra runners for parallel jobs are made
  * from them later).  Free with tnorm_session_free().  0, TNORM_EINVALID (bad options, another
  * options version, an invalid match policy), TNORM_ENOMEM.
@@ -120,7 +122,8 @@ TNORM_EXTERN int tnorm_session_confirm(tnorm_session *s, const void *data, size_
 
 /**
  * Use a given target signature instead of confirming (e.g. the debugger's current stop).  The
- * signature is copied.  The timeout must then be set in the run options.
+ * signature is copied.  The timeout must then be set in the run options (a derived one, 0, is
+ * then no limit).
  */
 TNORM_EXTERN int tnorm_session_set_target(tnorm_session *s, const tnorm_signature *target);
 

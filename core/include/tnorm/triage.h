@@ -192,9 +192,13 @@ typedef struct tnorm_triage_progress {
  */
 typedef int (*tnorm_triage_progress_fn)(void *ctx, const tnorm_triage_progress *p);
 
-/* Version 2 (issue 19) added shard, shards and lease at the end; version 3 (issue 27) polish.
- * Older structs are still accepted (the fields they lack taken as 0). */
-#define TNORM_TRIAGE_OPTIONS_VERSION 3
+/* Version 2 (issue 19) added shard, shards and lease at the end; version 3 (issue 27) polish;
+ * version 4: 0 is the default in every field (generalize).  Older structs are still accepted
+ * (the fields they lack taken as 0; their generalize 0 is off).  As in every tnorm options
+ * struct, 0 in a field means its default and a negative number turns off what is on by default
+ * (docs/architecture.md, "Options structs"); `job` needs no version of its own: 0 there is the
+ * current one. */
+#define TNORM_TRIAGE_OPTIONS_VERSION 4
 
 typedef struct tnorm_triage_options {
 	unsigned version;        /**< TNORM_TRIAGE_OPTIONS_VERSION */
@@ -208,7 +212,8 @@ typedef struct tnorm_triage_options {
 	const char *const *argv; /**< CMD ARGS..., NULL-terminated ({} or @@ = the candidate's path) */
 	unsigned jobs;           /**< worker threads (0 = 1); also the parallel runs of each
 	                              representative's generalization */
-	int generalize;          /**< 1 (default): annotate each bucket's representative */
+	int generalize;          /**< 0 (default) or 1: annotate each bucket's representative; -1:
+	                              not */
 	/** Each test's job: run options (a zero timeout: derived from each test's confirm runs),
 	 *  session.match (NULL = "line"), session.fixed, session.confirm, session.max_time (the time
 	 *  per test), normalize.rules, reduce, generic (without a harness).  The triage sets mode,
@@ -240,9 +245,7 @@ typedef struct tnorm_triage_options {
  *  value, so a form of 64 bytes up to about 8,000 runs (once for all its tests). */
 #define TNORM_TRIAGE_POLISH_MAX 64
 
-#define TNORM_TRIAGE_OPTIONS_INIT \
-	{TNORM_TRIAGE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, 1, 1, \
-	 TNORM_PIPELINE_OPTIONS_INIT, NULL, NULL, NULL, 0, 0, 0, 0, 0}
+#define TNORM_TRIAGE_OPTIONS_INIT {.version = TNORM_TRIAGE_OPTIONS_VERSION}
 
 /**
  * Parse a shard "K/N" as users write it, counting from 1 (1 <= K <= N, decimal, nothing else:

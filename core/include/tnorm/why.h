@@ -20,14 +20,16 @@
 extern "C" {
 #endif
 
-/* Version 2: `known`, `nknown`. */
-#define TNORM_WHY_OPTIONS_VERSION 2
+/* Version 2: `known`, `nknown`; version 3: 0 is the default in every field (`run`'s too). */
+#define TNORM_WHY_OPTIONS_VERSION 3
 
-/** Options.  Initialize with TNORM_WHY_OPTIONS_INIT. */
+/** Options.  Initialize with TNORM_WHY_OPTIONS_INIT.  As in every tnorm options struct, 0 in a
+ *  field means its default (docs/architecture.md, "Options structs"); `run` needs no version of
+ *  its own: 0 there is the current one. */
 typedef struct tnorm_why_options {
 	unsigned version;         /**< TNORM_WHY_OPTIONS_VERSION */
 	const char *const *argv;  /**< CMD ARGS..., NULL-terminated ({} or @@: the test's path) */
-	tnorm_run_options run;    /**< how the program runs (a zero timeout: 10 s) */
+	tnorm_run_options run;    /**< how the program runs (a zero timeout: 10 s; negative: none) */
 	int text_steps;           /**< 1: the test is a harness test (lines are steps): neighbours
 	                               delete a line or change an integer; 0: bytes (a byte
 	                               deleted or changed) */
@@ -41,8 +43,7 @@ typedef struct tnorm_why_options {
 	size_t nknown;
 } tnorm_why_options;
 
-#define TNORM_WHY_OPTIONS_INIT \
-	{TNORM_WHY_OPTIONS_VERSION, NULL, TNORM_RUN_OPTIONS_INIT, 0, 0, NULL, NULL, 0}
+#define TNORM_WHY_OPTIONS_INIT {.version = TNORM_WHY_OPTIONS_VERSION}
 
 /** One ranked line. */
 typedef struct tnorm_why_line {
