@@ -36,7 +36,7 @@ headers = sorted(glob.glob(os.path.join(root, "core", "include", "tnorm", "*.h")
 for h in headers:
     base = os.path.basename(h)[:-2]
     text = open(h, encoding="utf-8").read()
-    head = text[:text.find("*/")]
+    head = text[:text.find("#ifndef")]  # the opening comments
     homes = {base + ".c"}
     for m in HOMES.finditer(head):
         listed = re.sub(r"\s*\n \*\s*", " ", m.group(1))

@@ -1,11 +1,11 @@
-/* SPDX-License-Identifier: MIT *
- * Defined in: alloc.c (memory and files), json.c (tnorm_text_utf8), error.c (tnorm_version).
- */
+/* SPDX-License-Identifier: MIT */
 /*
  * common.h - export macro, version, and the one deallocator for memory the library hands out.
  *
  * Every public header includes this one.  Anything the library returns as a plain `char *` or
  * array (as opposed to an opaque handle with its own _free) is released with tnorm_free().
+ *
+ * Defined in: alloc.c (memory and files), json.c (tnorm_text_utf8), error.c (tnorm_version).
  */
 #ifndef TNORM_COMMON_H
 #define TNORM_COMMON_H
@@ -21,6 +21,19 @@ extern "C" {
 #define TNORM_EXTERN __attribute__((visibility("default")))
 #else
 #define TNORM_EXTERN
+#endif
+
+/**
+ * The initializer of an options struct of type `type`: its version `v` set, every other field 0,
+ * which in every tnorm options struct means that field's default (docs/architecture.md,
+ * "Options structs").  C gets a designated initializer; C++, which has none before C++20 (and
+ * warns about the fields it leaves out), a value-initialized copy with the version set.
+ */
+#ifdef __cplusplus
+#define TNORM_OPTIONS_INIT_VERSION(type, v) \
+	([]() { type o_ = type(); o_.version = (v); return o_; }())
+#else
+#define TNORM_OPTIONS_INIT_VERSION(type, v) {.version = (v)}
 #endif
 
 #define TNORM_VERSION "0.1.0"

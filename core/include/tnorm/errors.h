@@ -1,6 +1,4 @@
-/* SPDX-License-Identifier: MIT *
- * Defined in: error.c.
- */
+/* SPDX-License-Identifier: MIT */
 /*
  * errors.h - error codes and the per-thread "last error".
  *
@@ -8,6 +6,8 @@
  * below on failure.  The function that detects a problem records a one-line, user-facing message
  * (with file:line:col where there is one) in a thread-local slot that tnorm_error_last() reads.
  * Messages are written to be shown as-is: in a terminal, or as a Python exception inside gdb.
+ *
+ * Defined in: error.c.
  */
 #ifndef TNORM_ERRORS_H
 #define TNORM_ERRORS_H

@@ -84,7 +84,8 @@ typedef struct tnorm_fuzz_options {
 	void *progress_ctx;
 } tnorm_fuzz_options;
 
-#define TNORM_FUZZ_OPTIONS_INIT {.version = TNORM_FUZZ_OPTIONS_VERSION}
+#define TNORM_FUZZ_OPTIONS_INIT \
+	TNORM_OPTIONS_INIT_VERSION(tnorm_fuzz_options, TNORM_FUZZ_OPTIONS_VERSION)
 
 /**
  * Run the job.  Fills *res (dispose it whatever the return): 0 when a budget ran out.

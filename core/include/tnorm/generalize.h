@@ -43,7 +43,8 @@ typedef struct tnorm_generalize_options {
 	int sample;
 } tnorm_generalize_options;
 
-#define TNORM_GENERALIZE_OPTIONS_INIT {.version = TNORM_GENERALIZE_OPTIONS_VERSION}
+#define TNORM_GENERALIZE_OPTIONS_INIT \
+	TNORM_OPTIONS_INIT_VERSION(tnorm_generalize_options, TNORM_GENERALIZE_OPTIONS_VERSION)
 
 /**
  * Run the experiments on `t` (which the oracle must find interesting).  *out receives the result

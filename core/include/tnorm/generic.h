@@ -117,7 +117,8 @@ typedef struct tnorm_generic_options {
 	                         *   lowering still fails in; up to a run per lower value of a byte) */
 } tnorm_generic_options;
 
-#define TNORM_GENERIC_OPTIONS_INIT {.version = TNORM_GENERIC_OPTIONS_VERSION}
+#define TNORM_GENERIC_OPTIONS_INIT \
+	TNORM_OPTIONS_INIT_VERSION(tnorm_generic_options, TNORM_GENERIC_OPTIONS_VERSION)
 
 /** What a generic reduction or normalization did. */
 typedef struct tnorm_generic_stats {

@@ -91,7 +91,8 @@ typedef struct tnorm_normalize_options {
 	tnorm_rules rules;
 } tnorm_normalize_options;
 
-#define TNORM_NORMALIZE_OPTIONS_INIT {.version = TNORM_NORMALIZE_OPTIONS_VERSION}
+#define TNORM_NORMALIZE_OPTIONS_INIT \
+	TNORM_OPTIONS_INIT_VERSION(tnorm_normalize_options, TNORM_NORMALIZE_OPTIONS_VERSION)
 
 /**
  * Called for every accepted rewrite: the rule and a one-line description

@@ -1,6 +1,4 @@
-/* SPDX-License-Identifier: MIT *
- * Defined in: pipeline.c (the job), pipeline_output.c (the result as JSON, output naming).
- */
+/* SPDX-License-Identifier: MIT */
 /*
  * pipeline.h - the whole job on one failing test file: confirm, reduce, normalize, generalize.
  *
@@ -10,6 +8,8 @@
  * printing); the pipeline returns facts.  The input file is never modified; the output file holds
  * the best test so far from the start of the reduction on, and the final result at the end, even
  * when Ctrl-C or a budget stopped the work early.
+ *
+ * Defined in: pipeline.c (the job), pipeline_output.c (the result as JSON, output naming).
  */
 #ifndef TNORM_PIPELINE_H
 #define TNORM_PIPELINE_H
@@ -86,7 +86,8 @@ typedef struct tnorm_pipeline_options {
 	int keep_near;
 } tnorm_pipeline_options;
 
-#define TNORM_PIPELINE_OPTIONS_INIT {.version = TNORM_PIPELINE_OPTIONS_VERSION}
+#define TNORM_PIPELINE_OPTIONS_INIT \
+	TNORM_OPTIONS_INIT_VERSION(tnorm_pipeline_options, TNORM_PIPELINE_OPTIONS_VERSION)
 
 /** One other failure met on the way (strings owned by the result). */
 typedef struct tnorm_slip_info {

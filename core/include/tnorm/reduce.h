@@ -1,6 +1,4 @@
-/* SPDX-License-Identifier: MIT *
- * Defined in: reduce.c (the algorithms and the test layer), slice.c (tnorm_slice).
- */
+/* SPDX-License-Identifier: MIT */
 /*
  * reduce.h - delete what a failing test does not need.
  *
@@ -11,6 +9,8 @@
  * level verified by one oracle call), and only ever asks the oracle about well-formed candidates.
  * The process-running side (confirming the original, caching, best-so-far files, slippage) is in
  * session.h.
+ *
+ * Defined in: reduce.c (the algorithms and the test layer), slice.c (tnorm_slice).
  */
 #ifndef TNORM_REDUCE_H
 #define TNORM_REDUCE_H
@@ -88,7 +88,8 @@ typedef struct tnorm_reduce_options {
 	uint64_t seed;          /**< for adaptive deletion (0: the default, 1) */
 } tnorm_reduce_options;
 
-#define TNORM_REDUCE_OPTIONS_INIT {.version = TNORM_REDUCE_OPTIONS_VERSION}
+#define TNORM_REDUCE_OPTIONS_INIT \
+	TNORM_OPTIONS_INIT_VERSION(tnorm_reduce_options, TNORM_REDUCE_OPTIONS_VERSION)
 
 /** What a test reduction did. */
 typedef struct tnorm_reduce_stats {

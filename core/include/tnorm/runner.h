@@ -1,8 +1,4 @@
-/* SPDX-License-Identifier: MIT *
- * Defined in: runner.c (the run and its classification), askdriver.c (what a driver says about
- *             itself), sanopts.c (sanitizer options), sender.c (tnorm_signal_from_below),
- *             report.c (tnorm_trace_last_step, beside the other readers of a run's stderr).
- */
+/* SPDX-License-Identifier: MIT */
 /*
  * runner.h - run the user's program on a candidate test and classify what happened.
  *
@@ -25,6 +21,10 @@
  * first run, ended by tnorm_runner_free) that starts and traces the programs; it blocks every
  * signal.  A program built with the tnorm driver runtime is started once as a fork server and
  * forks the process of each run (see fork_server below).
+ *
+ * Defined in: runner.c (the run and its classification), askdriver.c (what a driver says about
+ *             itself), sanopts.c (sanitizer options), sender.c (tnorm_signal_from_below),
+ *             report.c (tnorm_trace_last_step, beside the other readers of a run's stderr).
  */
 #ifndef TNORM_RUNNER_H
 #define TNORM_RUNNER_H
@@ -114,7 +114,8 @@ typedef struct tnorm_run_options {
 	unsigned persistent;
 } tnorm_run_options;
 
-#define TNORM_RUN_OPTIONS_INIT {.version = TNORM_RUN_OPTIONS_VERSION}
+#define TNORM_RUN_OPTIONS_INIT \
+	TNORM_OPTIONS_INIT_VERSION(tnorm_run_options, TNORM_RUN_OPTIONS_VERSION)
 
 /** The result of one run.  Dispose of it with tnorm_run_result_dispose(). */
 typedef struct tnorm_run_result {

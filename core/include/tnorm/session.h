@@ -89,7 +89,8 @@ typedef struct tnorm_session_options {
 	void *observe_ctx;
 } tnorm_session_options;
 
-#define TNORM_SESSION_OPTIONS_INIT {.version = TNORM_SESSION_OPTIONS_VERSION}
+#define TNORM_SESSION_OPTIONS_INIT \
+	TNORM_OPTIONS_INIT_VERSION(tnorm_session_options, TNORM_SESSION_OPTIONS_VERSION)
 
 /**
  * Create a session for `argv` (see tnorm_runner_new) with run options `run` (NULL: defaults;

@@ -1,6 +1,4 @@
-/* SPDX-License-Identifier: MIT *
- * Defined in: signature.c, report.c (sanitizer reports: tnorm_signature_ubsan_kind).
- */
+/* SPDX-License-Identifier: MIT */
 /*
  * signature.h - failure signatures and the policies that compare them.
  *
@@ -11,6 +9,8 @@
  * Canonical text, from the throwing frame outwards:
  *
  *     SIGABRT at check_node (avl.c:191) <- avl_check (avl.c:197) <- h_check (driver.c:40)
+ *
+ * Defined in: signature.c, report.c (sanitizer reports: tnorm_signature_ubsan_kind).
  */
 #ifndef TNORM_SIGNATURE_H
 #define TNORM_SIGNATURE_H

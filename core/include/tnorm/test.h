@@ -1,7 +1,4 @@
-/* SPDX-License-Identifier: MIT *
- * Defined in: test.c, gen.c (tnorm_test_generate), lex.c (tnorm_string_quote: the quoting
- *             the harness and test files use).
- */
+/* SPDX-License-Identifier: MIT */
 /*
  * test.h - a test: a sequence of steps, each a concrete action of a harness.
  *
@@ -10,6 +7,9 @@
  * parsing canonical text and formatting it back gives the same bytes.
  *
  * A test borrows its harness: the harness must outlive it.
+ *
+ * Defined in: test.c, gen.c (tnorm_test_generate), lex.c (tnorm_string_quote: the quoting
+ *             the harness and test files use).
  */
 #ifndef TNORM_TEST_H
 #define TNORM_TEST_H

@@ -245,7 +245,8 @@ typedef struct tnorm_triage_options {
  *  value, so a form of 64 bytes up to about 8,000 runs (once for all its tests). */
 #define TNORM_TRIAGE_POLISH_MAX 64
 
-#define TNORM_TRIAGE_OPTIONS_INIT {.version = TNORM_TRIAGE_OPTIONS_VERSION}
+#define TNORM_TRIAGE_OPTIONS_INIT \
+	TNORM_OPTIONS_INIT_VERSION(tnorm_triage_options, TNORM_TRIAGE_OPTIONS_VERSION)
 
 /**
  * Parse a shard "K/N" as users write it, counting from 1 (1 <= K <= N, decimal, nothing else:

@@ -43,7 +43,8 @@ typedef struct tnorm_why_options {
 	size_t nknown;
 } tnorm_why_options;
 
-#define TNORM_WHY_OPTIONS_INIT {.version = TNORM_WHY_OPTIONS_VERSION}
+#define TNORM_WHY_OPTIONS_INIT \
+	TNORM_OPTIONS_INIT_VERSION(tnorm_why_options, TNORM_WHY_OPTIONS_VERSION)
 
 /** One ranked line. */
 typedef struct tnorm_why_line {
