@@ -908,6 +908,8 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 		return NULL;
 	if (!out)
 		return PyErr_Format(PyExc_ValueError, "out (the result file) is required"), NULL;
+	if (timeout < 0 || timeout != timeout) /* 0 is derived from the confirm runs; none is no limit */
+		return PyErr_Format(PyExc_ValueError, "the timeout must be zero or positive");
 	if (expect != Py_None) {
 		PyObject *k, *f;
 		if (!PyTuple_Check(expect) || (PyTuple_GET_SIZE(expect) != 2 && PyTuple_GET_SIZE(expect) != 3))
@@ -1356,6 +1358,8 @@ static PyObject *py_triage(PyObject *self, PyObject *args, PyObject *kw)
 	                                 &progress, &timeout, &max_time, &confirm, &invalid_obj,
 	                                 &fixed_obj, &rules, &use_stdin))
 		return NULL;
+	if (timeout < 0 || timeout != timeout) /* as job's: 0 is derived from the confirm runs */
+		return PyErr_Format(PyExc_ValueError, "the timeout must be zero or positive");
 	if (cmd_args_get(&a, argv_obj, fixed_obj, invalid_obj, rules, progress) < 0)
 		goto out;
 	o.dir = dir;

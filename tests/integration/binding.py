@@ -105,6 +105,10 @@ check("generalize: no harness is an engine error", e is not None and "needs a ha
 e = raises(_tnorm.Error, _tnorm.minimize, [D, "{}"], t1, harness=H, out=os.path.join(W, "x.norm"), match="nope")
 check("minimize: a bad policy is an engine error", e is not None and "nope" in str(e))
 check("minimize: out is required", isinstance(raises(ValueError, _tnorm.minimize, [D, "{}"], t1, harness=H), ValueError))
+check("minimize: a negative timeout is ValueError",
+      isinstance(raises(ValueError, _tnorm.minimize, [D, "{}"], t1, harness=H, out=out, timeout=-1), ValueError))
+check("triage: a negative timeout is ValueError",
+      isinstance(raises(ValueError, _tnorm.triage, W, [D, "{}"], H, timeout=-2.5), ValueError))
 check("minimize: progress must be callable", isinstance(raises(TypeError, _tnorm.minimize, [D, "{}"], t1, harness=H, out=out, progress=3), TypeError))
 check("minimize: the call rules by default", r["paper_rules"] is False and r["capped"] == 0)
 rp = _tnorm.minimize([D, "{}"], t1, harness=H, out=os.path.join(W, "paper.norm"), rules="paper")
