@@ -147,9 +147,9 @@ static void child_reset_signals(void)
  * a multithreaded engine for every run made parallel runs slower than serial ones.  Its own
  * function, so that no variable of the caller lives across the vfork.
  */
-static pid_t __attribute__((noinline)) start_child(const tnorm_runner *r, const char *d, int infd,
-                                                   int out, int errfd, int execw, int ctl,
-                                                   char **argv, char **envp)
+static pid_t __attribute__((noinline)) start_child(const tnorm_runner *r, int shielded,
+                                                   const char *d, int infd, int out, int errfd,
+                                                   int execw, int ctl, char **argv, char **envp)
 {
 	sigset_t all, old;
 	pid_t pid;
@@ -190,9 +190,11 @@ static pid_t __attribute__((noinline)) start_child(const tnorm_runner *r, const 
 			sigemptyset(&none);
 			sigprocmask(SIG_SETMASK, &none, NULL);
 		}
-		/* No signal from the program (or what it starts) reaches the engine (shield.c);
-		 * where seccomp cannot be had, the program runs as before. */
-		tnorm__shield_apply(&r->shield);
+		/* No signal from the program (or what it starts) reaches the engine (shield.c): the
+		 * child inherited the filter from the tracer thread, or installs it now; where
+		 * seccomp cannot be had, the program runs as before. */
+		if (!shielded)
+			tnorm__shield_apply(&r->shield);
 		if (r->opts.unwind && ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0)
 			goto child_fail;
 		execvpe(argv[0], argv, envp);
@@ -415,6 +417,8 @@ struct tnorm__tracer {
 	int evfd;             /* the tracer's signal: news of the run (see below) */
 	job_kind job;
 	int busy;             /* a program (or a fork server) of ours is alive */
+	int shielded;         /* the tracer thread has the programs' seccomp filter (shield.c):
+	                       * every child it starts inherits it (set and read by the thread) */
 	/* The job (set by the caller; the descriptors belong to the tracer from then on). */
 	const char *dir;
 	char **argv, **envp;
@@ -676,7 +680,7 @@ static void trace_one(tnorm_runner *r, tnorm__tracer *t, const char *dir, char *
 	x.t = t;
 	x.ctl = ctl;
 	x.child_exec_seen = 1;
-	x.pid = start_child(r, dir, fds[0], fds[1], fds[2], fds[3], ctl, argv, envp);
+	x.pid = start_child(r, t->shielded, dir, fds[0], fds[1], fds[2], fds[3], ctl, argv, envp);
 	e = errno;
 	for (i = 0; i < 4; i++)
 		close(fds[i]);
@@ -721,6 +725,10 @@ static void *tracer_main(void *arg)
 {
 	tnorm_runner *r = arg;
 	tnorm__tracer *t = r->tr;
+	/* The programs' seccomp filter, once, on this thread: the children it starts inherit it,
+	 * and a child that installed its own paid for compiling it at every run.  It refuses only
+	 * signals to the engine's process and group, which this thread never sends. */
+	t->shielded = tnorm__shield_apply(&r->shield) == 0;
 	for (;;) {
 		const char *dir;
 		char **argv, **envp;
