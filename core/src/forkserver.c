@@ -150,8 +150,10 @@ int tnorm__forkserver_persisted(int ctl, struct rusage *ru)
 /* Ask the fork server for a child with these standard streams.  -1 when the server is gone. */
 int tnorm__forkserver_request(int ctl, const int *fds, char what)
 {
-	char byte = what, cbuf[CMSG_SPACE(3 * sizeof(int))];
-	struct iovec iov = {&byte, 1};
+	/* '+': the child reads this as "the engine takes your TNPS from the socket, do not stop"
+	 * (a runtime before that reads the first byte only, and stops). */
+	char req[2] = {what, '+'}, cbuf[CMSG_SPACE(3 * sizeof(int))];
+	struct iovec iov = {req, 2};
 	struct msghdr msg;
 	struct cmsghdr *c;
 	memset(&msg, 0, sizeof(msg));
@@ -165,7 +167,7 @@ int tnorm__forkserver_request(int ctl, const int *fds, char what)
 	c->cmsg_type = SCM_RIGHTS;
 	c->cmsg_len = CMSG_LEN(3 * sizeof(int));
 	memcpy(CMSG_DATA(c), fds, 3 * sizeof(int));
-	return sendmsg(ctl, &msg, MSG_NOSIGNAL) == 1 ? 0 : -1;
+	return sendmsg(ctl, &msg, MSG_NOSIGNAL) == 2 ? 0 : -1;
 }
 
 /* ---- the preload fork server ---------------------------------------------------------------- */
