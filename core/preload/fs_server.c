@@ -15,14 +15,16 @@
  *
  * Persistent mode (driver runtime only: tnorm__fs_serve_persistent(1)).  A request 'P' is an 'R' whose child
  * may run more candidates: it keeps the control socket, and when its candidate passed the driver
- * calls tnorm__fs_persist(), which puts /dev/null in place of the run's streams (so the engine
- * reads them to their end), says "TNPS" with the candidate's CPU time on the socket and stops
- * itself (SIGSTOP): the tracer reads that as the run's exit 0 and resumes it.  The child then
- * waits on the socket for its next candidate: 'C' (run it, and persist again after a pass) or
- * 'L' (run it, then exit: its last).  The server sleeps in waitpid meanwhile, so the child is
- * the socket's only reader; a 'C' or 'L' that reaches the server instead (the child died before
- * it read it) makes the server exit without a child, and the engine starts a new one (the path
- * of any server that dies before it forks).  A server started with tnorm__fs_serve() (the
+ * calls tnorm__fs_persist(), which checks that the candidate left no process or thread running
+ * (else the child exits as one that may not persist: candidate_alone), puts /dev/null in place of
+ * the run's streams (so the engine reads them to their end) and says "TNPS" with the candidate's
+ * CPU time on the socket: the engine reads that as the run's exit 0.  The child then waits on the
+ * socket for its next candidate: 'C' (run it, and persist again after a pass) or 'L' (run it,
+ * then exit: its last).  A request is the letter and '+'; without the '+' (an engine from before,
+ * which took the report at a stop) the child stops itself (SIGSTOP) after "TNPS".  The server
+ * sleeps in waitpid meanwhile, so the child is the socket's only reader; a 'C' or 'L' that
+ * reaches the server instead (the child died before it read it) makes the server exit without a
+ * child, and the engine starts a new one (the path of any server that dies before it forks).  A server started with tnorm__fs_serve() (the
  * preload library) or by a driver that opted out takes 'P' for 'R'.
  *
  * A child's parent is the server, where a program started afresh has tnorm: so each child

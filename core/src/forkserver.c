@@ -93,9 +93,10 @@ tnorm__run_mode tnorm__forkserver_mode(tnorm_runner *r, tnorm__tracer *t)
 /* ---- persistent mode -------------------------------------------------------------------------
  *
  * A driver's child may run many candidates (docs/driver.md, "Persistent mode"): asked for with
- * 'P', it says "TNPS" and stops itself after a candidate that passed (core/preload/fs_server.c);
- * the tracer takes that stop for the run's exit 0 and resumes it, and the child waits on the
- * socket for 'C' (the next candidate) or 'L' (the next, and its last).  Anything but a pass ends
+ * 'P', it says "TNPS" after a candidate that passed and left nothing running
+ * (core/preload/fs_server.c): runner.c's wait_run reads it on the socket as the run's exit 0
+ * (tnorm__tracer_persisted keeps the tracer's count), and the child waits on the socket for 'C'
+ * (the next candidate) or 'L' (the next, and its last).  Anything but a pass ends
  * the child; runner.c makes such a run of a reused child again, in a fresh one.  The tracer
  * knows which child is alive and how many candidates it ran (tnorm__tracer_begin), so the byte
  * of each request follows from that.

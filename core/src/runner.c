@@ -597,7 +597,7 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 {
 	double deadline = r->opts.timeout > 0 ? start + r->opts.timeout : 0, term_at = 0;
 	int term_sent = 0, kill_sent = 0, done_seen = 0, got;
-	int pctl = mode == TNORM__RUN_SERVED && may_end_persisting(what) ? r->ctl : -1;
+	int pctl = mode == TNORM__RUN_SERVED && may_end_persisting(what) ? r->ctl : -1, ppoll_fd = pctl;
 	struct rusage pru;
 	size_t i;
 	pid_t pid = 0;
@@ -610,7 +610,7 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 			timeout = ms_until(term_at + 0.2);
 		if (r->cancel && !kill_sent && (timeout < 0 || timeout > CANCEL_POLL_MS))
 			timeout = CANCEL_POLL_MS;
-		got = poll_streams2(so, se, tnorm__tracer_fd(t), pctl, timeout, r->opts.output_cap, mask);
+		got = poll_streams2(so, se, tnorm__tracer_fd(t), ppoll_fd, timeout, r->opts.output_cap, mask);
 		if (got & 1) {
 			uint64_t v;
 			while (read(tnorm__tracer_fd(t), &v, sizeof(v)) > 0)
@@ -620,13 +620,16 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 			tnorm__tracer_persisted(t, &pru, &pid, w);
 			break;
 		}
+		if (got & 2)
+			ppoll_fd = -1; /* the socket's other ends are closed (or it said something else):
+			                * the tracer has the rest to say */
 		done_seen = tnorm__tracer_answer(t, &pid, w);
 		if (pending[0] >= 0 && (w->hello || done_seen)) {
 			if (w->hello && !done_seen) {
 				if (tnorm__forkserver_request(r->ctl, pending, what) < 0)
 					tnorm__tracer_kill_server(t);
 				else if (may_end_persisting(what))
-					pctl = r->ctl; /* (the hello is read: only the child speaks now) */
+					pctl = ppoll_fd = r->ctl; /* (the hello is read: only the child speaks now) */
 			}
 			for (i = 0; i < 3; i++) {
 				close(pending[i]);
