@@ -616,13 +616,15 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 			while (read(tnorm__tracer_fd(t), &v, sizeof(v)) > 0)
 				;
 		}
-		if ((got & 2) && tnorm__forkserver_persisted(pctl, &pru)) {
+		/* (After a timeout or a cancel, the child is being killed: its report, if it comes,
+		 * is read once it is reaped, below.) */
+		if ((got & 2) && !term_sent && tnorm__forkserver_persisted(pctl, &pru)) {
 			tnorm__tracer_persisted(t, &pru, &pid, w);
 			break;
 		}
 		if (got & 2)
-			ppoll_fd = -1; /* the socket's other ends are closed (or it said something else):
-			                * the tracer has the rest to say */
+			ppoll_fd = -1; /* the socket's other ends are closed (or it said something else,
+			                * or the run is being killed): the tracer has the rest to say */
 		done_seen = tnorm__tracer_answer(t, &pid, w);
 		if (pending[0] >= 0 && (w->hello || done_seen)) {
 			if (w->hello && !done_seen) {
