@@ -15,14 +15,16 @@
  *
  * Persistent mode (driver runtime only: tnorm__fs_serve_persistent(1)).  A request 'P' is an 'R' whose child
  * may run more candidates: it keeps the control socket, and when its candidate passed the driver
- * calls tnorm__fs_persist(), which puts /dev/null in place of the run's streams (so the engine
- * reads them to their end), says "TNPS" with the candidate's CPU time on the socket and stops
- * itself (SIGSTOP): the tracer reads that as the run's exit 0 and resumes it.  The child then
- * waits on the socket for its next candidate: 'C' (run it, and persist again after a pass) or
- * 'L' (run it, then exit: its last).  The server sleeps in waitpid meanwhile, so the child is
- * the socket's only reader; a 'C' or 'L' that reaches the server instead (the child died before
- * it read it) makes the server exit without a child, and the engine starts a new one (the path
- * of any server that dies before it forks).  A server started with tnorm__fs_serve() (the
+ * calls tnorm__fs_persist(), which checks that the candidate left no process or thread running
+ * (else the child exits as one that may not persist: candidate_alone), puts /dev/null in place of
+ * the run's streams (so the engine reads them to their end) and says "TNPS" with the candidate's
+ * CPU time on the socket: the engine reads that as the run's exit 0.  The child then waits on the
+ * socket for its next candidate: 'C' (run it, and persist again after a pass) or 'L' (run it,
+ * then exit: its last).  A request is the letter and '+'; without the '+' (an engine from before,
+ * which took the report at a stop) the child stops itself (SIGSTOP) after "TNPS".  The server
+ * sleeps in waitpid meanwhile, so the child is the socket's only reader; a 'C' or 'L' that
+ * reaches the server instead (the child died before it read it) makes the server exit without a
+ * child, and the engine starts a new one (the path of any server that dies before it forks).  A server started with tnorm__fs_serve() (the
  * preload library) or by a driver that opted out takes 'P' for 'R'.
  *
  * A child's parent is the server, where a program started afresh has tnorm: so each child
@@ -40,8 +42,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -70,14 +74,19 @@ static int traced(void)
 /* In a child that may persist: the control socket (else -1), whether it may persist after its
  * candidate, and its CPU time (user, system; microseconds) when that candidate started. */
 static int fs_ctl = -1, fs_may_persist;
+static pid_t fs_pid; /* that child (a process its candidate forked is not it) */
+/* The engine's last request came with '+': it reads "TNPS" itself, and the child does not stop
+ * after it (an engine before that took the report at a SIGSTOP, and sends one byte). */
+static int fs_nostop;
 static int64_t fs_cpu0[2];
 
 /* The engine's next message: 'R', 'P', 'C' or 'L' with three descriptors (a run's standard
  * streams), 'N' (no server: run as usual), or 0 when the socket is closed. */
 static char next_request(int ctl, int *fds)
 {
-	char byte = 0, cbuf[CMSG_SPACE(3 * sizeof(int))];
-	struct iovec iov = {&byte, 1};
+	char req[2] = {0, 0}, byte, cbuf[CMSG_SPACE(3 * sizeof(int))];
+	struct iovec iov = {req, 2};
+	ssize_t n;
 	struct msghdr msg;
 	struct cmsghdr *c;
 	memset(&msg, 0, sizeof(msg));
@@ -85,8 +94,10 @@ static char next_request(int ctl, int *fds)
 	msg.msg_iovlen = 1;
 	msg.msg_control = cbuf;
 	msg.msg_controllen = sizeof(cbuf);
-	if (recvmsg(ctl, &msg, MSG_CMSG_CLOEXEC) <= 0)
+	if ((n = recvmsg(ctl, &msg, MSG_CMSG_CLOEXEC)) <= 0)
 		return 0;
+	byte = req[0];
+	fs_nostop = n == 2 && req[1] == '+';
 	if (byte != 'R' && byte != 'P' && byte != 'C' && byte != 'L')
 		return byte;
 	c = CMSG_FIRSTHDR(&msg);
@@ -118,20 +129,103 @@ static void take_streams(int *fds)
 	}
 }
 
+/* The decimal digits of `v` (> 0) at `out`, NUL-terminated: no stdio here. */
+static size_t put_uint(char *out, unsigned long v)
+{
+	char tmp[24];
+	size_t n = 0, i;
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10) && n < sizeof(tmp));
+	for (i = 0; i < n; i++)
+		out[i] = tmp[n - 1 - i];
+	out[n] = '\0';
+	return n;
+}
+
+/* 1 when thread `name` (a /proc/self/task entry) has ended: a zombie (or dead) waiting for the
+ * tracer to reap it, or already gone.  Its stops are behind it: the tracer resumed its exit
+ * stop before it could become a zombie, and its reap changes no run's result. */
+static int thread_ended(const char *name)
+{
+	char path[64] = "/proc/self/task/", buf[512], *p;
+	size_t n = strlen(path), k = strlen(name);
+	ssize_t got;
+	int fd;
+	if (k > 24)
+		return 0;
+	memcpy(path + n, name, k);
+	memcpy(path + n + k, "/stat", 6);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno == ENOENT;
+	got = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (got <= 0)
+		return 0;
+	buf[got] = '\0';
+	if (!(p = strrchr(buf, ')')) || p[1] != ' ')
+		return 0;
+	return p[2] == 'Z' || p[2] == 'X' || p[2] == 'x';
+}
+
+/*
+ * 1 when the candidate left nothing running that could outlive it: no child process (those that
+ * ended are reaped here; the child is its descendants' subreaper, so an orphan of theirs is a
+ * child of ours) and no thread but this one.  Otherwise the child does not persist: it exits as
+ * a child that may not persist does, and the tracer kills what is left, as after any exit.
+ */
+static int candidate_alone(void)
+{
+	char buf[2048], self[24];
+	int st, fd, alone = 1;
+	long got;
+	pid_t p;
+	while ((p = waitpid(-1, &st, WNOHANG | __WALL)) > 0)
+		;
+	if (p == 0 || errno != ECHILD)
+		return 0; /* a child process still running (or one the tracer has not reaped yet) */
+	put_uint(self, (unsigned long)getpid()); /* the candidate runs in the child's only thread */
+	if ((fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return 0;
+	while (alone && (got = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		long off = 0;
+		while (off < got) {
+			struct linux_dirent64 {
+				uint64_t d_ino;
+				int64_t d_off;
+				unsigned short d_reclen;
+				unsigned char d_type;
+				char d_name[];
+			} *e = (struct linux_dirent64 *)(void *)(buf + off);
+			if (e->d_name[0] != '.' && strcmp(e->d_name, self) && !thread_ended(e->d_name)) {
+				alone = 0;
+				break;
+			}
+			off += e->d_reclen;
+		}
+	}
+	if (got < 0)
+		alone = 0;
+	close(fd);
+	return alone;
+}
+
 int tnorm__fs_persist(void)
 {
 	int64_t msg[4], now[2];
 	int fds[3] = {-1, -1, -1}, null;
 	char what;
-	if (fs_ctl < 0 || !fs_may_persist)
+	if (fs_ctl < 0 || !fs_may_persist || getpid() != fs_pid)
 		return 0;
 	fflush(stdout);
 	fflush(stderr);
+	if (!candidate_alone())
+		return 0; /* it ends as a run afresh would: the tracer kills what the candidate left */
 	cpu_now(now);
 	memcpy(msg, "TNPS\0\0\0\0", 8);
 	msg[1] = now[0] - fs_cpu0[0];
 	msg[2] = now[1] - fs_cpu0[1];
-	msg[3] = 0;
+	msg[3] = fs_nostop; /* (1: no SIGSTOP follows) */
 	/* The run's streams go first: the engine reads its pipes to their end. */
 	if ((null = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0)
 		return 0;
@@ -141,7 +235,10 @@ int tnorm__fs_persist(void)
 	close(null);
 	if (send(fs_ctl, msg, sizeof(msg), MSG_NOSIGNAL) != (ssize_t)sizeof(msg))
 		_exit(0); /* the engine is gone; the candidate's pass was not heard: it runs again */
-	raise(SIGSTOP); /* the tracer takes this stop, with the message, for the run's exit 0 */
+	/* The engine reads the message as the run's exit 0; we wait for the next candidate.  An
+	 * engine that did not say '+' reads it at a stop of ours, and resumes us. */
+	if (!fs_nostop)
+		raise(SIGSTOP);
 	what = next_request(fs_ctl, fds);
 	if (what != 'C' && what != 'L')
 		_exit(0); /* the engine is done with us */
@@ -194,8 +291,11 @@ int tnorm__fs_serve_persistent(int persistent)
 			tnorm__shield_apply(&shield); /* (without seccomp: as the engine, no shield) */
 			close(devnull);
 			if (persistent && what == 'P') {
+				/* Orphans of what a candidate starts become ours: candidate_alone sees them. */
+				prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 				fs_ctl = (int)ctl;
 				fs_may_persist = 1;
+				fs_pid = getpid();
 				fcntl(fs_ctl, F_SETFD, FD_CLOEXEC); /* not for what the candidate execs */
 			} else {
 				close((int)ctl);

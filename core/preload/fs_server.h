@@ -25,9 +25,9 @@ int tnorm__fs_serve_persistent(int persistent);
 
 /*
  * In a child of the server whose candidate passed: when the engine asked this child to persist,
- * report the pass ("TNPS" and the candidate's CPU time on the control socket; the run's streams
- * replaced by /dev/null first), stop until the tracer has taken it, then wait for the next
- * candidate.  Returns 1 with that candidate's streams in place (the caller runs it as a fresh
+ * unless the candidate left a process or a thread running (then 0), report the pass ("TNPS" and
+ * the candidate's CPU time on the control socket; the run's streams replaced by /dev/null first;
+ * the engine reads it), then wait for the next candidate.  Returns 1 with that candidate's streams in place (the caller runs it as a fresh
  * child would, from reading the test on); 0 when this child may not persist (the caller exits
  * as usual).  When the engine closes the socket instead, the child exits 0.  Allocates nothing.
  */

@@ -93,9 +93,10 @@ tnorm__run_mode tnorm__forkserver_mode(tnorm_runner *r, tnorm__tracer *t)
 /* ---- persistent mode -------------------------------------------------------------------------
  *
  * A driver's child may run many candidates (docs/driver.md, "Persistent mode"): asked for with
- * 'P', it says "TNPS" and stops itself after a candidate that passed (core/preload/fs_server.c);
- * the tracer takes that stop for the run's exit 0 and resumes it, and the child waits on the
- * socket for 'C' (the next candidate) or 'L' (the next, and its last).  Anything but a pass ends
+ * 'P', it says "TNPS" after a candidate that passed and left nothing running
+ * (core/preload/fs_server.c): runner.c's wait_run reads it on the socket as the run's exit 0
+ * (tnorm__tracer_persisted keeps the tracer's count), and the child waits on the socket for 'C'
+ * (the next candidate) or 'L' (the next, and its last).  Anything but a pass ends
  * the child; runner.c makes such a run of a reused child again, in a fresh one.  The tracer
  * knows which child is alive and how many candidates it ran (tnorm__tracer_begin), so the byte
  * of each request follows from that.
@@ -150,8 +151,10 @@ int tnorm__forkserver_persisted(int ctl, struct rusage *ru)
 /* Ask the fork server for a child with these standard streams.  -1 when the server is gone. */
 int tnorm__forkserver_request(int ctl, const int *fds, char what)
 {
-	char byte = what, cbuf[CMSG_SPACE(3 * sizeof(int))];
-	struct iovec iov = {&byte, 1};
+	/* '+': the child reads this as "the engine takes your TNPS from the socket, do not stop"
+	 * (a runtime before that reads the first byte only, and stops). */
+	char req[2] = {what, '+'}, cbuf[CMSG_SPACE(3 * sizeof(int))];
+	struct iovec iov = {req, 2};
 	struct msghdr msg;
 	struct cmsghdr *c;
 	memset(&msg, 0, sizeof(msg));
@@ -165,7 +168,7 @@ int tnorm__forkserver_request(int ctl, const int *fds, char what)
 	c->cmsg_type = SCM_RIGHTS;
 	c->cmsg_len = CMSG_LEN(3 * sizeof(int));
 	memcpy(CMSG_DATA(c), fds, 3 * sizeof(int));
-	return sendmsg(ctl, &msg, MSG_NOSIGNAL) == 1 ? 0 : -1;
+	return sendmsg(ctl, &msg, MSG_NOSIGNAL) == 2 ? 0 : -1;
 }
 
 /* ---- the preload fork server ---------------------------------------------------------------- */

@@ -489,17 +489,19 @@ static void drain(stream *s, size_t cap)
 }
 
 /*
- * Wait up to `timeout` ms (-1: no limit) for output on the open streams, or for `extra` to be
- * readable (-1: none); drain what came.  Returns 1 when `extra` is readable.  The wait is a
- * ppoll with the thread's mask `mask` (wait_mask): SIGCHLD held while it waits.
+ * Wait up to `timeout` ms (-1: no limit) for output on the open streams, or for `extra` or
+ * `extra2` to be readable (-1: none); drain what came.  Returns bit 1 when `extra` is readable,
+ * bit 2 when `extra2` is.  The wait is a ppoll with the thread's mask `mask` (wait_mask):
+ * SIGCHLD held while it waits.
  */
-static int poll_streams(stream *so, stream *se, int extra, int timeout, size_t cap,
-                        const sigset_t *mask)
+static int poll_streams2(stream *so, stream *se, int extra, int extra2, int timeout, size_t cap,
+                         const sigset_t *mask)
 {
 	struct timespec ts, *tsp = NULL;
-	struct pollfd pfd[3];
-	stream *of[3] = {NULL, NULL, NULL};
-	nfds_t np = 0, k;
+	struct pollfd pfd[4];
+	stream *of[4] = {NULL, NULL, NULL, NULL};
+	nfds_t np = 0, k, ix = 0, ix2 = 0;
+	int got = 0;
 	if (so->fd >= 0) {
 		of[np] = so;
 		pfd[np].fd = so->fd;
@@ -511,7 +513,13 @@ static int poll_streams(stream *so, stream *se, int extra, int timeout, size_t c
 		pfd[np++].events = POLLIN;
 	}
 	if (extra >= 0) {
+		ix = np;
 		pfd[np].fd = extra;
+		pfd[np++].events = POLLIN;
+	}
+	if (extra2 >= 0) {
+		ix2 = np;
+		pfd[np].fd = extra2;
 		pfd[np++].events = POLLIN;
 	}
 	if (timeout >= 0) {
@@ -524,7 +532,17 @@ static int poll_streams(stream *so, stream *se, int extra, int timeout, size_t c
 	for (k = 0; k < np; k++)
 		if (pfd[k].revents && of[k])
 			drain(of[k], cap);
-	return extra >= 0 && pfd[np - 1].revents != 0;
+	if (extra >= 0 && pfd[ix].revents)
+		got |= 1;
+	if (extra2 >= 0 && pfd[ix2].revents)
+		got |= 2;
+	return got;
+}
+
+static int poll_streams(stream *so, stream *se, int extra, int timeout, size_t cap,
+                        const sigset_t *mask)
+{
+	return poll_streams2(so, se, extra, -1, timeout, cap, mask) & 1;
 }
 
 /* The poll timeout until `when` (monotonic seconds), rounded up to whole milliseconds; 0 when it
@@ -553,17 +571,34 @@ static void wait_mask(sigset_t *mask)
 	sigaddset(mask, SIGCHLD);
 }
 
+/* 1 when a run asked for with request byte `what` may end with its child's "TNPS". */
+static int may_end_persisting(char what)
+{
+	return what == 'P' || what == 'C';
+}
+
 /*
- * Block until output comes, the tracer says the run's program is gone, or the timeout (then
- * SIGTERM to its group, SIGKILL 0.2 s later).  When the cancel flag is set, the program's group
- * is killed at once (w->cancelled).  In TNORM__RUN_SPAWN, `pending` holds the run's streams for the
- * server's request, sent when the program says hello.  0, or TNORM_EIO (fork failed).
+ * Block until output comes, the tracer says the run's program is gone, the run's persistent
+ * child says its candidate passed, or the timeout (then SIGTERM to its group, SIGKILL 0.2 s
+ * later).  When the cancel flag is set, the program's group is killed at once (w->cancelled).
+ * In TNORM__RUN_SPAWN, `pending` holds the run's streams for the server's request, sent when the
+ * program says hello.  `what`: the request byte of the run (0: none).  0, or TNORM_EIO (fork
+ * failed).
+ *
+ * Persistent mode: for a run whose child may persist ('P' or 'C'), the control socket is polled
+ * too.  Its "TNPS" ends the run as an exit 0 (tnorm__tracer_persisted), with no stop of the child
+ * and no word from the tracer: two hand-offs per candidate (the request, the report).  A run
+ * that ends otherwise (the child died, was timed out or cancelled) reads the socket once more,
+ * after the tracer reaped the child: a "TNPS" it sent before it died is taken there (the pass
+ * stands, unless the run timed out or was cancelled), and never left for the next run.
  */
-static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, stream *so, stream *se,
-                    int *pending, double start, const sigset_t *mask, tnorm__waited *w)
+static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, char what, stream *so,
+                    stream *se, int *pending, double start, const sigset_t *mask, tnorm__waited *w)
 {
 	double deadline = r->opts.timeout > 0 ? start + r->opts.timeout : 0, term_at = 0;
-	int term_sent = 0, kill_sent = 0, done_seen = 0;
+	int term_sent = 0, kill_sent = 0, done_seen = 0, got;
+	int pctl = mode == TNORM__RUN_SERVED && may_end_persisting(what) ? r->ctl : -1, ppoll_fd = pctl;
+	struct rusage pru;
 	size_t i;
 	pid_t pid = 0;
 	while (!done_seen) {
@@ -575,16 +610,29 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, str
 			timeout = ms_until(term_at + 0.2);
 		if (r->cancel && !kill_sent && (timeout < 0 || timeout > CANCEL_POLL_MS))
 			timeout = CANCEL_POLL_MS;
-		if (poll_streams(so, se, tnorm__tracer_fd(t), timeout, r->opts.output_cap, mask)) {
+		got = poll_streams2(so, se, tnorm__tracer_fd(t), ppoll_fd, timeout, r->opts.output_cap, mask);
+		if (got & 1) {
 			uint64_t v;
 			while (read(tnorm__tracer_fd(t), &v, sizeof(v)) > 0)
 				;
 		}
+		/* (After a timeout or a cancel, the child is being killed: its report, if it comes,
+		 * is read once it is reaped, below.) */
+		if ((got & 2) && !term_sent && tnorm__forkserver_persisted(pctl, &pru)) {
+			tnorm__tracer_persisted(t, &pru, &pid, w);
+			break;
+		}
+		if (got & 2)
+			ppoll_fd = -1; /* the socket's other ends are closed (or it said something else,
+			                * or the run is being killed): the tracer has the rest to say */
 		done_seen = tnorm__tracer_answer(t, &pid, w);
 		if (pending[0] >= 0 && (w->hello || done_seen)) {
-			if (w->hello && !done_seen &&
-			    tnorm__forkserver_request(r->ctl, pending, tnorm__forkserver_what(r, 0)) < 0)
-				tnorm__tracer_kill_server(t);
+			if (w->hello && !done_seen) {
+				if (tnorm__forkserver_request(r->ctl, pending, what) < 0)
+					tnorm__tracer_kill_server(t);
+				else if (may_end_persisting(what))
+					pctl = ppoll_fd = r->ctl; /* (the hello is read: only the child speaks now) */
+			}
 			for (i = 0; i < 3; i++) {
 				close(pending[i]);
 				pending[i] = -1;
@@ -618,6 +666,13 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, str
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 		}
+	}
+	if (done_seen && pctl >= 0 && tnorm__forkserver_persisted(pctl, &pru) && !w->timed_out &&
+	    !w->cancelled && !w->lost) {
+		/* The child said its candidate passed, then died before we read it: a pass. */
+		w->status = 0;
+		w->ru = pru;
+		w->from_server = 0;
 	}
 	w->pid = pid;
 	return 0;
@@ -764,7 +819,7 @@ static int fds_open(tnorm_runner *r, tnorm__run_mode mode, run_fds *a)
 /* Start the run: ask the live server (SERVED) or have the tracer start the program; our copies
  * of the child's ends are closed either way. */
 static void fds_launch(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, run_fds *a,
-                           unsigned reused)
+                       char what)
 {
 	int fds[4];
 	size_t i;
@@ -773,7 +828,7 @@ static void fds_launch(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, 
 	fds[2] = a->errp[1];
 	fds[3] = a->execp[1];
 	if (mode == TNORM__RUN_SERVED &&
-	    tnorm__forkserver_request(r->ctl, fds, tnorm__forkserver_what(r, reused)) < 0) {
+	    tnorm__forkserver_request(r->ctl, fds, what) < 0) {
 		/* The server is going away (it was there in tracer_begin): the tracer will report it
 		 * gone, with no child. */
 		tnorm__tracer_kill_server(t);
@@ -800,7 +855,8 @@ static void fds_collect(tnorm_runner *r, run_fds *a, const tnorm__waited *w, dou
 	res->child_cpu = (double)w->ru.ru_utime.tv_sec + (double)w->ru.ru_utime.tv_usec / 1e6 +
 	                 (double)w->ru.ru_stime.tv_sec + (double)w->ru.ru_stime.tv_usec / 1e6;
 	/* Children the program left behind die with their group (a persistent child that passed
-	 * is alive, waiting for its next candidate: the tracer killed what its run started). */
+	 * is alive, waiting for its next candidate: it persists only when its candidate left no
+	 * process or thread running). */
 	if (!w->persisted)
 		kill(-w->pid, SIGKILL);
 	/* Collect what is left in the pipes (writers in the group are dead now, or soon). */
@@ -831,6 +887,7 @@ static int run_attempt(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode,
 	tnorm__waited w;
 	sigset_t mask;
 	unsigned reused = 0;
+	char what;
 
 	*retry = 0;
 	r->fs_reused = 0;
@@ -843,10 +900,11 @@ static int run_attempt(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode,
 		*retry = 1; /* the server died since pick_mode: start another */
 		goto done;
 	}
+	what = mode == TNORM__RUN_PLAIN ? 0 : tnorm__forkserver_what(r, reused);
 	start = tnorm__now();
-	fds_launch(r, t, mode, &a, reused);
+	fds_launch(r, t, mode, &a, what);
 	wait_mask(&mask);
-	if ((err = wait_run(r, t, mode, &a.so, &a.se, a.pending, start, &mask, &w)) < 0)
+	if ((err = wait_run(r, t, mode, what, &a.so, &a.se, a.pending, start, &mask, &w)) < 0)
 		goto done;
 	tnorm__tracer_end(t);
 	*retry = tnorm__forkserver_after(r, mode, &w);

@@ -154,6 +154,12 @@ void tnorm__tracer_free(tnorm__tracer *t);
  * fresh child).  The run's program is that child from here on. */
 int tnorm__tracer_begin(tnorm__tracer *t, tnorm_run_result *res, int served, unsigned *reused);
 
+/* Persistent mode, in the caller's thread: the run's child said "TNPS" (its candidate passed,
+ * `ru` its CPU time) on the control socket.  The run is over as an exit 0, the child kept for the
+ * next run unless the tracer saw it end already; *pid and *w are the answer (as
+ * tnorm__tracer_answer's, done). */
+void tnorm__tracer_persisted(tnorm__tracer *t, const struct rusage *ru, pid_t *pid, tnorm__waited *w);
+
 /* 1 when a persistent child of the fork server is alive, waiting for a candidate. */
 int tnorm__tracer_persistent(tnorm__tracer *t);
 
@@ -220,9 +226,10 @@ int tnorm__forkserver_may_persist(const tnorm_runner *r);
 /* Candidates per persistent child for these options (opts->persistent, TNORM_PERSISTENT). */
 unsigned tnorm__forkserver_persist_max(const tnorm_run_options *opts);
 
-/* A persistent child stopped itself: did it say "TNPS" (its candidate passed) on the control
- * socket first?  Then *ru holds the candidate's CPU time (user, system) as the child measured
- * it, and 1 is returned. */
+/* Persistent mode: is the control socket's next message (read without waiting) the run's child
+ * saying "TNPS" (its candidate passed)?  Then *ru holds the candidate's CPU time (user, system)
+ * as the child measured it, and 1 is returned.  (runner.c's wait_run reads it; the tracer never
+ * reads the socket after the server's hello.) */
 int tnorm__forkserver_persisted(int ctl, struct rusage *ru);
 
 /* A would-be fork server stopped itself: did it say hello on the control socket first? */

@@ -374,13 +374,13 @@ static void tasks_follow(task_set *ts, pid_t tid, int status, pid_t root, pid_t 
 		tasks_forget(ts, (pid_t)msg);
 }
 
-/* The run is over: kill every task but those of processes `keep` (the fork server; 0: none) and
- * `keep2` (a persistent child that passed; 0: none). */
-static void tasks_doom(task_set *ts, pid_t keep, pid_t keep2)
+/* The run is over: kill every task but those of process `keep` (the fork server; 0: none).  (A
+ * persistent child whose candidate passed left nothing to kill: it persists only then.) */
+static void tasks_doom(task_set *ts, pid_t keep)
 {
 	size_t i;
 	for (i = 0; i < ts->n; i++)
-		if (ts->v[i].tgid != keep && (!keep2 || ts->v[i].tgid != keep2) && !ts->v[i].doomed) {
+		if (ts->v[i].tgid != keep && !ts->v[i].doomed) {
 			ts->v[i].doomed = 1;
 			kill(ts->v[i].tid, SIGKILL);
 		}
@@ -456,10 +456,14 @@ static void tracer_notify(tnorm__tracer *t)
  * `last`: nothing of ours is left, the tracer is done with this job (busy is cleared here, in
  * the same breath, so that the caller's next run seldom has to wait for the thread).
  */
-static void tracer_done(tnorm__tracer *t, int status, const struct rusage *ru, int from_server,
-                        int lost, int last)
+static void tracer_done_(tnorm__tracer *t, int status, const struct rusage *ru, int from_server,
+                         int lost, int last, int child_gone)
 {
 	pthread_mutex_lock(&t->mu);
+	if (child_gone) {
+		t->pchild = 0;
+		t->pruns = 0;
+	}
 	t->done = 1;
 	t->lost = lost;
 	t->status = status;
@@ -474,21 +478,52 @@ static void tracer_done(tnorm__tracer *t, int status, const struct rusage *ru, i
 	tracer_notify(t);
 }
 
-/* A persistent child passed its candidate (and stopped itself, to be resumed): the run is over
- * as if it had exited 0, with the candidate's CPU time as the child measured it. */
-static void tracer_persisted(tnorm__tracer *t, pid_t child, const struct rusage *ru)
+static void tracer_done(tnorm__tracer *t, int status, const struct rusage *ru, int from_server,
+                        int lost, int last)
+{
+	tracer_done_(t, status, ru, from_server, lost, last, 0);
+}
+
+/* The server's child of this run is reaped: the run is over, and no persistent child is left. */
+static void tracer_done_child(tnorm__tracer *t, int status, const struct rusage *ru, int last)
+{
+	tracer_done_(t, status, ru, 0, 0, last, 1);
+}
+
+/*
+ * Persistent mode, in the caller's thread: the run's child said "TNPS" on the control socket
+ * (runner.c reads it there; the tracer never does) and waits on the socket for its next
+ * candidate, without a stop of ours to resume.  Under the mutex, as one step with the tracer's
+ * own news: when the tracer has not seen the child end, the run is over as if it had exited 0
+ * with the candidate's CPU time as the child measured it, and the child is kept (pchild) for
+ * the next run; when it has (the child died right after its report: killed, or the engine's
+ * timeout), the pass stands but no child is kept.  *w and *pid are the answer, as
+ * tnorm__tracer_answer gives it.  The tracer's later news of this child (its reap, if it dies
+ * now) is the next run's: tnorm__tracer_begin clears what it left.
+ */
+void tnorm__tracer_persisted(tnorm__tracer *t, const struct rusage *ru, pid_t *pid, tnorm__waited *w)
 {
 	pthread_mutex_lock(&t->mu);
-	t->pchild = child;
-	t->pruns++;
-	t->persisted = 1;
+	if (!t->done && t->pid > 0) {
+		t->pchild = t->pid;
+		t->pruns++;
+		t->persisted = 1;
+	} else {
+		t->persisted = 0;
+	}
 	t->done = 1;
 	t->lost = 0;
 	t->status = 0;
 	t->ru = *ru;
 	t->from_server = 0;
+	*pid = t->pid;
+	w->lost = 0;
+	w->status = 0;
+	w->ru = *ru;
+	w->from_server = 0;
+	w->persisted = t->persisted;
+	w->hello = t->hello;
 	pthread_mutex_unlock(&t->mu);
-	tracer_notify(t);
 }
 
 /* The server's child is gone: no persistent child any more. */
@@ -592,7 +627,7 @@ static void program_gone(trace_state *x, int st, struct rusage *wru)
 		/* The run is over: what the program started goes, then the tracer (idle at once when
 		 * nothing is left to reap). */
 		x->over = 1;
-		tasks_doom(&x->ts, 0, 0);
+		tasks_doom(&x->ts, 0);
 		tracer_done(x->t, st, wru, x->is_server, 0, x->ts.n == 0);
 	}
 }
@@ -603,10 +638,11 @@ static void task_ended(trace_state *x, pid_t w, int st, struct rusage *wru)
 	tasks_forget(&x->ts, w);
 	if (!(x->is_server && w == x->child))
 		return; /* a thread, or a process the program started */
-	tracer_no_pchild(x->t);
 	x->over = x->p_gone;
-	tasks_doom(&x->ts, x->p_gone ? 0 : x->pid, 0);
-	tracer_done(x->t, st, wru, 0, 0, x->over && x->ts.n == 0);
+	tasks_doom(&x->ts, x->p_gone ? 0 : x->pid);
+	/* (no persistent child any more: in the same step as the run's news, so that the caller,
+	 * which may be taking a "TNPS" of this child, sees both or neither) */
+	tracer_done_child(x->t, st, wru, x->over && x->ts.n == 0);
 	x->child = 0;
 	x->child_started = 0;
 }
@@ -614,7 +650,6 @@ static void task_ended(trace_state *x, pid_t w, int st, struct rusage *wru)
 /* A stop of the server's child of this run, or of one of its threads. */
 static void child_stop(trace_state *x, pid_t w, int st)
 {
-	struct rusage pru;
 	if (!x->child) { /* its first stop came before the server's fork event */
 		x->child = w;
 		set_run_pid(x->t, x->child);
@@ -626,14 +661,10 @@ static void child_stop(trace_state *x, pid_t w, int st)
 		if (x->r->probe)
 			tnorm__probe_arm(x->r->probe, x->r->syms, w, 1);
 		ptrace(PTRACE_CONT, w, NULL, NULL);
-	} else if (w == x->child && !(st >> 16) && WSTOPSIG(st) == SIGSTOP &&
-	           tnorm__forkserver_persisted(x->t->ctl_engine, &pru)) {
-		/* Persistent mode: the candidate passed, and the child waits for the next.  What the
-		 * run started goes, as at an exit; the child stays. */
-		tasks_doom(&x->ts, x->pid, x->child);
-		tracer_persisted(x->t, x->child, &pru);
-		ptrace(PTRACE_CONT, w, NULL, NULL);
 	} else {
+		/* (Persistent mode: a child whose candidate passed says so on the control socket,
+		 * which the caller's thread reads, and waits there without a stop: nothing of it comes
+		 * here.  A SIGSTOP of the child is the program's, delivered as in a run afresh.) */
 		on_stop(x->r, x->child, w, st, &x->child_exec_seen, 0, current_res(x->t, &x->scratch));
 	}
 }
