@@ -1257,10 +1257,7 @@ static int rule_scan(gen *g)
 
 void tnorm__generic_options_resolve(tnorm_generic_options *o)
 {
-	if (o->algo == TNORM_ALGO_DEFAULT)
-		o->algo = TNORM_ALGO_ADAPTIVE;
-	if (!o->seed)
-		o->seed = 1;
+	tnorm__deletion_resolve(&o->algo, &o->seed, TNORM_ALGO_ADAPTIVE);
 	if (!o->views)
 		o->views = TNORM_VIEW_ALL;
 	o->chunks = o->chunks >= 0;

@@ -22,6 +22,9 @@
 void tnorm__run_options_resolve(tnorm_run_options *o);
 /* confirm 0: 3. */
 void tnorm__session_options_resolve(tnorm_session_options *o);
+/* The deletion's algorithm and seed, as both the reduce and the generic options hold them:
+ * TNORM_ALGO_DEFAULT is `dflt`, seed 0 is 1. */
+void tnorm__deletion_resolve(tnorm_reduce_algo *algo, uint64_t *seed, tnorm_reduce_algo dflt);
 /* algo TNORM_ALGO_DEFAULT: `algo` (adaptive, ddmin in normalization); prefix, slice: 1 unless
  * negative; seed 0: 1. */
 void tnorm__reduce_options_resolve(tnorm_reduce_options *o, tnorm_reduce_algo algo);

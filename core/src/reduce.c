@@ -320,14 +320,19 @@ static int ask_test(test_ctx *c, const tnorm_test *t, int *yes)
 	return c->fn(c->ctx, t, yes);
 }
 
+void tnorm__deletion_resolve(tnorm_reduce_algo *algo, uint64_t *seed, tnorm_reduce_algo dflt)
+{
+	if (*algo == TNORM_ALGO_DEFAULT)
+		*algo = dflt;
+	if (!*seed)
+		*seed = 1;
+}
+
 void tnorm__reduce_options_resolve(tnorm_reduce_options *o, tnorm_reduce_algo algo)
 {
-	if (o->algo == TNORM_ALGO_DEFAULT)
-		o->algo = algo;
+	tnorm__deletion_resolve(&o->algo, &o->seed, algo);
 	o->prefix = o->prefix >= 0;
 	o->slice = o->slice >= 0;
-	if (!o->seed)
-		o->seed = 1;
 }
 
 int tnorm_reduce_test(tnorm_test **out, const tnorm_test *t, const tnorm_reduce_options *opts,
