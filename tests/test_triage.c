@@ -21,6 +21,7 @@
 #include <jansson.h>
 
 #include "common.h"
+#include "triage_sample.h"
 #include "tnorm/tnorm.h"
 
 static char sig[] = "SIGABRT at f (a<b>.c:1)";
@@ -473,6 +474,121 @@ static void test_triage__generic_folder(void **state)
 	assert_int_equal(system(p), 0);
 }
 
+
+/* ---- the sampled triage's plan (triage_sample.c, issue 38) ---------------------------------- */
+
+/* A failing test of the sampled triage: checked (minimized 0) or minimized into bucket b. */
+static void sample_test(tnorm_triage_test *t, const char *name, const char *k, const char *stack,
+                        long len, int minimized, size_t b)
+{
+	memset(t, 0, sizeof(*t));
+	t->name = (char *)name;
+	t->status = TNORM_TRIAGE_OK;
+	t->key = (char *)k;
+	t->signature = (char *)stack;
+	t->original_steps = len;
+	t->minimized = minimized;
+	t->bucket = b;
+}
+
+static void test_triage__sample_plan(void **state)
+{
+	static const char A1[] = "SIGSEGV at f (a.c:1) <- g (a.c:5) <- main (a.c:9)",
+	                  A2[] = "SIGSEGV at f (a.c:1) <- h (a.c:7) <- main (a.c:9)",
+	                  B1[] = "SIGABRT at k (b.c:3) <- main (b.c:4)";
+	tnorm_triage_test t[6];
+	tnorm_triage_result r;
+	unsigned char want[6];
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.tests = t;
+	r.ntests = 6;
+	/* Round 0: the smallest test of each key, whatever its stack. */
+	sample_test(&t[0], "a", A1, A1, 30, 0, 0);
+	sample_test(&t[1], "b", A1, A1, 10, 0, 0);
+	sample_test(&t[2], "c", A1, A2, 20, 0, 0);
+	sample_test(&t[3], "d", A1, A2, 25, 0, 0);
+	sample_test(&t[4], "e", B1, B1, 5, 0, 0);
+	sample_test(&t[5], "f", B1, B1, 50, 0, 0);
+	memset(want, 0, sizeof(want));
+	assert_int_equal(tnorm__sample_plan(&r, want), 2);
+	assert_true(want[1] && want[4]);
+	/* Round 1: key A agrees so far with one stack minimized: a second opinion from the other
+	 * stack (its smallest); key B has one stack only: done. */
+	t[1].minimized = 1;
+	t[1].bucket = 1;
+	t[4].minimized = 1;
+	t[4].bucket = 2;
+	memset(want, 0, sizeof(want));
+	assert_int_equal(tnorm__sample_plan(&r, want), 1);
+	assert_true(want[2]);
+	/* Agreement on both stacks: the plan is complete. */
+	t[2].minimized = 1;
+	t[2].bucket = 1;
+	memset(want, 0, sizeof(want));
+	assert_int_equal(tnorm__sample_plan(&r, want), 0);
+	/* Disagreement: every stack gets a second test (its longest), then a stack whose two
+	 * disagree is minimized whole. */
+	t[2].bucket = 3;
+	memset(want, 0, sizeof(want));
+	assert_int_equal(tnorm__sample_plan(&r, want), 2);
+	assert_true(want[0] && want[3]);
+	/* The plan does not depend on the order of the tests. */
+	{
+		tnorm_triage_test u[6];
+		unsigned char w2[6];
+		size_t i;
+		for (i = 0; i < 6; i++)
+			u[i] = t[5 - i];
+		r.tests = u;
+		memset(w2, 0, sizeof(w2));
+		assert_int_equal(tnorm__sample_plan(&r, w2), 2);
+		for (i = 0; i < 6; i++)
+			assert_int_equal(w2[i], want[5 - i]);
+		r.tests = t;
+	}
+}
+
+static void test_triage__sample_assign(void **state)
+{
+	static const char A1[] = "SIGSEGV at f (a.c:1) <- g (a.c:5) <- main (a.c:9)",
+	                  A2[] = "SIGSEGV at f (a.c:1) <- h (a.c:7) <- main (a.c:9)",
+	                  A3[] = "SIGSEGV at f (a.c:1) <- g (a.c:5) <- x (a.c:2) <- main (a.c:9)",
+	                  R1[] = "SIGSEGV at f (a.c:1) <- g (a.c:5) <- g (a.c:6) <- g (a.c:6) <- main (a.c:9)";
+	tnorm_triage_test t[5];
+	tnorm_triage_bucket b[2];
+	tnorm_triage_result r;
+	size_t i;
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	memset(b, 0, sizeof(b));
+	r.tests = t;
+	r.ntests = 5;
+	r.buckets = b;
+	r.nbuckets = 2;
+	b[0].count = b[1].count = 1;
+	sample_test(&t[0], "m1", A1, A1, 10, 1, 1);
+	sample_test(&t[1], "m2", A1, A2, 12, 1, 2);
+	sample_test(&t[2], "own", A1, A2, 40, 0, 0);  /* its stack's minimized test: m2 */
+	sample_test(&t[3], "near", A1, A3, 40, 0, 0); /* no minimized test of its stack: nearest */
+	sample_test(&t[4], "rec", A1, R1, 40, 0, 0);  /* a recursion deeper: m1's stack */
+	assert_int_equal(tnorm__sample_assign(&r), 0);
+	assert_int_equal(t[2].bucket, 2);
+	assert_non_null(strstr(t[2].evidence, "stack as m2"));
+	assert_int_equal(t[3].bucket, 1);
+	assert_non_null(strstr(t[3].evidence, "nearest"));
+	assert_int_equal(t[4].bucket, 1);
+	assert_non_null(strstr(t[4].evidence, "stack as m1"));
+	assert_int_equal(r.minimized, 2);
+	assert_int_equal(r.assigned, 3);
+	assert_int_equal(b[0].count, 3);
+	assert_int_equal(b[1].count, 2);
+	assert_int_equal(tnorm__sample_common_frames(A1, A3), 2);
+	assert_int_equal(tnorm__sample_common_frames(A1, R1), 3);
+	for (i = 2; i < 5; i++)
+		tnorm_free(t[i].evidence);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -483,6 +599,8 @@ int main(void)
 	        cmocka_unit_test(test_triage__all_done),
 	        cmocka_unit_test(test_triage__shard_parse),
 	        cmocka_unit_test(test_triage__generic_folder),
+	        cmocka_unit_test(test_triage__sample_plan),
+	        cmocka_unit_test(test_triage__sample_assign),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,10 +25,13 @@ static void help(FILE *f)
 	           "                   [--mem SIZE] [--stdin] [--no-fork-server] [--env N=V]...\n"
 	           "                   [--invalid-exit N]... [--fixed CMD] [--rules calls|paper]\n"
 	           "                   [--shard K/N] [--lease S] [--polish N | --no-polish]\n"
-	           "                   [--polish-runs R] [--quiet] -- CMD ARGS...\n\n"
-	           "Confirm, reduce and normalize every test (*.t) in DIR on N worker threads\n"
-	           "(default: the number of cores) sharing one database (default DIR/.tnorm/cache.db),\n"
-	           "then group them into buckets of (signature, normal form): one test per fault.\n"
+	           "                   [--polish-runs R] [--thorough] [--quiet] -- CMD ARGS...\n\n"
+	           "Run every test (*.t) in DIR once for its signature, on N worker threads\n"
+	           "(default: the number of cores) sharing one database (default DIR/.tnorm/cache.db);\n"
+	           "confirm, reduce and normalize a few tests of each signature (the smallest, one\n"
+	           "of another stack, more where their buckets disagree), and put the others in the\n"
+	           "bucket of the minimized test of their signature and stack: one test per fault.\n"
+	           "--thorough minimizes every test (about a hundred runs each instead of one).\n"
 	           "Without --harness, when CMD is a tnorm driver, its compiled-in harness is used\n"
 	           "(CMD --print-harness); else (or with --no-harness) DIR is a fuzzer's crash\n"
 	           "folder (AFL++'s crashes/ or its output folder, libFuzzer's crash-* files):\n"
@@ -150,7 +153,10 @@ static int on_progress(void *ctx, const tnorm_triage_progress *p)
 	}
 	if (p->event != TNORM_TRIAGE_EVENT_TEST || s->quiet)
 		return 0;
-	if (t->status == TNORM_TRIAGE_OK)
+	if (t->status == TNORM_TRIAGE_OK && !t->minimized)
+		printf("%s: %ld %s, checked (%llu run%s): %s\n", t->name, t->original_steps, s->unit,
+		       (unsigned long long)t->runs, t->runs == 1 ? "" : "s", t->signature);
+	else if (t->status == TNORM_TRIAGE_OK)
 		printf("%s: %ld -> %ld %s (%llu runs): %s\n", t->name, t->original_steps,
 		       t->normal_steps, s->unit, (unsigned long long)t->runs, t->signature);
 	else
@@ -184,6 +190,11 @@ static void print_summary(const tnorm_triage_result *r)
 	       "distinct normalized: %zu bucket%s\n",
 	       r->corpus, r->ntests, r->failing, r->signatures, r->distinct_reduced,
 	       r->distinct_normalized, r->nbuckets, r->nbuckets == 1 ? "" : "s");
+	if (r->assigned)
+		printf("sampled: %zu minimized, %zu assigned to the bucket of a minimized test with "
+		       "their signature (report.json says on what evidence; --thorough minimizes "
+		       "all)\n",
+		       r->minimized, r->assigned);
 	if (r->polish_forms)
 		printf("polish: %zu of %zu normal form%s made canonical (%zu lowered), %llu runs of a "
 		       "budget of %llu%s\n",
@@ -245,6 +256,7 @@ static int parse(cli_args *a, tnorm_triage_options *o, int argc, char **argv)
 		o->job.normalize.rules = strcmp(a->rules, "paper") ? TNORM_RULES_CALLS : TNORM_RULES_PAPER;
 	if (a->no_generalize)
 		o->generalize = -1;
+	o->thorough = a->thorough;
 	o->polish = a->polish;
 	o->polish_runs = a->polish_runs;
 	o->lease = (unsigned)a->lease;

@@ -170,6 +170,7 @@ static const cli_option options[] = {
 	U64("--max-failures", CLI_FUZZ, max_failures, 0, 0, NULL),
 	/* triage */
 	FLAG("--no-generalize", CLI_TRIAGE, no_generalize),
+	FLAG("--thorough", CLI_TRIAGE, thorough),
 	CUSTOM("--no-polish", CLI_TRIAGE, 0, parse_no_polish, NULL),
 	CUSTOM("--polish", CLI_TRIAGE, 1, parse_polish, NULL),
 	U64("--polish-runs", CLI_TRIAGE, polish_runs, 1, ULLONG_MAX, ""),

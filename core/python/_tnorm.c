@@ -1214,7 +1214,9 @@ static PyObject *triage_test_dict(const tnorm_triage_test *t)
 	    set_item(d, "seconds", PyFloat_FromDouble(t->seconds)) < 0 ||
 	    set_item(d, "complete", PyBool_FromLong(t->complete)) < 0 ||
 	    set_item(d, "bucket", PyLong_FromSize_t(t->bucket)) < 0 ||
-	    set_item(d, "fresh", PyBool_FromLong(t->fresh)) < 0) {
+	    set_item(d, "fresh", PyBool_FromLong(t->fresh)) < 0 ||
+	    set_item(d, "minimized", PyBool_FromLong(t->minimized)) < 0 ||
+	    set_item(d, "evidence", str_or_none(t->evidence)) < 0) {
 		Py_DECREF(d);
 		return NULL;
 	}
@@ -1276,6 +1278,8 @@ static PyObject *triage_result_dict(const tnorm_triage_result *r, int err)
 	    set_item(d, "done", PyLong_FromSize_t(r->done)) < 0 ||
 	    set_item(d, "fresh", PyLong_FromSize_t(r->fresh)) < 0 ||
 	    set_item(d, "failing", PyLong_FromSize_t(r->failing)) < 0 ||
+	    set_item(d, "minimized", PyLong_FromSize_t(r->minimized)) < 0 ||
+	    set_item(d, "assigned", PyLong_FromSize_t(r->assigned)) < 0 ||
 	    set_item(d, "distinct_signatures", PyLong_FromSize_t(r->signatures)) < 0 ||
 	    set_item(d, "distinct_reduced", PyLong_FromSize_t(r->distinct_reduced)) < 0 ||
 	    set_item(d, "distinct_normalized", PyLong_FromSize_t(r->distinct_normalized)) < 0 ||
@@ -1336,14 +1340,14 @@ static PyObject *py_triage(PyObject *self, PyObject *args, PyObject *kw)
 	static char *kwlist[] = {"dir",      "argv",    "harness", "out",          "db",
 	                         "jobs",     "match",   "generalize", "progress",  "timeout",
 	                         "max_time_per_test",   "confirm", "invalid_exit", "fixed",
-	                         "rules",    "stdin",   NULL};
+	                         "rules",    "stdin",   "thorough", NULL};
 	tnorm_triage_options o = TNORM_TRIAGE_OPTIONS_INIT;
 	tnorm_triage_result r;
 	PyObject *argv_obj, *progress = Py_None, *result = NULL;
 	PyObject *invalid_obj = Py_None, *fixed_obj = Py_None;
 	cmd_args a;
 	const char *dir, *harness = NULL, *out = NULL, *db = NULL, *match = "line", *rules = "calls";
-	int generalize = 1, use_stdin = 0, err;
+	int generalize = 1, use_stdin = 0, thorough = 0, err;
 	unsigned int jobs = 1, confirm = 3;
 	double timeout = 0, max_time = 0;
 	PyThreadState *saved;
@@ -1353,10 +1357,10 @@ static PyObject *py_triage(PyObject *self, PyObject *args, PyObject *kw)
 	memset(&r, 0, sizeof(r));
 	memset(&c, 0, sizeof(c));
 	memset(&a, 0, sizeof(a));
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "sO|zzzIzpOddIOOsp:triage", kwlist, &dir,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "sO|zzzIzpOddIOOspp:triage", kwlist, &dir,
 	                                 &argv_obj, &harness, &out, &db, &jobs, &match, &generalize,
 	                                 &progress, &timeout, &max_time, &confirm, &invalid_obj,
-	                                 &fixed_obj, &rules, &use_stdin))
+	                                 &fixed_obj, &rules, &use_stdin, &thorough))
 		return NULL;
 	if (timeout < 0 || timeout != timeout) /* as job's: 0 is derived from the confirm runs */
 		return PyErr_Format(PyExc_ValueError, "the timeout must be zero or positive");
@@ -1369,6 +1373,7 @@ static PyObject *py_triage(PyObject *self, PyObject *args, PyObject *kw)
 	o.db = db;
 	o.jobs = jobs ? jobs : 1;
 	o.generalize = generalize ? 1 : -1;
+	o.thorough = thorough;
 	o.job.run.timeout = timeout;
 	o.job.run.use_stdin = use_stdin;
 	o.job.run.invalid_exits = a.invalid;
@@ -1649,9 +1654,9 @@ static PyMethodDef methods[] = {
 	{"triage", (PyCFunction)(void (*)(void))py_triage, METH_VARARGS | METH_KEYWORDS,
 	 "triage(dir, argv, harness=None, out=None, db=None, jobs=1, match='line', generalize=True,\n"
 	 "       progress=None, timeout=0.0, max_time_per_test=0.0, confirm=3, invalid_exit=(),\n"
-	 "       fixed=None, rules='calls', stdin=False) -> dict\n\n"
-	 "Minimize every test (*.t) in dir on `jobs` worker threads and group them into buckets of\n"
-	 "(signature, normal form), as `tnorm triage` does: out (default dir/triage) receives the\n"
+	 "       fixed=None, rules='calls', stdin=False, thorough=False) -> dict\n\n"
+	 "Run every test (*.t) in dir once, minimize a few of each signature (every one when\n"
+	 "thorough) on `jobs` worker threads and group them into buckets, as `tnorm triage` does: out (default dir/triage) receives the\n"
 	 "results, report.json and report.html; db is the database file (None: none; see db_path).\n"
 	 "Without a harness dir is a fuzzer's crash folder: any files, minimized as bytes (each\n"
 	 "bucket's 'normal_form_bytes' exact, its representative written to its 'file').\n"

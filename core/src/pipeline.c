@@ -17,8 +17,9 @@ const char *tnorm_mode_name(tnorm_mode m)
 	static const char *const names[] = {[TNORM_MODE_MINIMIZE] = "minimize",
 	                                    [TNORM_MODE_REDUCE] = "reduce",
 	                                    [TNORM_MODE_NORMALIZE] = "normalize",
-	                                    [TNORM_MODE_GENERALIZE] = "generalize"};
-	return (unsigned)m < 4 ? names[m] : "?";
+	                                    [TNORM_MODE_GENERALIZE] = "generalize",
+	                                    [TNORM_MODE_CHECK] = "check"};
+	return (unsigned)m < 5 ? names[m] : "?";
 }
 
 int tnorm_db_path(const char *test, const char *explicit_path, char **out)
@@ -578,7 +579,7 @@ static int check_options(const tnorm_pipeline_options *o)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_pipeline_run: options version %u, "
 		                        "expected %u (rebuild against this tnorm)", o->version,
 		                        TNORM_PIPELINE_OPTIONS_VERSION);
-	if ((unsigned)o->mode > TNORM_MODE_GENERALIZE)
+	if ((unsigned)o->mode > TNORM_MODE_CHECK)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_pipeline_run: unknown mode %d", (int)o->mode);
 	if (o->mode == TNORM_MODE_GENERALIZE && !o->harness)
 		return tnorm__error_set(TNORM_EINVALID, "generalize needs a harness: it annotates the "
@@ -736,8 +737,14 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 		near.user_ctx = sopts.observe_ctx;
 		tnorm_session_observe(s, observe_near, &near);
 	}
-	if ((err = describe_target(o, r, s, match)) < 0 ||
-	    (err = open_db(o, r, s, h, match, &hooks, &db)) < 0)
+	if ((err = describe_target(o, r, s, match)) < 0)
+		goto done;
+	if (o->mode == TNORM_MODE_CHECK) { /* the target is all a check asks for */
+		r->complete = 1;
+		tnorm_session_stats(s, &r->stats);
+		goto done;
+	}
+	if ((err = open_db(o, r, s, h, match, &hooks, &db)) < 0)
 		goto done;
 	/* The original is the first best-so-far: the output exists from now on. */
 	if ((err = tnorm_file_write_atomic(o->out, data, len)) < 0)

@@ -38,6 +38,7 @@
 #include "tnorm/triage.h"
 
 #include "common.h"
+#include "triage_sample.h"
 #include "json.h"
 #include "options.h"
 
@@ -69,6 +70,7 @@ static void test_dispose(tnorm_triage_test *t)
 	tnorm_free(t->key);
 	tnorm_free(t->reduced);
 	tnorm_free(t->normal);
+	tnorm_free(t->evidence);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -609,7 +611,7 @@ static int parse_result(const char *text, tnorm_triage_test *t, const char *hex,
  * item 5); a record that names no job (an older tnorm's, or one written by hand) is taken. */
 static int result_from_json(json_t *j, tnorm_triage_test *t, const char *hex, const char *jobkey)
 {
-	const char *h, *job;
+	const char *h, *job, *stage;
 	int loaded = 0;
 	if (!json_is_object(j))
 		goto done;
@@ -629,6 +631,9 @@ static int result_from_json(json_t *j, tnorm_triage_test *t, const char *hex, co
 	t->runs = (uint64_t)(member_long(j, "runs") < 0 ? 0 : member_long(j, "runs"));
 	t->seconds = json_number_value(json_object_get(j, "seconds"));
 	t->complete = json_is_true(json_object_get(j, "complete"));
+	/* A result without a stage is a minimized test's (tnorm before issue 38). */
+	stage = json_string_value(json_object_get(j, "stage"));
+	t->minimized = !stage || strcmp(stage, "check") != 0;
 	if (!t->message || !t->signature || !t->key || !t->reduced || !t->normal ||
 	    t->status == TNORM_TRIAGE_PENDING) {
 		/* Written by hand, or by another version: done again. */
@@ -678,6 +683,7 @@ static int result_text(const tnorm_triage_test *t, const char *hex, const char *
 	bad |= json_object_set_new(r, "job", json_string(jobkey));
 	bad |= json_object_set_new(r, "status", json_string(tnorm_triage_status_name(t->status)));
 	bad |= json_object_set_new(r, "complete", json_boolean(t->complete));
+	bad |= json_object_set_new(r, "stage", json_string(t->minimized ? "minimized" : "check"));
 	bad |= json_object_set_new(r, "message", tnorm__json_str(t->message));
 	bad |= json_object_set_new(r, "signature", tnorm__json_str(t->signature));
 	bad |= json_object_set_new(r, "key", tnorm__json_str(t->key));
@@ -741,6 +747,8 @@ typedef struct job {
 	int lease;            /* seconds */
 	worker_state *workers;
 	unsigned nworkers;
+	int check;                  /* this pass runs each test once (its signature): no minimizing */
+	const unsigned char *want;  /* the tests this pass does (NULL: all) */
 } job;
 
 /* A worker's error that stops the job: recorded once, with the test's name. */
@@ -826,7 +834,9 @@ static int minimize(job *j, tnorm_triage_test *t)
 		goto done;
 	}
 	norm = n.ptr;
-	po = job_options(o, TNORM_MODE_MINIMIZE, test, norm);
+	po = job_options(o, j->check ? TNORM_MODE_CHECK : TNORM_MODE_MINIMIZE, test, norm);
+	if (j->check)
+		po.session.confirm = 1; /* one run: its signature is the evidence */
 	po.session.cancel = &j->stop;
 	po.session.progress = NULL;
 	po.session.progress_ctx = NULL;
@@ -839,11 +849,16 @@ static int minimize(job *j, tnorm_triage_test *t)
 	t->message = tnorm__strdup(err < 0 ? tnorm_error_last()->message : "");
 	t->signature = tnorm__strdup(pr.signature ? pr.signature : "");
 	t->key = tnorm__strdup(pr.match_key ? pr.match_key : "");
-	t->runs = pr.stats.runs;
+	t->runs += pr.stats.runs; /* after its check's run, when it had one */
 	t->complete = pr.complete;
 	t->seconds = pr.stats.elapsed;
 	t->fresh = 1;
+	t->minimized = !j->check;
 	err = take_texts(t, &pr, !o->harness);
+	if (j->check) {
+		t->original_steps = (long)pr.original;
+		t->reduced_steps = t->normal_steps = -1;
+	}
 	if (err == 0 && !(t->message && t->signature && t->key))
 		err = TNORM_ENOMEM;
 done:
@@ -921,6 +936,8 @@ static int work_on(job *j, worker_state *w, size_t i)
 	done_item *d = NULL;
 	size_t len = 0;
 	int err = 0, got = 0;
+	if (j->want && !j->want[i])
+		goto done; /* not this pass's */
 	if (!file) {
 		err = TNORM_ENOMEM;
 		goto done;
@@ -935,11 +952,22 @@ static int work_on(job *j, worker_state *w, size_t i)
 		goto done;
 	}
 	if (load_result(out, &d->test, hex, j->jobkey)) {
-		count_earlier(j); /* done by an earlier job */
-		goto done;
+		if (j->check || d->test.minimized || d->test.status != TNORM_TRIAGE_OK) {
+			count_earlier(j); /* done by an earlier job */
+			goto done;
+		}
+		/* Checked, and now to be minimized: its runs count the check's. */
+		uint64_t checked = d->test.runs;
+		test_dispose(&d->test);
+		if (!(d->test.name = tnorm__strdup(name))) {
+			err = TNORM_ENOMEM;
+			goto done;
+		}
+		d->test.runs = checked;
 	}
 	if (w->db) {
-		if ((err = tnorm__buf_printf(&item, "%s/%s", hex, name)) < 0 ||
+		/* A check and a minimization are two items: a finished check is no minimization. */
+		if ((err = tnorm__buf_printf(&item, "%s%s/%s", j->check ? "check/" : "", hex, name)) < 0 ||
 		    (err = tnorm_db_result(w->db, j->jobkey, item.ptr, &rec)) < 0)
 			goto done;
 		if (rec && parse_result(rec, &d->test, hex, j->jobkey)) {
@@ -1230,10 +1258,10 @@ static size_t count_distinct(const tnorm_triage_result *r, int normal)
 {
 	size_t i, k, d = 0;
 	for (i = 0; i < r->ntests; i++) {
-		if (r->tests[i].status != TNORM_TRIAGE_OK)
+		if (r->tests[i].status != TNORM_TRIAGE_OK || !r->tests[i].minimized)
 			continue;
 		for (k = 0; k < i; k++)
-			if (r->tests[k].status == TNORM_TRIAGE_OK &&
+			if (r->tests[k].status == TNORM_TRIAGE_OK && r->tests[k].minimized &&
 			    same_text(&r->tests[k], &r->tests[i], normal))
 				break;
 		d += k == i;
@@ -1266,6 +1294,8 @@ static int make_buckets(tnorm_triage_result *r)
 			if (r->tests[k].status == TNORM_TRIAGE_OK && !strcmp(r->tests[k].key, t->key))
 				break;
 		r->signatures += k == i;
+		if (!t->minimized)
+			continue; /* assigned to a bucket later, on evidence (triage_sample.c) */
 		for (b = 0; b < r->nbuckets; b++)
 			if (!strcmp(r->buckets[b].key, t->key))
 				break;
@@ -1707,7 +1737,7 @@ static int take_polish(tnorm_triage_result *r, size_t i, const char *old, size_t
 		tnorm_triage_test *t = &r->tests[k];
 		tnorm__buf norm = TNORM__BUF_INIT;
 		char *mine;
-		if (t->status != TNORM_TRIAGE_OK || strcmp(t->key, r->tests[i].key) ||
+		if (t->status != TNORM_TRIAGE_OK || !t->minimized || strcmp(t->key, r->tests[i].key) ||
 		    !same_bytes(t->normal, t->normal_len, old, oldlen))
 			continue;
 		t->polished = done;
@@ -1746,6 +1776,8 @@ static int polish(const tnorm_triage_options *o, tnorm_triage_result *r, const c
 		if (t->status != TNORM_TRIAGE_OK || !t->key || !t->normal)
 			continue;
 		tests += t->runs;
+		if (!t->minimized)
+			continue; /* no normal form of its own */
 		if (t->normal_len > max)
 			continue;
 		for (k = 0; k < n; k++)
@@ -1843,6 +1875,7 @@ static int take_options(const tnorm_triage_options *in, tnorm_triage_options *o)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_triage_run: options of another version");
 	memcpy(o, in, in->version == 1   ? offsetof(tnorm_triage_options, shard)
 	              : in->version == 2 ? offsetof(tnorm_triage_options, polish)
+	              : in->version <= 4 ? offsetof(tnorm_triage_options, thorough)
 	                                 : sizeof(*o));
 	/* Defaults (options.h): before version 4, a generalize of 0 was off. */
 	if (in->version < 4 && !o->generalize)
@@ -2045,6 +2078,93 @@ static int unfinished(const tnorm_triage_result *res)
 	return 0;
 }
 
+/* One pass of the workers over the tests (j->check: their one-run checks; else the
+ * minimization of those j->want asks for), then every result read back: 0 when every test of
+ * the pass is done; TNORM_EINTERRUPTED (stopped), or why tests are left (unfinished). */
+static int pass(job *j, tnorm_triage_progress *p, double t0)
+{
+	tnorm_triage_result *res = j->res;
+	size_t i, left = 0;
+	int err;
+	j->next = 0;
+	j->naside = 0;
+	j->earlier = 0;
+	j->head = j->tail = NULL;
+	err = work(j, p->jobs, p, t0);
+	clear_claims(res->out);
+	if (err < 0 || (err = gather(res, res->folder, j->jobkey)) < 0)
+		return err;
+	if (!j->want)
+		res->fresh = p->fresh; /* tests done by this job: counted at their check */
+	for (i = 0; j->want && i < res->ntests; i++) /* a wanted test still only checked */
+		left += j->want[i] && res->tests[i].status == TNORM_TRIAGE_OK && !res->tests[i].minimized;
+	if (j->err)
+		return tnorm__error_set(j->err, "%s", j->errmsg ? j->errmsg : tnorm_error_name(j->err));
+	if (!j->stop && res->done < res->ntests && (err = unfinished(res)) < 0)
+		return err; /* a test file deleted, or another triage on the same folder: said as such */
+	if (j->stop || res->done < res->ntests)
+		return tnorm__error_set(TNORM_EINTERRUPTED, "interrupted: %zu of %zu tests done; run "
+		                        "the same command again to resume", res->done, res->ntests);
+	if (left)
+		return tnorm__error_set(TNORM_EINTERRUPTED, "interrupted: %zu tests to minimize are "
+		                        "left; run the same command again to resume", left);
+	return 0;
+}
+
+/* The buckets undone (before the next round of the plan makes them again). */
+static void unmake_buckets(tnorm_triage_result *r)
+{
+	size_t i;
+	for (i = 0; i < r->nbuckets; i++) {
+		tnorm_free(r->buckets[i].annotated);
+		tnorm_free(r->buckets[i].file);
+	}
+	tnorm_free(r->buckets);
+	r->buckets = NULL;
+	r->nbuckets = 0;
+	r->failing = r->signatures = r->distinct_reduced = r->distinct_normalized = 0;
+	for (i = 0; i < r->ntests; i++)
+		r->tests[i].bucket = 0;
+}
+
+/* A sampled triage's rounds (triage_sample.c): after the checks, minimize what the plan asks
+ * for, bucket the minimized tests (their coverage split included), and ask the plan again,
+ * until it asks for nothing. */
+static int sample(const tnorm_triage_options *o, job *j, tnorm_triage_progress *p, double t0)
+{
+	tnorm_triage_result *res = j->res;
+	unsigned char *want = tnorm__calloc(res->ntests + 1, 1);
+	size_t n, total = p->total, fresh = p->fresh;
+	unsigned round;
+	int err = 0;
+	if (!want)
+		return TNORM_ENOMEM;
+	j->check = 0;
+	for (round = 0;; round++) {
+		memset(want, 0, res->ntests + 1);
+		if (round > 0 && ((err = make_buckets(res)) < 0 || (err = split_by_coverage(o, res)) < 0))
+			break;
+		n = tnorm__sample_plan(res, want);
+		unmake_buckets(res);
+		if (n == 0)
+			break;
+		j->want = want;
+		p->total = n;
+		p->done = p->fresh = 0;
+		if ((err = pass(j, p, t0)) < 0)
+			break;
+	}
+	j->want = NULL;
+	p->total = total;
+	p->done = res->done;
+	p->fresh = fresh;
+	tnorm_free(want);
+	if (err == TNORM_EINTERRUPTED && !strstr(tnorm_error_last()->message, "run "))
+		err = tnorm__error_set(err, "interrupted while comparing executions; run again to "
+		                       "finish");
+	return err;
+}
+
 int tnorm_triage_run(const tnorm_triage_options *given, tnorm_triage_result *res)
 {
 	tnorm_triage_options opts;
@@ -2088,22 +2208,16 @@ int tnorm_triage_run(const tnorm_triage_options *given, tnorm_triage_result *res
 		                        "same command again to resume", res->ntests);
 	j.o = o;
 	j.res = res;
+	j.check = !o->thorough;
 	pthread_mutex_init(&j.lock, NULL);
 	pthread_cond_init(&j.cv, NULL);
-	err = work(&j, p.jobs, &p, t0);
+	err = pass(&j, &p, t0);
+	/* Sampled: the tests the plan asks for are minimized, round by round (a shard only checks
+	 * its tests: the plan needs every test's signature, and the report run makes it). */
+	if (err == 0 && !o->thorough && o->shards <= 1)
+		err = sample(o, &j, &p, t0);
 	pthread_mutex_destroy(&j.lock);
 	pthread_cond_destroy(&j.cv);
-	clear_claims(res->out);
-	if (err == 0 && (err = gather(res, res->folder, j.jobkey)) == 0) {
-		res->fresh = p.fresh;
-		if (j.err)
-			err = tnorm__error_set(j.err, "%s", j.errmsg ? j.errmsg : tnorm_error_name(j.err));
-		else if (!j.stop && res->done < res->ntests && (err = unfinished(res)) < 0)
-			; /* a test file deleted, or another triage on the same folder: said as such */
-		else if (j.stop || res->done < res->ntests)
-			err = tnorm__error_set(TNORM_EINTERRUPTED, "interrupted: %zu of %zu tests done; run "
-			                       "the same command again to resume", res->done, res->ntests);
-	}
 	tnorm_free(j.errmsg);
 	if (err < 0)
 		return err;
@@ -2127,6 +2241,8 @@ int tnorm_triage_run(const tnorm_triage_options *given, tnorm_triage_result *res
 		           ? tnorm__error_set(err, "interrupted while comparing executions; run again "
 		                                   "to finish")
 		           : err;
+	if ((err = tnorm__sample_assign(res)) < 0)
+		return err;
 	p.nbuckets = res->nbuckets;
 	for (b = 0; b < res->nbuckets && o->generalize && o->harness; b++)
 		if ((err = generalize_bucket(o, res, b, &g)) < 0)

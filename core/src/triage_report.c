@@ -104,6 +104,11 @@ static json_t *test_json(const tnorm_triage_test *t)
 	bad |= json_object_set_new(o, "normal_steps", json_integer(t->normal_steps));
 	bad |= json_object_set_new(o, "runs", json_integer((json_int_t)t->runs));
 	bad |= json_object_set_new(o, "polished", json_boolean(t->polished));
+	/* How it got its bucket: minimized, or assigned on evidence (from one run). */
+	if (t->status == TNORM_TRIAGE_OK) {
+		bad |= json_object_set_new(o, "method", json_string(t->minimized ? "minimized" : "assigned"));
+		bad |= json_object_set_new(o, "evidence", tnorm__json_str(t->evidence));
+	}
 	return tnorm__json_done(o, bad);
 }
 
@@ -131,6 +136,8 @@ int tnorm_triage_report_json(const tnorm_triage_result *r, char **out)
 	bad |= json_object_set_new(o, "distinct_reduced", json_integer((json_int_t)r->distinct_reduced));
 	bad |= json_object_set_new(o, "distinct_normalized",
 	                           json_integer((json_int_t)r->distinct_normalized));
+	bad |= json_object_set_new(o, "minimized", json_integer((json_int_t)r->minimized));
+	bad |= json_object_set_new(o, "assigned", json_integer((json_int_t)r->assigned));
 	bad |= json_object_set_new(o, "polish",
 	                           json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}", "forms",
 	                                     (json_int_t)r->polish_forms, "worked_on",

@@ -27,10 +27,12 @@ typedef enum tnorm_mode {
 	TNORM_MODE_MINIMIZE = 0,  /**< confirm, reduce, normalize (the default) */
 	TNORM_MODE_REDUCE = 1,    /**< confirm, reduce (a harness test, or any file without one) */
 	TNORM_MODE_NORMALIZE = 2, /**< confirm, normalize (no first reduction) */
-	TNORM_MODE_GENERALIZE = 3 /**< confirm, generalize the test as it is */
+	TNORM_MODE_GENERALIZE = 3, /**< confirm, generalize the test as it is */
+	TNORM_MODE_CHECK = 4       /**< confirm only: the target's signature and match key (no
+	                                result text; `out` is not written) */
 } tnorm_mode;
 
-/** "reduce", "normalize", "minimize", "generalize".  Static. */
+/** "reduce", "normalize", "minimize", "generalize", "check".  Static. */
 TNORM_EXTERN const char *tnorm_mode_name(tnorm_mode m);
 
 /* Version 2: tnorm_run_options and tnorm_session_options, which it holds, grew (invalid exits,

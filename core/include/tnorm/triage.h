@@ -106,6 +106,14 @@ typedef struct tnorm_triage_test {
 	size_t reduced_len;         /**< the length of `reduced` (generic mode: any bytes, NUL
 	                                 included; the string is NUL-terminated all the same) */
 	size_t normal_len;          /**< the length of `normal` (likewise) */
+	/** 1 when this test was minimized (its `reduced` and `normal` are its own); 0 when one
+	 *  run gave its signature and its bucket was assigned on evidence (then `reduced` and
+	 *  `normal` are empty, and `evidence` says why).  Every failing test is minimized with
+	 *  `thorough`. */
+	int minimized;
+	/** Why an assigned test is in its bucket (owned; NULL for a minimized test, or before
+	 *  the buckets are made): the minimized test it was judged by, and on what ground. */
+	char *evidence;
 } tnorm_triage_test;
 
 /** One fault: the tests whose (signature key, normal form) are the same. */
@@ -158,6 +166,11 @@ typedef struct tnorm_triage_result {
 	size_t polish_lowered;        /**< of them, those it lowered */
 	uint64_t polish_runs;         /**< program runs of the polish (not in any test's runs) */
 	uint64_t polish_budget;       /**< the runs it could take */
+	size_t minimized;             /**< failing tests that were minimized (all with `thorough`) */
+	size_t assigned;              /**< failing tests bucketed on evidence, from one run each */
+	uint64_t check_runs;          /**< program runs of the one-run checks (in no test's runs
+	                                   when the test was then minimized as well: these are
+	                                   counted in its own `runs`) */
 } tnorm_triage_result;
 
 /** What a progress report is about. */
@@ -193,12 +206,12 @@ typedef struct tnorm_triage_progress {
 typedef int (*tnorm_triage_progress_fn)(void *ctx, const tnorm_triage_progress *p);
 
 /* Version 2 (issue 19) added shard, shards and lease at the end; version 3 (issue 27) polish;
- * version 4: 0 is the default in every field (generalize).  Older structs are still accepted
+ * version 4: 0 is the default in every field (generalize); version 5 (issue 38): thorough.  Older structs are still accepted
  * (the fields they lack taken as 0; their generalize 0 is off).  As in every tnorm options
  * struct, 0 in a field means its default and a negative number turns off what is on by default
  * (docs/architecture.md, "Options structs"); `job` needs no version of its own: 0 there is the
  * current one. */
-#define TNORM_TRIAGE_OPTIONS_VERSION 4
+#define TNORM_TRIAGE_OPTIONS_VERSION 5
 
 typedef struct tnorm_triage_options {
 	unsigned version;        /**< TNORM_TRIAGE_OPTIONS_VERSION */
@@ -239,6 +252,12 @@ typedef struct tnorm_triage_options {
 	 *  pass costs least per test go first, a form whose pass costs more than is left is
 	 *  skipped, and a form the budget cuts keeps what its polish lowered so far. */
 	uint64_t polish_runs;
+	/** 0 (default): every test is run once for its signature; within each signature key a
+	 *  few tests are minimized (the smallest, and one of each other stack while their
+	 *  buckets disagree) and the rest are assigned to the bucket of the minimized test with
+	 *  their key and stack (docs/commands/triage.md, "Sampled triage").  1: every failing
+	 *  test is minimized (the method of tnorm before issue 38). */
+	int thorough;
 } tnorm_triage_options;
 
 /** The default longest normal form the polish works on: a byte costs up to a run per lower
