@@ -103,4 +103,9 @@ int tnorm__db_get_outcome_hashed(struct tnorm_db *d, uint64_t ctx, uint64_t h1, 
 int tnorm__db_put_outcome_hashed(struct tnorm_db *d, uint64_t ctx, uint64_t h1, uint64_t h2,
                                  size_t len, int interesting);
 
+/* What a run that is no failure did, in a few words for a message ("it passes (exit 0)", "it
+ * times out (...)"), in buf or a static string (session.c: the confirm runs' words). */
+struct tnorm_run_result;
+const char *tnorm__run_describe(const struct tnorm_run_result *r, char *buf, size_t size);
+
 #endif

@@ -204,7 +204,7 @@ void tnorm_session_set_phase(tnorm_session *s, const char *phase)
 		s->phase = phase;
 }
 
-static const char *describe(const tnorm_run_result *r, char *buf, size_t size)
+const char *tnorm__run_describe(const tnorm_run_result *r, char *buf, size_t size)
 {
 	switch (r->outcome) {
 	case TNORM_OUTCOME_PASS: return "it passes (exit 0)";
@@ -255,7 +255,7 @@ static int run_fixed(tnorm_session *s, const void *data, size_t len, int *passes
 		err = tnorm__error_set(TNORM_ERROR, "the fixed program: %s", res.message);
 	*passes = res.outcome == TNORM_OUTCOME_PASS;
 	if (why)
-		snprintf(why, whysize, "%s", describe(&res, tmp, sizeof(tmp)));
+		snprintf(why, whysize, "%s", tnorm__run_describe(&res, tmp, sizeof(tmp)));
 	tnorm_run_result_dispose(&res);
 	return err;
 }
@@ -304,13 +304,13 @@ int tnorm_session_confirm(tnorm_session *s, const void *data, size_t len)
 			char tmp[300];
 			nunmatched++;
 			snprintf(why, sizeof(why), "%s, but its output (stdout and stderr) does not match "
-			         "--match %s", describe(&res, tmp, sizeof(tmp)), s->o.match);
+			         "--match %s", tnorm__run_describe(&res, tmp, sizeof(tmp)), s->o.match);
 		} else if (res.outcome == TNORM_OUTCOME_FAIL && res.sig) {
 			sigs[nfail++] = res.sig;
 			res.sig = NULL;
 		} else {
 			char tmp[300];
-			snprintf(why, sizeof(why), "%s", describe(&res, tmp, sizeof(tmp)));
+			snprintf(why, sizeof(why), "%s", tnorm__run_describe(&res, tmp, sizeof(tmp)));
 		}
 		tnorm_run_result_dispose(&res);
 	}

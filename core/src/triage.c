@@ -726,6 +726,8 @@ typedef struct worker_state {
 	tnorm_db *db;   /* NULL without a database: claims are files */
 	char *held;     /* the item this worker works on, NULL when none */
 	pthread_t tid;
+	tnorm_runner *runner; /* its checks' runner: one fork server for all its files */
+	tnorm_match *match;   /* the job's policy, parsed */
 } worker_state;
 
 typedef struct job {
@@ -819,6 +821,71 @@ static tnorm_pipeline_options job_options(const tnorm_triage_options *o, tnorm_m
 	return po;
 }
 
+/* The check of one file on the worker's own runner, without a harness or a fixed program: the
+ * one run a session's confirm would make (tnorm_session_confirm with one run: its signature is
+ * the target, its key the policy's), at no exec of the program per file.  Fills t. */
+static int check_file(job *j, worker_state *w, tnorm_triage_test *t, const char *data,
+                      size_t len)
+{
+	const tnorm_triage_options *o = j->o;
+	const char *match = o->job.session.match ? o->job.session.match : "line";
+	tnorm_run_result res;
+	char why[300], tmp[300];
+	int err;
+	memset(&res, 0, sizeof(res));
+	if (!w->runner) {
+		tnorm_run_options ro = o->job.run;
+		if (ro.timeout == 0)
+			ro.timeout = 300; /* as the confirm runs' generous limit */
+		if ((err = tnorm_match_parse(&w->match, match)) < 0 ||
+		    (err = tnorm_runner_new(&w->runner, o->argv, &ro)) < 0)
+			return err;
+		tnorm_runner_set_cancel(w->runner, &j->stop);
+	}
+	if ((err = tnorm_runner_run(w->runner, data, len, &res)) < 0)
+		return err == TNORM_EINTERRUPTED
+		           ? tnorm__error_set(err, "interrupted while confirming the failure")
+		           : err;
+	t->runs++;
+	t->seconds = res.wall;
+	t->complete = 1;
+	t->fresh = 1;
+	t->minimized = 0;
+	t->original_steps = (long)len;
+	t->reduced_steps = t->normal_steps = -1;
+	t->status = TNORM_TRIAGE_NOTFAIL;
+	why[0] = '\0';
+	if (res.outcome == TNORM_OUTCOME_ERROR) {
+		t->status = TNORM_TRIAGE_ERROR;
+		snprintf(why, sizeof(why), "%s", res.message);
+	} else if (res.outcome == TNORM_OUTCOME_FAIL && res.sig &&
+	           !tnorm_match_test(w->match, res.sig, res.sig, res.out, res.err)) {
+		snprintf(why, sizeof(why), "the original test does not fail as the match policy asks: "
+		         "%s, but its output (stdout and stderr) does not match --match %s",
+		         tnorm__run_describe(&res, tmp, sizeof(tmp)), match);
+	} else if (res.outcome == TNORM_OUTCOME_FAIL && res.sig) {
+		t->status = TNORM_TRIAGE_OK;
+		if ((err = tnorm_signature_format(res.sig, 0, &t->signature)) < 0 ||
+		    (err = tnorm_match_key(w->match, res.sig, &t->key)) < 0)
+			goto done;
+	} else {
+		snprintf(why, sizeof(why), "the original test does not fail: %s",
+		         tnorm__run_describe(&res, tmp, sizeof(tmp)));
+	}
+	if (!t->signature)
+		t->signature = tnorm__strdup("");
+	if (!t->key)
+		t->key = tnorm__strdup("");
+	t->message = tnorm__strdup(why);
+	t->reduced = dup_bytes("", 0);
+	t->normal = dup_bytes("", 0);
+	if (!t->message || !t->signature || !t->key || !t->reduced || !t->normal)
+		err = TNORM_ENOMEM;
+done:
+	tnorm_run_result_dispose(&res);
+	return err;
+}
+
 /* Minimize one test (its content `text`): fills t from the pipeline's result. */
 static int minimize(job *j, tnorm_triage_test *t)
 {
@@ -893,11 +960,18 @@ static void count_earlier(job *j)
 
 /* Minimize a test that this worker holds (w->held, in the database) and record its result:
  * in the database if the lease is still ours, and in OUT/results in any case. */
-static int do_claimed(job *j, worker_state *w, done_item *d, const char *hex)
+static int do_claimed(job *j, worker_state *w, done_item *d, const char *hex, const char *data,
+                      size_t len)
 {
 	char *text = NULL;
 	int err, ok = 0;
-	if ((err = minimize(j, &d->test)) < 0) {
+	/* A harness test is loaded and checked by the pipeline, and a fixed program is run too:
+	 * those checks take the pipeline's way. */
+	if (j->check && !j->o->harness && !j->o->job.session.fixed)
+		err = check_file(j, w, &d->test, data, len);
+	else
+		err = minimize(j, &d->test);
+	if (err < 0) {
 		if (err == TNORM_EINTERRUPTED && w->db) {
 			/* Let another worker have it soon (a lease of one second is as good as none), and
 			 * first take it from the leases the calling thread renews. */
@@ -1017,7 +1091,7 @@ static int work_on(job *j, worker_state *w, size_t i)
 			goto done;
 		}
 	}
-	err = do_claimed(j, w, d, hex);
+	err = do_claimed(j, w, d, hex, text, len);
 	pthread_mutex_lock(&j->lock);
 	tnorm_free(w->held);
 	w->held = NULL;
@@ -1230,8 +1304,11 @@ static int work(job *j, unsigned jobs, tnorm_triage_progress *p, double t0)
 	for (k = 0; k < started; k++)
 		pthread_join(j->workers[k].tid, NULL);
 done:
-	for (k = 0; k < jobs; k++)
+	for (k = 0; k < jobs; k++) {
 		tnorm_db_close(j->workers[k].db);
+		tnorm_runner_free(j->workers[k].runner);
+		tnorm_match_free(j->workers[k].match);
+	}
 	tnorm_db_close(sup);
 	tnorm_free(j->workers);
 	tnorm_free(j->aside);

@@ -28,7 +28,7 @@ expect "fuzz: a program that cannot start is one clear error (exit 3)" sh -c "[ 
 mkdir c
 for k in 1 2 3 5; do cp "$AVL/tests/fail-$k.t" c/; done
 cp "$AVL/tests/pass-1.t" c/
-"$T" triage c --harness "$H" -j 2 -- "$D" {} >tri.out 2>tri.err; rc=$?
+"$T" triage c --harness "$H" -j 2 --thorough -- "$D" {} >tri.out 2>tri.err; rc=$?
 expect "triage: exit 0" [ $rc = 0 ]
 expect "triage: the summary" grep -q '^c: 5 tests, 4 failing, 1 distinct signatures, 4 distinct reduced, 1 distinct normalized: 1 bucket$' tri.out
 bucket_of() { python3 -c "import json,sys; r=json.load(open('$1')); print([x['bucket'] for x in r['results'] if x['test']==sys.argv[1]][0])" "$2"; }
@@ -39,6 +39,18 @@ expect "triage: each bucket's representative is annotated (Figure 2 style)" sh -
 expect "triage: the corpus is untouched" sh -c "for k in 1 2 3 5; do cmp -s c/fail-\$k.t '$AVL/tests/fail-'\$k.t || exit 1; done"
 expect "triage: report.json is valid JSON with the counts" python3 -c "import json; r=json.load(open('c/triage/report.json')); assert r['tests']==5 and r['failing']==4 and r['distinct_normalized']==1 and len(r['buckets'])==1"
 expect "triage: the bucket's representative is its normal form, in OUT/buckets" sh -c "grep -q '^   representative fail-1.t (c/triage/buckets/1-fail-1.t):' tri.out && cmp -s c/triage/buckets/1-fail-1.t c/triage/norm/fail-1.t.norm"
+# Sampled (the default, issue 38): each test is checked in one run, the smallest of the signature
+# (fail-1.t, first by name among equals) is minimized, the others are assigned to its bucket.
+"$T" triage c --harness "$H" -j 2 -o c/sampled -- "$D" {} >tris.out 2>tris.err; rc=$?
+expect "triage sampled: exit 0, one bucket, the same representative" sh -c "[ $rc = 0 ] && grep -q '^c: 5 tests, 4 failing, 1 distinct signatures, 1 distinct reduced, 1 distinct normalized: 1 bucket$' tris.out && grep -q '^   representative fail-1.t (c/sampled/buckets/1-fail-1.t):' tris.out && cmp -s c/sampled/buckets/1-fail-1.t c/triage/buckets/1-fail-1.t"
+expect "triage sampled: a line per check, the summary says what was minimized and assigned" sh -c "grep -q '^fail-3.t: 100 steps, checked (1 run): SIGABRT at check_node' tris.out && grep -q '^sampled: 1 minimized, 3 assigned' tris.out"
+expect "triage sampled: report.json says per test how it got its bucket, and on what evidence" python3 -c "
+import json; r=json.load(open('c/sampled/report.json')); m={x['test']: x for x in r['results']}
+assert m['fail-1.t']['method'] == 'minimized' and m['fail-1.t']['runs'] > 10, m['fail-1.t']
+for k in (2, 3, 5):
+    x = m['fail-%d.t' % k]
+    assert x['method'] == 'assigned' and x['runs'] == 1 and x['bucket'] == 1 and 'fail-1.t' in x['evidence'], x
+assert 'method' not in m['pass-1.t'] and r['minimized'] == 1 and r['assigned'] == 3"
 
 # ---- report.html in headless Chromium -----------------------------------------------------------
 if command -v chromium >/dev/null; then
@@ -158,7 +170,7 @@ expect "triage: and back to --rules paper, a fresh paper run's counts" sh -c "gr
 # redrawn in place (\r) below the lines per test; in a file, or with --quiet, there is none.
 mkdir pg6
 for k in 1 2 3; do cp "$AVL/tests/fail-$k.t" pg6/; done
-script -qec "'$T' triage pg6 --no-db -j 1 --harness '$H' -- '$D' {}" /dev/null >pg6.tty 2>&1
+script -qec "'$T' triage pg6 --thorough --no-db -j 1 --harness '$H' -- '$D' {}" /dev/null >pg6.tty 2>&1
 tr '\r' '\n' <pg6.tty | sed 's/\x1b\[K//g' >pg6.lines # each redraw on a line of its own
 has_gen() { grep -qE '^\[3/3\] generalizing bucket 1 of 1: [0-9]+ runs' pg6.lines; }
 expect "triage on a terminal: a progress line with count, buckets, rate and time left" sh -c "grep -qE '^\[3/3\] 1 bucket, [0-9.]+ tests/s, [0-9]+ s left' pg6.lines && grep -qE '^\[1/3\] 1 bucket, ' pg6.lines && [ \$(tr -cd '\r' <pg6.tty | wc -c) -gt 0 ]"
