@@ -224,13 +224,10 @@ static void print_summary(const tnorm_triage_result *r)
 /* A shard's summary: its part done, and how to get the report. */
 static void print_shard(const tnorm_triage_options *o, const tnorm_triage_result *r)
 {
-	/* Sampled, a shard checks its tests (one run each): the report run minimizes and buckets. */
-	size_t n = o->thorough ? r->nbuckets : r->signatures;
 	printf("shard %u/%u of %s: %zu of %zu tests (%zu done by this run), %zu failing, %zu "
-	       "%s in this shard\n",
-	       o->shard + 1, o->shards, r->corpus, r->ntests, r->total, r->fresh, r->failing, n,
-	       o->thorough ? (n == 1 ? "bucket" : "buckets")
-	                   : (n == 1 ? "distinct signature" : "distinct signatures"));
+	       "bucket%s in this shard\n",
+	       o->shard + 1, o->shards, r->corpus, r->ntests, r->total, r->fresh, r->failing, r->nbuckets,
+	       r->nbuckets == 1 ? "" : "s");
 	printf("the report: run the same command without --shard once every shard is done\n");
 }
 

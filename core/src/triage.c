@@ -2211,13 +2211,23 @@ static int sample(const tnorm_triage_options *o, job *j, tnorm_triage_progress *
 {
 	tnorm_triage_result *res = j->res;
 	unsigned char *want = tnorm__calloc(res->ntests + 1, 1);
-	size_t n, total = p->total, fresh = p->fresh;
+	unsigned char *planned = tnorm__calloc(res->ntests + 1, 1);
+	size_t n, i, total = p->total, fresh = p->fresh;
 	unsigned round;
 	int err = 0;
-	if (!want)
+	if (!want || !planned) {
+		tnorm_free(want);
+		tnorm_free(planned);
 		return TNORM_ENOMEM;
+	}
 	j->check = 0;
 	for (round = 0;; round++) {
+		/* Minimized is what this plan asked for: a test minimized by an earlier job (a thorough
+		 * one, a shard's plan) is taken as checked, so that the buckets are those of a fresh
+		 * job whatever the folder's history; its result still saves the runs when asked for. */
+		for (i = 0; i < res->ntests; i++)
+			if (!planned[i])
+				res->tests[i].minimized = 0;
 		memset(want, 0, res->ntests + 1);
 		if (round > 0 && ((err = make_buckets(res)) < 0 || (err = split_by_coverage(o, res)) < 0))
 			break;
@@ -2225,6 +2235,8 @@ static int sample(const tnorm_triage_options *o, job *j, tnorm_triage_progress *
 		unmake_buckets(res);
 		if (n == 0)
 			break;
+		for (i = 0; i < res->ntests; i++)
+			planned[i] |= want[i];
 		j->want = want;
 		p->total = n;
 		p->done = p->fresh = 0;
@@ -2236,6 +2248,7 @@ static int sample(const tnorm_triage_options *o, job *j, tnorm_triage_progress *
 	p->done = res->done;
 	p->fresh = fresh;
 	tnorm_free(want);
+	tnorm_free(planned);
 	if (err == TNORM_EINTERRUPTED && !strstr(tnorm_error_last()->message, "run "))
 		err = tnorm__error_set(err, "interrupted while comparing executions; run again to "
 		                       "finish");
@@ -2289,9 +2302,10 @@ int tnorm_triage_run(const tnorm_triage_options *given, tnorm_triage_result *res
 	pthread_mutex_init(&j.lock, NULL);
 	pthread_cond_init(&j.cv, NULL);
 	err = pass(&j, &p, t0);
-	/* Sampled: the tests the plan asks for are minimized, round by round (a shard only checks
-	 * its tests: the plan needs every test's signature, and the report run makes it). */
-	if (err == 0 && !o->thorough && o->shards <= 1)
+	/* Sampled: the tests the plan asks for are minimized, round by round (a shard plans over
+	 * its own tests: the report run plans over all of them again, and finds most of what it
+	 * asks for done by the shards). */
+	if (err == 0 && !o->thorough)
 		err = sample(o, &j, &p, t0);
 	pthread_mutex_destroy(&j.lock);
 	pthread_cond_destroy(&j.cv);
