@@ -271,7 +271,7 @@ int tnorm__fs_serve_persistent(int persistent)
 	raise(SIGSTOP); /* the engine follows our forks from here on, or says no */
 	if ((devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0)
 		_exit(125);
-	tnorm__shield_init(&shield, getpid(), getpgrp());
+	tnorm__shield_init(&shield, getpid(), getpgrp(), 0);
 	for (;;) {
 		int fds[3] = {-1, -1, -1}, i, st;
 		char what = next_request((int)ctl, fds);

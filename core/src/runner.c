@@ -234,7 +234,7 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 	r->ctl = -1;
 	r->opts = opts ? *opts : defaults;
 	tnorm__run_options_resolve(&r->opts);
-	tnorm__shield_init(&r->shield, getpid(), getpgrp());
+	tnorm__shield_init(&r->shield, getpid(), getpgrp(), 1);
 	while (argv[n])
 		n++;
 	if (!(r->argv = tnorm__calloc(n + 1, sizeof(*r->argv)))) {

@@ -51,6 +51,22 @@ for sig in USR1 TERM STOP; do
 		sh -c "[ $rc = 0 ] && grep -q '^fz-$sig: 40 runs' fz-$sig.out"
 done
 
+# ---- issue 39, item 3: the routes around the shield ---------------------------------------------
+# sut_intruder goes after the engine that traces it (TracerPid) by each route its input names
+# (tests/suts/intruder.c): a thread's ID, SIGIO owners, pidfds, the process group, ptrace, the
+# engine's memory, a seccomp listener of its own.  Each killed or stopped tnorm before the fix.
+ROUTES="TID TKILL SIGQUEUE SIGIO SIGIOTID SIGIOCTL PROCFD PIDFD PGRP SEIZE ATTACH MEM VMWRITE NOTIFY"
+for r in $ROUTES; do
+	printf '%s\nboom\n' "$r" >"route-$r.t"
+	timeout 300 setsid "$T" run "route-$r.t" -- "$S/sut_intruder" {} >"route-$r.out" 2>&1; rc=$?
+	expect "route $r: tnorm run is neither killed nor stopped, and reports the failure (exit $rc)" \
+		sh -c "[ $rc = 0 ] && grep -q '^signature: SIGABRT at boom' route-$r.out"
+done
+printf '%s\n' $ROUTES x boom y >routes.t
+timeout 300 setsid "$T" reduce --no-db -o routes.min routes.t -- "$S/sut_intruder" {} >routes.out 2>&1; rc=$?
+expect "every route, in a reduction (fork server, many runs): reduced to boom (exit $rc)" \
+	sh -c "[ $rc = 0 ] && [ \"\$(cat routes.min)\" = boom ]"
+
 # ---- items 1 and 9: -o is checked before anything runs; never a device, FIFO or folder ----------
 AVL=$SRC/examples/avl
 H=$AVL/avl.tnh
