@@ -37,10 +37,12 @@
  * installed path).
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <elf.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <link.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,9 +139,20 @@ char tnorm__forkserver_what(const tnorm_runner *r, unsigned reused)
 int tnorm__forkserver_persisted(int ctl, struct rusage *ru)
 {
 	int64_t msg[4];
-	if (ctl < 0 || recv(ctl, msg, sizeof(msg), MSG_DONTWAIT) != (ssize_t)sizeof(msg) ||
-	    memcmp(msg, "TNPS", 4))
-		return 0;
+	ssize_t n;
+	if (ctl < 0)
+		return -1;
+	/* Anything else on the socket is not the runtime's (a candidate that wrote to the
+	 * descriptors it found, issue 39 items 4 and 5): dropped, and the socket kept. */
+	while ((n = recv(ctl, msg, sizeof(msg), MSG_DONTWAIT | MSG_TRUNC)) != (ssize_t)sizeof(msg) ||
+	       memcmp(msg, "TNPS", 4)) {
+		struct pollfd p = {ctl, POLLIN, 0};
+		if (n < 0 && errno != EINTR)
+			return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
+		/* 0: the other ends are closed, or an empty message (dropped as the others are) */
+		if (n == 0 && poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR)))
+			return -1;
+	}
 	memset(ru, 0, sizeof(*ru));
 	ru->ru_utime.tv_sec = (time_t)(msg[1] / 1000000);
 	ru->ru_utime.tv_usec = (suseconds_t)(msg[1] % 1000000);

@@ -596,7 +596,7 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
                     stream *se, int *pending, double start, const sigset_t *mask, tnorm__waited *w)
 {
 	double deadline = r->opts.timeout > 0 ? start + r->opts.timeout : 0, term_at = 0;
-	int term_sent = 0, kill_sent = 0, done_seen = 0, got;
+	int term_sent = 0, kill_sent = 0, done_seen = 0, got, pgot = 0;
 	int pctl = mode == TNORM__RUN_SERVED && may_end_persisting(what) ? r->ctl : -1, ppoll_fd = pctl;
 	struct rusage pru;
 	size_t i;
@@ -618,13 +618,14 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 		}
 		/* (After a timeout or a cancel, the child is being killed: its report, if it comes,
 		 * is read once it is reaped, below.) */
-		if ((got & 2) && !term_sent && tnorm__forkserver_persisted(pctl, &pru)) {
+		if ((got & 2) && !term_sent && (pgot = tnorm__forkserver_persisted(pctl, &pru)) > 0) {
 			tnorm__tracer_persisted(t, &pru, &pid, w);
 			break;
 		}
-		if (got & 2)
-			ppoll_fd = -1; /* the socket's other ends are closed (or it said something else,
-			                * or the run is being killed): the tracer has the rest to say */
+		if ((got & 2) && (term_sent || pgot < 0))
+			ppoll_fd = -1; /* the socket's other ends are closed (or the run is being
+			                * killed): the tracer has the rest to say.  (What the candidate
+			                * wrote there itself was dropped: the socket is still polled.) */
 		done_seen = tnorm__tracer_answer(t, &pid, w);
 		if (pending[0] >= 0 && (w->hello || done_seen)) {
 			if (w->hello && !done_seen) {
@@ -667,7 +668,7 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 			kill(pid, SIGKILL);
 		}
 	}
-	if (done_seen && pctl >= 0 && tnorm__forkserver_persisted(pctl, &pru) && !w->timed_out &&
+	if (done_seen && pctl >= 0 && tnorm__forkserver_persisted(pctl, &pru) > 0 && !w->timed_out &&
 	    !w->cancelled && !w->lost) {
 		/* The child said its candidate passed, then died before we read it: a pass. */
 		w->status = 0;

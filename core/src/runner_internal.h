@@ -226,10 +226,12 @@ int tnorm__forkserver_may_persist(const tnorm_runner *r);
 /* Candidates per persistent child for these options (opts->persistent, TNORM_PERSISTENT). */
 unsigned tnorm__forkserver_persist_max(const tnorm_run_options *opts);
 
-/* Persistent mode: is the control socket's next message (read without waiting) the run's child
- * saying "TNPS" (its candidate passed)?  Then *ru holds the candidate's CPU time (user, system)
- * as the child measured it, and 1 is returned.  (runner.c's wait_run reads it; the tracer never
- * reads the socket after the server's hello.) */
+/* Persistent mode: is a message waiting on the control socket (read without waiting) the run's
+ * child saying "TNPS" (its candidate passed)?  Then *ru holds the candidate's CPU time (user,
+ * system) as the child measured it, and 1 is returned.  Other messages (a candidate that wrote
+ * to the socket) are read and dropped: 0 when nothing else waits, -1 when the socket's other
+ * ends are closed.  (runner.c's wait_run reads it; the tracer never reads the socket after the
+ * server's hello.) */
 int tnorm__forkserver_persisted(int ctl, struct rusage *ru);
 
 /* A would-be fork server stopped itself: did it say hello on the control socket first? */

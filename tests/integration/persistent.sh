@@ -296,5 +296,18 @@ for t in avl/tests/fail-1.t htable/tests/fail-1.t trie/tests/fail-2.t; do
 		sh -c "test -s $d.on.norm && cmp -s $d.on.norm $d.off.norm"
 done
 
+# Issue 39, items 4 and 5: a candidate that writes to the descriptors it finds reaches the control
+# socket.  What it writes there is dropped and the socket still read: a pass stays a pass (it was
+# a timeout: the child's "TNPS" was never read), and a handler that writes a line there at the
+# first run and to stderr at the second no longer hangs fuzz (tests/driver/gate.c).
+for m in 4 line; do
+	mkdir -p "$W/sock-$m"
+	echo "$m" >"$W/sock-$m/tnorm-gate.sockets"
+	TMPDIR=$W/sock-$m timeout 300 "$T" fuzz "$SRC/examples/avl/avl.tnh" --runs 2 --timeout 5 \
+		-o "sock-$m.fz" -- "$GATE_D" {} >"sock-$m.out" 2>&1; rc=$?
+	expect "a candidate that writes '$m' to its sockets: its runs pass, none times out (exit $rc)" \
+		sh -c "[ $rc = 0 ] && grep -q ' 0 timeouts' sock-$m.out"
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
