@@ -618,7 +618,8 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 		}
 		/* (After a timeout or a cancel, the child is being killed: its report, if it comes,
 		 * is read once it is reaped, below.) */
-		if ((got & 2) && !term_sent && (pgot = tnorm__forkserver_persisted(pctl, &pru)) > 0) {
+		if ((got & 2) && !term_sent &&
+		    (pgot = tnorm__forkserver_persisted(pctl, r->nonce, &pru)) > 0) {
 			tnorm__tracer_persisted(t, &pru, &pid, w);
 			break;
 		}
@@ -629,7 +630,11 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 		done_seen = tnorm__tracer_answer(t, &pid, w);
 		if (pending[0] >= 0 && (w->hello || done_seen)) {
 			if (w->hello && !done_seen) {
-				if (tnorm__forkserver_request(r->ctl, pending, what) < 0)
+				/* (A runtime that cannot echo request numbers: no persistent child.) */
+				r->fs_nonced = w->hello >= 2;
+				if (what == 'P' && !r->fs_nonced)
+					what = 'R';
+				if (tnorm__forkserver_request(r->ctl, pending, what, &r->nonce) < 0)
 					tnorm__tracer_kill_server(t);
 				else if (may_end_persisting(what))
 					pctl = ppoll_fd = r->ctl; /* (the hello is read: only the child speaks now) */
@@ -668,7 +673,7 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 			kill(pid, SIGKILL);
 		}
 	}
-	if (done_seen && pctl >= 0 && tnorm__forkserver_persisted(pctl, &pru) > 0 && !w->timed_out &&
+	if (done_seen && pctl >= 0 && tnorm__forkserver_persisted(pctl, r->nonce, &pru) > 0 && !w->timed_out &&
 	    !w->cancelled && !w->lost) {
 		/* The child said its candidate passed, then died before we read it: a pass. */
 		w->status = 0;
@@ -829,7 +834,7 @@ static void fds_launch(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, 
 	fds[2] = a->errp[1];
 	fds[3] = a->execp[1];
 	if (mode == TNORM__RUN_SERVED &&
-	    tnorm__forkserver_request(r->ctl, fds, what) < 0) {
+	    tnorm__forkserver_request(r->ctl, fds, what, &r->nonce) < 0) {
 		/* The server is going away (it was there in tracer_begin): the tracer will report it
 		 * gone, with no child. */
 		tnorm__tracer_kill_server(t);

@@ -436,7 +436,7 @@ struct tnorm__tracer {
 	int fork_errno;
 	int done, lost;       /* the run's program was reaped (status, ru); lost: wait failed */
 	int from_server;      /* done because the fork server died, with no child for this run */
-	int hello;            /* the program said it is a fork server */
+	int hello;            /* the program said it is a fork server (tnorm__forkserver_hello) */
 	pid_t server;         /* the live fork server, or 0 */
 	/* Persistent mode: the server's child that passed its last candidate and waits for the
 	 * next (0: none), how many candidates it ran; whether the current run was given to it
@@ -583,7 +583,7 @@ typedef struct trace_state {
 static void program_stop(trace_state *x, int st)
 {
 	tnorm__tracer *t = x->t;
-	int event = st >> 16, sig = WSTOPSIG(st);
+	int event = st >> 16, sig = WSTOPSIG(st), hello;
 	if (x->is_server) {
 		/* The server's own stops: its forks (a run's child), and signals. */
 		unsigned long msg = 0;
@@ -601,14 +601,14 @@ static void program_stop(trace_state *x, int st)
 		tnorm__forkserver_refuse(t->ctl_engine);
 		ptrace(PTRACE_CONT, x->pid, NULL, NULL);
 	} else if (x->ctl >= 0 && x->exec_seen && !event && sig == SIGSTOP && x->execs == 0 &&
-	           tnorm__forkserver_hello(t->ctl_engine)) {
+	           (hello = tnorm__forkserver_hello(t->ctl_engine)) != 0) {
 		x->is_server = 1;
 		/* The probe is for the server's children (armed at their first stop): the server's
 		 * own copy of the code goes back as it was. */
 		if (x->r->probe)
 			tnorm__probe_disarm(x->r->probe);
 		pthread_mutex_lock(&t->mu);
-		t->hello = 1;
+		t->hello = hello; /* (2: its runtime echoes request numbers) */
 		t->server = x->pid;
 		t->pid = 0; /* the run's program is the server's next child */
 		pthread_mutex_unlock(&t->mu);

@@ -309,5 +309,15 @@ for m in 4 line; do
 		sh -c "[ $rc = 0 ] && grep -q ' 0 timeouts' sock-$m.out"
 done
 
+# Issue 39, item 5: a candidate that forges its child's "my candidate passed" on the control
+# socket (32 bytes; 40 with a guessed request number) before it fails: the forgery does not know
+# the request's number, so the run stays the failure it is (it was a pass).
+mkdir -p "$W/sock-forge"
+echo forge >"$W/sock-forge/tnorm-gate.sockets"
+TMPDIR=$W/sock-forge timeout 300 "$T" run --timeout 30 "$SRC/examples/avl/tests/fail-1.t" -- "$GATE_D" {} \
+	>sock-forge.out 2>&1; rc=$?
+expect "a forged 'passed' message does not turn a failing test into a pass (exit $rc)" \
+	sh -c "grep -q '^outcome: fail' sock-forge.out && grep -q '^signature: SIGABRT at check_node' sock-forge.out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
