@@ -79,13 +79,17 @@ static pid_t fs_pid; /* that child (a process its candidate forked is not it) */
  * after it (an engine before that took the report at a SIGSTOP, and sends one byte). */
 static int fs_nostop;
 static int64_t fs_cpu0[2];
+/* The number that came with the last request: the child's "TNPS" echoes it, so that a message a
+ * candidate writes to the socket (it can find the descriptor) is not taken for the runtime's
+ * (issue 39, item 5).  The candidate is never told it. */
+static uint64_t fs_nonce;
 
 /* The engine's next message: 'R', 'P', 'C' or 'L' with three descriptors (a run's standard
  * streams), 'N' (no server: run as usual), or 0 when the socket is closed. */
 static char next_request(int ctl, int *fds)
 {
-	char req[2] = {0, 0}, byte, cbuf[CMSG_SPACE(3 * sizeof(int))];
-	struct iovec iov = {req, 2};
+	char req[10] = {0, 0}, byte, cbuf[CMSG_SPACE(3 * sizeof(int))];
+	struct iovec iov = {req, sizeof(req)};
 	ssize_t n;
 	struct msghdr msg;
 	struct cmsghdr *c;
@@ -97,7 +101,10 @@ static char next_request(int ctl, int *fds)
 	if ((n = recvmsg(ctl, &msg, MSG_CMSG_CLOEXEC)) <= 0)
 		return 0;
 	byte = req[0];
-	fs_nostop = n == 2 && req[1] == '+';
+	fs_nostop = n >= 2 && req[1] == '+';
+	fs_nonce = 0;
+	if (n == (ssize_t)sizeof(req))
+		memcpy(&fs_nonce, req + 2, sizeof(fs_nonce));
 	if (byte != 'R' && byte != 'P' && byte != 'C' && byte != 'L')
 		return byte;
 	c = CMSG_FIRSTHDR(&msg);
@@ -212,7 +219,7 @@ static int candidate_alone(void)
 
 int tnorm__fs_persist(void)
 {
-	int64_t msg[4], now[2];
+	int64_t msg[5], now[2];
 	int fds[3] = {-1, -1, -1}, null;
 	char what;
 	if (fs_ctl < 0 || !fs_may_persist || getpid() != fs_pid)
@@ -226,6 +233,7 @@ int tnorm__fs_persist(void)
 	msg[1] = now[0] - fs_cpu0[0];
 	msg[2] = now[1] - fs_cpu0[1];
 	msg[3] = fs_nostop; /* (1: no SIGSTOP follows) */
+	msg[4] = (int64_t)fs_nonce;
 	/* The run's streams go first: the engine reads its pipes to their end. */
 	if ((null = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0)
 		return 0;
@@ -266,12 +274,13 @@ int tnorm__fs_serve_persistent(int persistent)
 		return 0;
 	fflush(stdout);
 	fflush(stderr);
-	if (send((int)ctl, "TNFS1", 5, 0) != 5)
+	/* "TNFS2": this runtime echoes each request's number in its "TNPS" ("TNFS1" did not) */
+	if (send((int)ctl, "TNFS2", 5, 0) != 5)
 		_exit(125);
 	raise(SIGSTOP); /* the engine follows our forks from here on, or says no */
 	if ((devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0)
 		_exit(125);
-	tnorm__shield_init(&shield, getpid(), getpgrp());
+	tnorm__shield_init(&shield, getpid(), getpgrp(), 0);
 	for (;;) {
 		int fds[3] = {-1, -1, -1}, i, st;
 		char what = next_request((int)ctl, fds);

@@ -37,14 +37,17 @@
  * installed path).
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <elf.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <link.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -57,13 +60,19 @@
 int tnorm__forkserver_hello(int ctl)
 {
 	char buf[8];
-	return ctl >= 0 && recv(ctl, buf, sizeof(buf), MSG_DONTWAIT) == 5 && !memcmp(buf, "TNFS1", 5);
+	if (ctl < 0 || recv(ctl, buf, sizeof(buf), MSG_DONTWAIT) != 5 || memcmp(buf, "TNFS", 4))
+		return 0;
+	return buf[4] == '1' ? 1 : buf[4] == '2' ? 2 : 0;
 }
 
-/* Tell a driver that offered to serve (the program started or exec'd it) that it is not ours. */
+/* Tell a driver that offered to serve (the program started or exec'd it) that it is not ours.
+ * Without waiting: a program that says hello again and again and never reads the answers fills
+ * the socket, and a blocking send would hold the tracer thread there for good, with the run's
+ * timeout and Ctrl-C unheard (issue 39, item 4).  An answer that does not fit is dropped: such a
+ * driver waits for it until its run is killed. */
 void tnorm__forkserver_refuse(int ctl)
 {
-	send(ctl, "N", 1, MSG_NOSIGNAL);
+	send(ctl, "N", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
 /*
@@ -131,15 +140,32 @@ char tnorm__forkserver_what(const tnorm_runner *r, unsigned reused)
 {
 	if (reused)
 		return reused + 1 < r->persist_max ? 'C' : 'L';
-	return tnorm__forkserver_may_persist(r) ? 'P' : 'R';
+	/* (A live server whose runtime cannot echo request numbers: its children never persist.) */
+	return tnorm__forkserver_may_persist(r) && (r->fs_state != FS_ON || r->fs_nonced) ? 'P' : 'R';
 }
 
-int tnorm__forkserver_persisted(int ctl, struct rusage *ru)
+int tnorm__forkserver_persisted(int ctl, uint64_t nonce, struct rusage *ru)
 {
-	int64_t msg[4];
-	if (ctl < 0 || recv(ctl, msg, sizeof(msg), MSG_DONTWAIT) != (ssize_t)sizeof(msg) ||
-	    memcmp(msg, "TNPS", 4))
-		return 0;
+	int64_t msg[5];
+	ssize_t n;
+	unsigned dropped = 0;
+	if (ctl < 0)
+		return -1;
+	/* Anything else on the socket is not the runtime's (a candidate that wrote to the
+	 * descriptors it found, issue 39 items 4 and 5; a "TNPS" without the run's request number
+	 * is forged): dropped, and the socket kept.  At most 256 at a time: a candidate that
+	 * writes without end does not hold the caller here past the run's timeout. */
+	while ((n = recv(ctl, msg, sizeof(msg), MSG_DONTWAIT | MSG_TRUNC)) != (ssize_t)sizeof(msg) ||
+	       memcmp(msg, "TNPS", 4) || (uint64_t)msg[4] != nonce) {
+		struct pollfd p = {ctl, POLLIN, 0};
+		if (n < 0 && errno != EINTR)
+			return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
+		/* 0: the other ends are closed, or an empty message (dropped as the others are) */
+		if (n == 0 && poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR)))
+			return -1;
+		if (++dropped >= 256)
+			return 0;
+	}
 	memset(ru, 0, sizeof(*ru));
 	ru->ru_utime.tv_sec = (time_t)(msg[1] / 1000000);
 	ru->ru_utime.tv_usec = (suseconds_t)(msg[1] % 1000000);
@@ -149,12 +175,26 @@ int tnorm__forkserver_persisted(int ctl, struct rusage *ru)
 }
 
 /* Ask the fork server for a child with these standard streams.  -1 when the server is gone. */
-int tnorm__forkserver_request(int ctl, const int *fds, char what)
+/* A request number no other process can know: the kernel's random bytes (the clock and the
+ * previous number mixed, should those be unavailable). */
+static uint64_t new_nonce(uint64_t prev)
+{
+	uint64_t v = 0;
+	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) != (ssize_t)sizeof(v)) {
+		v = prev ^ ((uint64_t)(tnorm__now() * 1e9) * 0x9E3779B97F4A7C15ull);
+		v ^= v >> 29;
+	}
+	return v;
+}
+
+int tnorm__forkserver_request(int ctl, const int *fds, char what, uint64_t *nonce)
 {
 	/* '+': the child reads this as "the engine takes your TNPS from the socket, do not stop"
-	 * (a runtime before that reads the first byte only, and stops). */
-	char req[2] = {what, '+'}, cbuf[CMSG_SPACE(3 * sizeof(int))];
-	struct iovec iov = {req, 2};
+	 * (a runtime before that reads the first byte only, and stops).  Then the request's number,
+	 * which the child's "TNPS" echoes (a runtime before that ignores it: a longer datagram's
+	 * excess is dropped). */
+	char req[10] = {what, '+'}, cbuf[CMSG_SPACE(3 * sizeof(int))];
+	struct iovec iov = {req, sizeof(req)};
 	struct msghdr msg;
 	struct cmsghdr *c;
 	memset(&msg, 0, sizeof(msg));
@@ -168,7 +208,12 @@ int tnorm__forkserver_request(int ctl, const int *fds, char what)
 	c->cmsg_type = SCM_RIGHTS;
 	c->cmsg_len = CMSG_LEN(3 * sizeof(int));
 	memcpy(CMSG_DATA(c), fds, 3 * sizeof(int));
-	return sendmsg(ctl, &msg, MSG_NOSIGNAL) == 2 ? 0 : -1;
+	/* Without waiting (issue 39, item 4): the server reads each request before the next is
+	 * sent, so a full socket means a server (or a candidate that kept the socket) that does
+	 * not read: the caller kills the server, as when it is gone. */
+	*nonce = new_nonce(*nonce);
+	memcpy(req + 2, nonce, sizeof(*nonce));
+	return sendmsg(ctl, &msg, MSG_NOSIGNAL | MSG_DONTWAIT) == (ssize_t)sizeof(req) ? 0 : -1;
 }
 
 /* ---- the preload fork server ---------------------------------------------------------------- */

@@ -234,7 +234,7 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 	r->ctl = -1;
 	r->opts = opts ? *opts : defaults;
 	tnorm__run_options_resolve(&r->opts);
-	tnorm__shield_init(&r->shield, getpid(), getpgrp());
+	tnorm__shield_init(&r->shield, getpid(), getpgrp(), 1);
 	while (argv[n])
 		n++;
 	if (!(r->argv = tnorm__calloc(n + 1, sizeof(*r->argv)))) {
@@ -596,7 +596,7 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
                     stream *se, int *pending, double start, const sigset_t *mask, tnorm__waited *w)
 {
 	double deadline = r->opts.timeout > 0 ? start + r->opts.timeout : 0, term_at = 0;
-	int term_sent = 0, kill_sent = 0, done_seen = 0, got;
+	int term_sent = 0, kill_sent = 0, done_seen = 0, got, pgot = 0;
 	int pctl = mode == TNORM__RUN_SERVED && may_end_persisting(what) ? r->ctl : -1, ppoll_fd = pctl;
 	struct rusage pru;
 	size_t i;
@@ -618,17 +618,23 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 		}
 		/* (After a timeout or a cancel, the child is being killed: its report, if it comes,
 		 * is read once it is reaped, below.) */
-		if ((got & 2) && !term_sent && tnorm__forkserver_persisted(pctl, &pru)) {
+		if ((got & 2) && !term_sent &&
+		    (pgot = tnorm__forkserver_persisted(pctl, r->nonce, &pru)) > 0) {
 			tnorm__tracer_persisted(t, &pru, &pid, w);
 			break;
 		}
-		if (got & 2)
-			ppoll_fd = -1; /* the socket's other ends are closed (or it said something else,
-			                * or the run is being killed): the tracer has the rest to say */
+		if ((got & 2) && (term_sent || pgot < 0))
+			ppoll_fd = -1; /* the socket's other ends are closed (or the run is being
+			                * killed): the tracer has the rest to say.  (What the candidate
+			                * wrote there itself was dropped: the socket is still polled.) */
 		done_seen = tnorm__tracer_answer(t, &pid, w);
 		if (pending[0] >= 0 && (w->hello || done_seen)) {
 			if (w->hello && !done_seen) {
-				if (tnorm__forkserver_request(r->ctl, pending, what) < 0)
+				/* (A runtime that cannot echo request numbers: no persistent child.) */
+				r->fs_nonced = w->hello >= 2;
+				if (what == 'P' && !r->fs_nonced)
+					what = 'R';
+				if (tnorm__forkserver_request(r->ctl, pending, what, &r->nonce) < 0)
 					tnorm__tracer_kill_server(t);
 				else if (may_end_persisting(what))
 					pctl = ppoll_fd = r->ctl; /* (the hello is read: only the child speaks now) */
@@ -667,7 +673,7 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 			kill(pid, SIGKILL);
 		}
 	}
-	if (done_seen && pctl >= 0 && tnorm__forkserver_persisted(pctl, &pru) && !w->timed_out &&
+	if (done_seen && pctl >= 0 && tnorm__forkserver_persisted(pctl, r->nonce, &pru) > 0 && !w->timed_out &&
 	    !w->cancelled && !w->lost) {
 		/* The child said its candidate passed, then died before we read it: a pass. */
 		w->status = 0;
@@ -828,7 +834,7 @@ static void fds_launch(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, 
 	fds[2] = a->errp[1];
 	fds[3] = a->execp[1];
 	if (mode == TNORM__RUN_SERVED &&
-	    tnorm__forkserver_request(r->ctl, fds, what) < 0) {
+	    tnorm__forkserver_request(r->ctl, fds, what, &r->nonce) < 0) {
 		/* The server is going away (it was there in tracer_begin): the tracer will report it
 		 * gone, with no child. */
 		tnorm__tracer_kill_server(t);

@@ -79,6 +79,10 @@ struct tnorm_runner {
 	 * last run was made in a reused child (a result other than a pass is then made again). */
 	unsigned persist_max;
 	int fs_reused;
+	/* The live server's runtime echoes each request's number in its "TNPS" (its hello was
+	 * "TNFS2"): only then may its children persist.  The number of the last request. */
+	int fs_nonced;
+	uint64_t nonce;
 	tnorm__tracer *tr; /* the thread that starts and traces the runs (NULL until the first) */
 	char *last_maps; /* the memory map of the last unwound process: unwind caches stay valid
 	                  * while it is the same (ASLR is off, so runs of one binary match) */
@@ -211,8 +215,10 @@ char **tnorm__forkserver_env(tnorm_runner *r, int fd);
 
 /* Ask the fork server on `ctl` for a child with these standard streams (fds[0..3), duplicated
  * into the server; the caller's stay the caller's), with the request byte `what`
- * (tnorm__forkserver_what).  -1 when the server is gone. */
-int tnorm__forkserver_request(int ctl, const int *fds, char what);
+ * (tnorm__forkserver_what) and a new random request number, stored in *nonce: the child's
+ * "TNPS" must echo it (issue 39, item 5).  -1 when the server is gone, or does not read its
+ * socket (sent without waiting). */
+int tnorm__forkserver_request(int ctl, const int *fds, char what, uint64_t *nonce);
 
 /* Persistent mode: the request byte for a run whose child has run `reused` candidates before
  * (0: a fresh child): 'R' a fresh child that exits after the run, 'P' one that may persist,
@@ -226,13 +232,17 @@ int tnorm__forkserver_may_persist(const tnorm_runner *r);
 /* Candidates per persistent child for these options (opts->persistent, TNORM_PERSISTENT). */
 unsigned tnorm__forkserver_persist_max(const tnorm_run_options *opts);
 
-/* Persistent mode: is the control socket's next message (read without waiting) the run's child
- * saying "TNPS" (its candidate passed)?  Then *ru holds the candidate's CPU time (user, system)
- * as the child measured it, and 1 is returned.  (runner.c's wait_run reads it; the tracer never
- * reads the socket after the server's hello.) */
-int tnorm__forkserver_persisted(int ctl, struct rusage *ru);
+/* Persistent mode: is a message waiting on the control socket (read without waiting) the run's
+ * child saying "TNPS" (its candidate passed) with the run's request number `nonce`?  (A message
+ * without it is not the runtime's: a candidate that found the socket and forged it.)  Then *ru holds the candidate's CPU time (user,
+ * system) as the child measured it, and 1 is returned.  Other messages (a candidate that wrote
+ * to the socket) are read and dropped: 0 when nothing else waits, -1 when the socket's other
+ * ends are closed.  (runner.c's wait_run reads it; the tracer never reads the socket after the
+ * server's hello.) */
+int tnorm__forkserver_persisted(int ctl, uint64_t nonce, struct rusage *ru);
 
-/* A would-be fork server stopped itself: did it say hello on the control socket first? */
+/* A would-be fork server stopped itself: did it say hello on the control socket first?  0: no;
+ * 1: "TNFS1", a runtime from before request numbers (its children do not persist); 2: "TNFS2". */
 int tnorm__forkserver_hello(int ctl);
 
 /* Tell a driver that offered to serve (one the program started or exec'd) that it is not ours. */

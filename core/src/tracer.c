@@ -419,6 +419,11 @@ struct tnorm__tracer {
 	int busy;             /* a program (or a fork server) of ours is alive */
 	int shielded;         /* the tracer thread has the programs' seccomp filter (shield.c):
 	                       * every child it starts inherits it (set and read by the thread) */
+	/* The filter's questions (shield.c): the thread that answers them (started before the
+	 * tracer, so without the filter), the listener the tracer hands it (-1: not yet, -2: none
+	 * will come), and the eventfd that ends it. */
+	pthread_t shield_thread;
+	int shield_started, shield_fd, shield_quit;
 	/* The job (set by the caller; the descriptors belong to the tracer from then on). */
 	const char *dir;
 	char **argv, **envp;
@@ -431,7 +436,7 @@ struct tnorm__tracer {
 	int fork_errno;
 	int done, lost;       /* the run's program was reaped (status, ru); lost: wait failed */
 	int from_server;      /* done because the fork server died, with no child for this run */
-	int hello;            /* the program said it is a fork server */
+	int hello;            /* the program said it is a fork server (tnorm__forkserver_hello) */
 	pid_t server;         /* the live fork server, or 0 */
 	/* Persistent mode: the server's child that passed its last candidate and waits for the
 	 * next (0: none), how many candidates it ran; whether the current run was given to it
@@ -578,7 +583,7 @@ typedef struct trace_state {
 static void program_stop(trace_state *x, int st)
 {
 	tnorm__tracer *t = x->t;
-	int event = st >> 16, sig = WSTOPSIG(st);
+	int event = st >> 16, sig = WSTOPSIG(st), hello;
 	if (x->is_server) {
 		/* The server's own stops: its forks (a run's child), and signals. */
 		unsigned long msg = 0;
@@ -596,14 +601,14 @@ static void program_stop(trace_state *x, int st)
 		tnorm__forkserver_refuse(t->ctl_engine);
 		ptrace(PTRACE_CONT, x->pid, NULL, NULL);
 	} else if (x->ctl >= 0 && x->exec_seen && !event && sig == SIGSTOP && x->execs == 0 &&
-	           tnorm__forkserver_hello(t->ctl_engine)) {
+	           (hello = tnorm__forkserver_hello(t->ctl_engine)) != 0) {
 		x->is_server = 1;
 		/* The probe is for the server's children (armed at their first stop): the server's
 		 * own copy of the code goes back as it was. */
 		if (x->r->probe)
 			tnorm__probe_disarm(x->r->probe);
 		pthread_mutex_lock(&t->mu);
-		t->hello = 1;
+		t->hello = hello; /* (2: its runtime echoes request numbers) */
 		t->server = x->pid;
 		t->pid = 0; /* the run's program is the server's next child */
 		pthread_mutex_unlock(&t->mu);
@@ -752,14 +757,38 @@ static void trace_one(tnorm_runner *r, tnorm__tracer *t, const char *dir, char *
 	tnorm_signature_free(x.scratch.sig);
 }
 
+/* The thread that answers the filter's questions (shield.c), once the tracer has a listener. */
+static void *shield_main(void *arg)
+{
+	tnorm_runner *r = arg;
+	tnorm__tracer *t = r->tr;
+	int fd;
+	pthread_mutex_lock(&t->mu);
+	while (t->shield_fd == -1)
+		pthread_cond_wait(&t->idle_cv, &t->mu);
+	fd = t->shield_fd;
+	pthread_mutex_unlock(&t->mu);
+	if (fd >= 0)
+		tnorm__shield_serve(&r->shield, fd, t->shield_quit);
+	return NULL;
+}
+
 static void *tracer_main(void *arg)
 {
 	tnorm_runner *r = arg;
 	tnorm__tracer *t = r->tr;
 	/* The programs' seccomp filter, once, on this thread: the children it starts inherit it,
-	 * and a child that installed its own paid for compiling it at every run.  It refuses only
-	 * signals to the engine's process and group, which this thread never sends. */
-	t->shielded = tnorm__shield_apply(&r->shield) == 0;
+	 * and a child that installed its own paid for compiling it at every run.  It refuses
+	 * signals to the engine's process and group, which this thread never sends, and asks the
+	 * shield thread about other targets (this thread's kills of a run's tasks too). */
+	int fd = tnorm__shield_apply_asking(&r->shield);
+	if (fd == -1) /* no filter at all: a child that tries again gets one without questions */
+		tnorm__shield_init(&r->shield, r->shield.engine, r->shield.group, 0);
+	t->shielded = fd != -1;
+	pthread_mutex_lock(&t->mu);
+	t->shield_fd = fd >= 0 ? fd : -2;
+	pthread_cond_broadcast(&t->idle_cv);
+	pthread_mutex_unlock(&t->mu);
 	for (;;) {
 		const char *dir;
 		char **argv, **envp;
@@ -833,6 +862,21 @@ void tnorm__tracer_free(tnorm__tracer *t)
 		pthread_mutex_unlock(&t->mu);
 		pthread_join(t->thread, NULL);
 	}
+	if (t->shield_started && t->owner == getpid()) {
+		uint64_t one = 1;
+		pthread_mutex_lock(&t->mu);
+		if (t->shield_fd == -1)
+			t->shield_fd = -2; /* (the tracer never started) */
+		pthread_cond_broadcast(&t->idle_cv);
+		pthread_mutex_unlock(&t->mu);
+		while (write(t->shield_quit, &one, sizeof(one)) < 0 && errno == EINTR)
+			;
+		pthread_join(t->shield_thread, NULL);
+	}
+	if (t->shield_fd >= 0)
+		close(t->shield_fd);
+	if (t->shield_quit >= 0)
+		close(t->shield_quit);
 	if (t->evfd >= 0)
 		close(t->evfd);
 	pthread_cond_destroy(&t->cv);
@@ -866,20 +910,36 @@ int tnorm__tracer_get(tnorm_runner *r, tnorm__tracer **out)
 	if (!(t = tnorm__calloc(1, sizeof(*t))))
 		return TNORM_ENOMEM;
 	t->evfd = -1;
+	t->shield_fd = -1;
+	t->shield_quit = -1;
 	pthread_mutex_init(&t->mu, NULL);
 	pthread_cond_init(&t->cv, NULL);
 	pthread_cond_init(&t->idle_cv, NULL);
 	r->tr = t;
 	if ((t->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
 		return tnorm__error_errno(TNORM_EIO, "cannot create an eventfd for the runner");
-	/* The thread blocks every signal: the host's signals are the host's threads' business. */
+	if ((t->shield_quit = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
+		return tnorm__error_errno(TNORM_EIO, "cannot create an eventfd for the runner");
+	/* The threads block every signal: the host's signals are the host's threads' business.
+	 * The shield's first: a thread started by the tracer would have the tracer's filter. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&t->shield_thread, NULL, shield_main, r);
+	t->shield_started = rc == 0;
 	t->busy = 1; /* until the thread waits for its first job */
-	rc = pthread_create(&t->thread, NULL, tracer_main, r);
+	if (rc == 0)
+		rc = pthread_create(&t->thread, NULL, tracer_main, r);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
 		t->busy = 0;
+		if (t->shield_started) {
+			pthread_mutex_lock(&t->mu);
+			t->shield_fd = -2;
+			pthread_cond_broadcast(&t->idle_cv);
+			pthread_mutex_unlock(&t->mu);
+			pthread_join(t->shield_thread, NULL);
+			t->shield_started = 0;
+		}
 		errno = rc;
 		return tnorm__error_errno(TNORM_EIO, "cannot start the runner's tracer thread");
 	}

@@ -16,15 +16,24 @@
  *   tnorm-gate.held   made by the first held run, so that the test can wait for it
  *   tnorm-gate.signal a signal number: each run sends it to its parent first (a hostile program,
  *                     issue 28 item 5: without the fork server the parent is the engine)
+ *   tnorm-gate.sockets  "line" or "4": a hostile handler (issue 39, items 4 and 5) that writes
+ *                     to every socket it finds among its descriptors: "line" writes a line
+ *                     there at the first run and a line to standard error at the others, "4"
+ *                     writes 4 bytes there at every run (tnorm-gate.scount counts the runs);
+ *                     "forge" writes there, at every run, the message a persistent child sends
+ *                     when its candidate passed ("TNPS", then CPU times: 32 bytes, and 40 with
+ *                     a guessed request number), then runs the test on (issue 39, item 5)
  * Runs outside a run folder (the debugger's own `run`, a driver started by hand) never stop.
  * Removing tnorm-gate opens the gate: the held runs go on, and so do the runs after them.
  */
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,6 +52,63 @@ static int in_run_folder(void)
 	return strncmp(base + 1, "tnorm-run-", 10) == 0;
 }
 
+/* Write `what` to every socket among this process's descriptors. */
+static void to_sockets(const char *what)
+{
+	struct stat st;
+	int fd;
+	for (fd = 3; fd < 1024; fd++)
+		if (fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode) && write(fd, what, strlen(what)) < 0)
+			continue;
+}
+
+/* The persistent child's "my candidate passed" (core/preload/fs_server.c), forged: without the
+ * request's number, and with guesses of it. */
+static void forge_pass(void)
+{
+	int64_t msg[5] = {0, 1000, 1000, 1, 0};
+	struct stat st;
+	int fd;
+	memcpy(msg, "TNPS\0\0\0\0", 8);
+	for (fd = 3; fd < 1024; fd++) {
+		if (fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
+			continue;
+		if (send(fd, msg, 4 * sizeof(int64_t), MSG_NOSIGNAL | MSG_DONTWAIT) < 0 ||
+		    send(fd, msg, sizeof(msg), MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+			continue;
+		msg[4] = 1;
+		if (send(fd, msg, sizeof(msg), MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+			continue;
+	}
+}
+
+static void hostile_sockets(void)
+{
+	char mode[16] = "";
+	struct stat st;
+	FILE *f;
+	int fd;
+	if (!(f = fopen("../tnorm-gate.sockets", "r")))
+		return;
+	if (!fgets(mode, sizeof(mode), f))
+		mode[0] = '\0';
+	fclose(f);
+	mode[strcspn(mode, "\n")] = '\0';
+	fd = open("../tnorm-gate.scount", O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, "r", 1) != 1 || fstat(fd, &st) < 0)
+		st.st_size = 0;
+	if (fd >= 0)
+		close(fd);
+	if (!strcmp(mode, "4"))
+		to_sockets("abcd");
+	else if (!strcmp(mode, "forge"))
+		forge_pass();
+	else if (!strcmp(mode, "line") && st.st_size == 1)
+		to_sockets("a line\n");
+	else if (!strcmp(mode, "line"))
+		fprintf(stderr, "a line\n");
+}
+
 static void gate(void)
 {
 	FILE *f;
@@ -52,6 +118,7 @@ static void gate(void)
 
 	if (!in_run_folder())
 		return;
+	hostile_sockets();
 	if ((f = fopen("../tnorm-gate.signal", "r"))) {
 		int sig = 0;
 		if (fscanf(f, "%d", &sig) == 1 && sig > 0)

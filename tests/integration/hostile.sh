@@ -51,6 +51,42 @@ for sig in USR1 TERM STOP; do
 		sh -c "[ $rc = 0 ] && grep -q '^fz-$sig: 40 runs' fz-$sig.out"
 done
 
+# ---- issue 39, item 3: the routes around the shield ---------------------------------------------
+# sut_intruder goes after the engine that traces it (TracerPid) by each route its input names
+# (tests/suts/intruder.c): a thread's ID, SIGIO owners, pidfds, the process group, ptrace, the
+# engine's memory, a seccomp listener of its own.  Each killed or stopped tnorm before the fix.
+ROUTES="TID TKILL SIGQUEUE SIGIO SIGIOTID SIGIOCTL PROCFD PIDFD PGRP SEIZE ATTACH MEM VMWRITE NOTIFY"
+for r in $ROUTES; do
+	printf '%s\nboom\n' "$r" >"route-$r.t"
+	timeout 300 setsid "$T" run "route-$r.t" -- "$S/sut_intruder" {} >"route-$r.out" 2>&1; rc=$?
+	expect "route $r: tnorm run is neither killed nor stopped, and reports the failure (exit $rc)" \
+		sh -c "[ $rc = 0 ] && grep -q '^signature: SIGABRT at boom' route-$r.out"
+done
+printf '%s\n' $ROUTES x boom y >routes.t
+timeout 300 setsid "$T" reduce --no-db -o routes.min routes.t -- "$S/sut_intruder" {} >routes.out 2>&1; rc=$?
+expect "every route, in a reduction (fork server, many runs): reduced to boom (exit $rc)" \
+	sh -c "[ $rc = 0 ] && [ \"\$(cat routes.min)\" = boom ]"
+
+# ---- issue 39, item 4: every wait ends at the run's timeout and at Ctrl-C ------------------------
+# sut_staller's child (a session of its own) says the fork server's hello again and again and
+# never reads the answers: tnorm's blocking answer waited in the tracer for good, the run's
+# timeout and Ctrl-C (and SIGTERM) unheard (tests/suts/staller.c).
+mkdir -p "$W/stall"
+printf 'HELLO\nboom\n' >stall.t
+TMPDIR=$W/stall timeout -k 10 300 "$T" run --timeout 1 stall.t -- "$S/sut_staller" {} >stall.out 2>&1; rc=$?
+expect "a program that floods the control socket with hellos: the run ends at its timeout (exit $rc)" \
+	sh -c "[ $rc = 0 ] && grep -q '^outcome: timeout' stall.out"
+mkdir -p "$W/stall-int"
+TMPDIR=$W/stall-int "$T" run --timeout 600 stall.t -- "$S/sut_staller" {} >stall-int.out 2>&1 &
+tp=$!
+for _ in $(seq 600); do [ -s "$W/stall-int/tnorm-staller.started" ] && break; sleep 0.5; done
+kill -INT $tp
+for _ in $(seq 120); do kill -0 $tp 2>/dev/null || break; sleep 0.5; done
+if kill -0 $tp 2>/dev/null; then ended=no; kill -KILL $tp; else ended=yes; fi
+wait $tp; rc=$?
+expect "... Ctrl-C while it runs ends tnorm (ended: $ended, exit $rc)" \
+	sh -c "[ -s '$W/stall-int/tnorm-staller.started' ] && [ $ended = yes ] && [ $rc = 130 ]"
+
 # ---- items 1 and 9: -o is checked before anything runs; never a device, FIFO or folder ----------
 AVL=$SRC/examples/avl
 H=$AVL/avl.tnh

@@ -296,5 +296,28 @@ for t in avl/tests/fail-1.t htable/tests/fail-1.t trie/tests/fail-2.t; do
 		sh -c "test -s $d.on.norm && cmp -s $d.on.norm $d.off.norm"
 done
 
+# Issue 39, items 4 and 5: a candidate that writes to the descriptors it finds reaches the control
+# socket.  What it writes there is dropped and the socket still read: a pass stays a pass (it was
+# a timeout: the child's "TNPS" was never read), and a handler that writes a line there at the
+# first run and to stderr at the second no longer hangs fuzz (tests/driver/gate.c).
+for m in 4 line; do
+	mkdir -p "$W/sock-$m"
+	echo "$m" >"$W/sock-$m/tnorm-gate.sockets"
+	TMPDIR=$W/sock-$m timeout 300 "$T" fuzz "$SRC/examples/avl/avl.tnh" --runs 2 --timeout 5 \
+		-o "sock-$m.fz" -- "$GATE_D" {} >"sock-$m.out" 2>&1; rc=$?
+	expect "a candidate that writes '$m' to its sockets: its runs pass, none times out (exit $rc)" \
+		sh -c "[ $rc = 0 ] && grep -q ' 0 timeouts' sock-$m.out"
+done
+
+# Issue 39, item 5: a candidate that forges its child's "my candidate passed" on the control
+# socket (32 bytes; 40 with a guessed request number) before it fails: the forgery does not know
+# the request's number, so the run stays the failure it is (it was a pass).
+mkdir -p "$W/sock-forge"
+echo forge >"$W/sock-forge/tnorm-gate.sockets"
+TMPDIR=$W/sock-forge timeout 300 "$T" run --timeout 30 "$SRC/examples/avl/tests/fail-1.t" -- "$GATE_D" {} \
+	>sock-forge.out 2>&1; rc=$?
+expect "a forged 'passed' message does not turn a failing test into a pass (exit $rc)" \
+	sh -c "grep -q '^outcome: fail' sock-forge.out && grep -q '^signature: SIGABRT at check_node' sock-forge.out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * staller.c - a program under test that tries to make tnorm wait for good (issue 39, item 4;
+ * tests/integration/hostile.sh).  Each line of its input names a way; "boom" aborts.
+ *
+ *   HELLO  a child of the program, in a session of its own (out of reach of the kill of the
+ *          program's group), says the fork server's hello ("TNFS1") on the control socket it
+ *          inherited (TNORM_FORK_SERVER), stops itself, and again, a thousand times, never
+ *          reading tnorm's answers ('N', "you are not my server"): they fill the socket, and a
+ *          tnorm that answers with a blocking send waits there for good, with the run's program
+ *          stopped, its timeout and Ctrl-C unheard.
+ *   HANG   sleeps.
+ * Each run first appends a byte to ../tnorm-staller.started (beside its run folder): the test
+ * waits for that file, the condition "the program is running", before it sends Ctrl-C.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static void started(void)
+{
+	int fd = open("../tnorm-staller.started", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		if (write(fd, "s", 1) < 0)
+			perror("staller");
+		close(fd);
+	}
+}
+
+static void stall(const char *how, int ctl)
+{
+	pid_t p = fork();
+	int i;
+	if (p != 0) {
+		if (p > 0)
+			pause(); /* the program waits too: the run ends at its timeout */
+		return;
+	}
+	setsid();
+	for (i = 0; i < 1000; i++) {
+		if (!strcmp(how, "HELLO")) {
+			if (ctl < 0 || send(ctl, "TNFS1", 5, MSG_NOSIGNAL) != 5)
+				break;
+			raise(SIGSTOP);
+		}
+	}
+	for (;;)
+		pause();
+}
+
+int main(int argc, char **argv)
+{
+	char line[256];
+	const char *env = getenv("TNORM_FORK_SERVER");
+	int ctl = env ? atoi(env) : -1;
+	FILE *f;
+	if (argc < 2 || !(f = fopen(argv[1], "r")))
+		return 2;
+	started();
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strcmp(line, "boom"))
+			abort();
+		if (!strcmp(line, "HELLO") || !strcmp(line, "HANG"))
+			stall(line, ctl);
+	}
+	fclose(f);
+	return 0;
+}
