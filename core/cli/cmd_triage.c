@@ -204,7 +204,12 @@ static void print_summary(const tnorm_triage_result *r)
 		       r->polish_complete < r->polish_forms ? "; --polish-runs N for more" : "");
 	for (b = 0; b < r->nbuckets; b++) {
 		const tnorm_triage_bucket *bk = &r->buckets[b];
+		size_t assigned = 0;
+		for (i = 0; i < r->ntests; i++)
+			assigned += r->tests[i].bucket == b + 1 && !r->tests[i].minimized;
 		printf("\n== bucket %zu: %zu tests", b + 1, bk->count);
+		if (assigned)
+			printf(" (%zu minimized, %zu assigned)", bk->count - assigned, assigned);
 		if (bk->nforms > 1)
 			printf(" in %zu normal forms (report.json lists them)", bk->nforms);
 		printf("; %s\n   representative %s (%s):\n", bk->signature,
