@@ -416,6 +416,15 @@ static int make_dirs(const char *folder, const char *out)
 		err = tnorm__buf_printf(&p, "%s%s", out, subs[k]);
 		if (err == 0 && mkdir(p.ptr, 0755) < 0 && errno != EEXIST)
 			err = tnorm__error_errno(TNORM_EIO, "%s: cannot create", p.ptr);
+		/* Never followed (issue 39, item 1): tnorm deletes and writes files in these folders,
+		 * and a link would take that outside OUT. */
+		if (err == 0 && lstat(p.ptr, &st) < 0)
+			err = tnorm__error_errno(TNORM_EIO, "%s: cannot read", p.ptr);
+		else if (err == 0 && !S_ISDIR(st.st_mode))
+			err = tnorm__error_set(TNORM_EINVALID, "%s is %s: tnorm writes and deletes files "
+			                       "in it and never follows a link out of its output folder; "
+			                       "remove it (or name another output folder)", p.ptr,
+			                       S_ISLNK(st.st_mode) ? "a symbolic link" : "not a folder");
 		tnorm__buf_dispose(&p);
 		if (err < 0)
 			return err;

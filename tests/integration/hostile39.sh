@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Issue 39: what tnorm must never do to files outside its output folder, to an earlier result, or
+# leave behind; odd file names in a crash folder.  Each check here failed before its fix.
+. "$(dirname "$0")/lib.sh"
+AVL=$SRC/examples/avl
+D=$B/examples/avl/avl_driver
+H=$AVL/avl.tnh
+cd "$W" || exit 1
+
+# ---- item 1: a symbolic link for a folder tnorm writes or cleans in OUT is never followed ---------
+mkdir s1
+cp "$AVL/tests/fail-1.t" "$AVL/tests/fail-2.t" s1/
+"$T" triage s1 --harness "$H" --no-db --quiet -- "$D" {} >/dev/null 2>&1; rc=$?
+expect "item 1: a first triage" sh -c "[ $rc = 0 ] && [ -d s1/triage/buckets ]"
+for sub in buckets results norm claims polish; do
+	mkdir -p "else-$sub"
+	echo keep >"else-$sub/1-fail-1.t"
+	echo keep >"else-$sub/2-x.t"
+	echo keep >"else-$sub/fail-1.t.json"
+	mv "s1/triage/$sub" "s1/triage/$sub.real"
+	ln -s "$W/else-$sub" "s1/triage/$sub"
+	"$T" triage s1 --harness "$H" --no-db --quiet -- "$D" {} >/dev/null 2>s1.err; rc=$?
+	expect "item 1: OUT/$sub a symbolic link: refused with one error, nothing outside OUT touched ($rc)" \
+		sh -c "[ $rc = 1 ] && [ \$(wc -l <s1.err) = 1 ] && grep -q 'triage/$sub is a symbolic link' s1.err && [ \$(ls else-$sub | wc -l) = 3 ] && [ \$(cat else-$sub/* | grep -cx keep) = 3 ]"
+	rm "s1/triage/$sub"
+	mv "s1/triage/$sub.real" "s1/triage/$sub"
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
