@@ -27,5 +27,30 @@ for sub in buckets results norm claims polish; do
 	mv "s1/triage/$sub.real" "s1/triage/$sub"
 done
 
+# ---- item 2: stopped right after the confirm runs, OUT keeps an earlier (better) result ----------
+# The gate holds the first run after the 3 confirm runs, and none times out.
+cp "$AVL/tests/fail-1.t" k.t
+echo 'an earlier result' >k.min
+for how in INT KILL; do
+	gate_close "$W/g2$how" 3
+	TMPDIR=$W/g2$how setsid "$T" minimize --no-db --harness "$H" --timeout 600 -o k.min k.t -- "$GATE_D" {} >k$how.out 2>k$how.err &
+	pid=$!
+	gate_wait "$W/g2$how"
+	kill -$how -- -$pid
+	wait $pid; rc=$?
+	expect "item 2: SIG$how right after the confirm runs: the earlier k.min is kept ($rc)" \
+		sh -c "grep -qx 'an earlier result' k.min && [ \$(ls k.min* | wc -l) = 1 ]"
+	gate_open "$W/g2$how"
+done
+expect "item 2: Ctrl-C says it wrote nothing, and no 'normal form'" \
+	sh -c "grep -q '^k.min: not written: stopped before any improvement' kINT.out && ! grep -q 'normal form' kINT.out"
+"$T" minimize --no-db --harness "$H" -o k.min k.t -- "$D" {} >k.out 2>&1; rc=$?
+expect "item 2: a complete run writes its result over it" sh -c "[ $rc = 0 ] && ! grep -q 'an earlier result' k.min && '$T' check '$H' k.min >/dev/null"
+cp "$AVL/tests/fail-1.t" m.t
+"$T" minimize --no-db --harness "$H" -o m.norm m.t -- "$D" {} >/dev/null 2>&1
+"$T" minimize --no-db --harness "$H" -o m.again m.norm -- "$D" {} >m.out 2>&1; rc=$?
+expect "item 2: a complete run on a test already normal writes it (the input itself)" \
+	sh -c "[ $rc = 0 ] && cmp -s m.norm m.again"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
