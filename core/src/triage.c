@@ -176,11 +176,32 @@ static int is_test_name(const char *name, int generic)
 	return strncmp(name, "timeout-", 8) && strncmp(name, "slow-unit-", 10);
 }
 
-/* 1 when NAME in the open folder `d` is a regular file (a symbolic link to one too). */
+/* 1 when NAME in the open folder `d` is a regular file, -1 when it is a symbolic link (never
+ * followed: a link to /etc/passwd is no crash of the folder's, issue 39), else 0. */
 static int is_regular(DIR *d, const char *name)
 {
 	struct stat st;
-	return fstatat(dirfd(d), name, &st, 0) == 0 && S_ISREG(st.st_mode);
+	if (fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return 0;
+	return S_ISLNK(st.st_mode) ? -1 : S_ISREG(st.st_mode);
+}
+
+/* Say which entries were symbolic links, not triaged (res->warning, joined to one there). */
+static int warn_links(tnorm_triage_result *res, const tnorm__buf *links, size_t n)
+{
+	tnorm__buf w = TNORM__BUF_INIT;
+	if (!n)
+		return 0;
+	if (tnorm__buf_printf(&w, "%s%snot triaged: %s%s: symbolic link%s, never followed (a link "
+	                      "can lead out of the folder; copy the file in to triage it)",
+	                      res->warning ? res->warning : "", res->warning ? "; " : "",
+	                      links->ptr, n > 10 ? ", ..." : "", n > 1 ? "s" : "") < 0) {
+		tnorm__buf_dispose(&w);
+		return TNORM_ENOMEM;
+	}
+	tnorm_free(res->warning);
+	res->warning = tnorm__buf_detach(&w);
+	return 0;
 }
 
 static int add_test(tnorm_triage_result *res, size_t *cap, const char *name)
@@ -206,16 +227,25 @@ static int list_tests(const char *dir, int generic, tnorm_triage_result *res)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	size_t cap = 0;
-	int err = 0;
+	tnorm__buf links = TNORM__BUF_INIT;
+	size_t cap = 0, nlinks = 0;
+	int err = 0, kind;
 	if (!d)
 		return tnorm__error_errno(TNORM_EIO, "%s: cannot read the folder", dir);
-	while ((e = readdir(d)) && err == 0)
-		if (is_test_name(e->d_name, generic) && is_regular(d, e->d_name))
+	while ((e = readdir(d)) && err == 0) {
+		if (!is_test_name(e->d_name, generic) || !(kind = is_regular(d, e->d_name)))
+			continue;
+		if (kind > 0)
 			err = add_test(res, &cap, e->d_name);
+		else if (++nlinks <= 10)
+			err = tnorm__buf_printf(&links, "%s%s", nlinks > 1 ? ", " : "", e->d_name);
+	}
 	closedir(d);
 	if (err == 0 && res->ntests > 1)
 		qsort(res->tests, res->ntests, sizeof(*res->tests), cmp_name);
+	if (err == 0)
+		err = warn_links(res, &links, nlinks);
+	tnorm__buf_dispose(&links);
 	return err;
 }
 
@@ -1963,7 +1993,12 @@ static int probe_db(const tnorm_triage_options *o, tnorm_triage_result *res, con
 		tnorm__buf w = TNORM__BUF_INIT;
 		if (tnorm__buf_printf(&w, "%s; going on without it (claims are files in the output "
 		                      "folder)", tnorm_error_last()->message) < 0 ||
-		    !(res->warning = tnorm__buf_detach(&w))) {
+		    (res->warning && tnorm__buf_printf(&w, "; %s", res->warning) < 0)) {
+			tnorm__buf_dispose(&w);
+			return TNORM_ENOMEM;
+		}
+		tnorm_free(res->warning);
+		if (!(res->warning = tnorm__buf_detach(&w))) {
 			tnorm__buf_dispose(&w);
 			return TNORM_ENOMEM;
 		}

@@ -52,5 +52,14 @@ cp "$AVL/tests/fail-1.t" m.t
 expect "item 2: a complete run on a test already normal writes it (the input itself)" \
 	sh -c "[ $rc = 0 ] && cmp -s m.norm m.again"
 
+# ---- also seen: a symbolic link in a crash folder is not followed, and is listed as not triaged ---
+mkdir s6
+cp "$AVL/tests/fail-1.t" s6/crash-1
+ln -s /etc/passwd s6/evil
+ln -s "$W/s6/crash-1" s6/crash-link
+"$T" triage s6 --no-harness --no-db -- "$D" {} >s6.out 2>s6.err; rc=$?
+expect "a symlink in a crash folder: not triaged, said with the reason, the rest triaged ($rc)" \
+	sh -c "[ $rc = 0 ] && grep -q 'not triaged: .*: symbolic links, never followed' s6.err && grep 'not triaged' s6.err | grep -q evil && grep 'not triaged' s6.err | grep -q crash-link && grep -q '^s6: 1 tests' s6.out && ! grep -q 'evil' s6/triage/report.json && [ -z \"\$(ls s6/triage/results | grep -v crash-1)\" ]"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
