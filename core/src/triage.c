@@ -462,6 +462,25 @@ static int make_dirs(const char *folder, const char *out)
 	return 0;
 }
 
+/*
+ * The name of a test's own files in OUT (claims/NAME, results/NAME.json, norm/NAME.norm and
+ * their temporary files): the test's name while every name made from it stays valid (at most
+ * 200 bytes: NAME.json.tmp.XXXXXX, .NAME.PID.tmp), else its first 100 bytes, '~' and a hash of
+ * the whole name (issue 39, item 9: a 236-255-byte name aborted the triage).  Result files keep
+ * the test's name inside ("test"), checked when read back.  `buf` holds a made name.
+ */
+#define FILE_KEY_MAX 128
+
+static const char *file_key(const char *name, char buf[FILE_KEY_MAX])
+{
+	size_t l = strlen(name);
+	if (l <= 200)
+		return name;
+	snprintf(buf, FILE_KEY_MAX, "%.100s~%016llx", name,
+	         (unsigned long long)tnorm__hash64(name, l, 0x6b6579ULL));
+	return buf;
+}
+
 /* The process that holds a claim file, whose content is "PID\n" (written before the claim
  * appears, see claim()); 0 for an empty file (a tnorm from before the pid: void), -1 for a file
  * that is not a claim of tnorm's (never deleted). */
@@ -620,10 +639,14 @@ static int load_result(const char *out, tnorm_triage_test *t, const char *hex, c
 	tnorm__buf p = TNORM__BUF_INIT;
 	const char *file = NULL;
 	json_t *j = NULL;
+	char key[FILE_KEY_MAX];
+	const char *test;
 	int loaded = 0;
-	if (tnorm__buf_printf(&p, "%s/results/%s.json", out, t->name) == 0)
+	if (tnorm__buf_printf(&p, "%s/results/%s.json", out, file_key(t->name, key)) == 0)
 		file = p.ptr;
-	if (file && (j = json_load_file(file, JSON_ALLOW_NUL, NULL)))
+	/* (a made name is another test's too, however unlikely: the record names its test) */
+	if (file && (j = json_load_file(file, JSON_ALLOW_NUL, NULL)) &&
+	    (!(test = json_string_value(json_object_get(j, "test"))) || !strcmp(test, t->name)))
 		loaded = result_from_json(j, t, hex, jobkey);
 	json_decref(j);
 	tnorm__buf_dispose(&p);
@@ -734,8 +757,9 @@ static int result_text(const tnorm_triage_test *t, const char *hex, const char *
 static int write_result_text(const char *out, const char *name, const char *text)
 {
 	tnorm__buf p = TNORM__BUF_INIT, line = TNORM__BUF_INIT;
+	char key[FILE_KEY_MAX];
 	int err;
-	if ((err = tnorm__buf_printf(&p, "%s/results/%s.json", out, name)) == 0 &&
+	if ((err = tnorm__buf_printf(&p, "%s/results/%s.json", out, file_key(name, key))) == 0 &&
 	    (err = tnorm__buf_puts(&line, text)) == 0 && (err = tnorm__buf_putc(&line, '\n')) == 0)
 		err = tnorm_file_write_atomic(p.ptr, line.ptr, line.len);
 	tnorm__buf_dispose(&line);
@@ -858,9 +882,10 @@ static int minimize(job *j, tnorm_triage_test *t)
 	tnorm_pipeline_result pr;
 	char *test = path_of(j->res->folder, t->name, NULL), *norm = NULL;
 	tnorm__buf n = TNORM__BUF_INIT;
+	char key[FILE_KEY_MAX];
 	int err;
 	memset(&pr, 0, sizeof(pr));
-	if (!test || tnorm__buf_printf(&n, "%s/norm/%s.norm", j->res->out, t->name) < 0) {
+	if (!test || tnorm__buf_printf(&n, "%s/norm/%s.norm", j->res->out, file_key(t->name, key)) < 0) {
 		err = TNORM_ENOMEM;
 		goto done;
 	}
@@ -998,14 +1023,14 @@ static int work_on(job *j, worker_state *w, size_t i)
 		w->held = got ? tnorm__buf_detach(&item) : NULL;
 		pthread_mutex_unlock(&j->lock);
 	} else {
-		char *claims = path_of(out, "claims", NULL);
+		char *claims = path_of(out, "claims", NULL), key[FILE_KEY_MAX];
 		int mine;
-		if (!claims || !(claim = path_of(out, "claims", name))) {
+		if (!claims || !(claim = path_of(out, "claims", file_key(name, key)))) {
 			tnorm_free(claims);
 			err = TNORM_ENOMEM;
 			goto done;
 		}
-		mine = take_claim(claims, name, claim);
+		mine = take_claim(claims, file_key(name, key), claim);
 		tnorm_free(claims);
 		if (mine < 0) {
 			err = mine;
@@ -1570,10 +1595,11 @@ static int generalize_bucket(const tnorm_triage_options *o, tnorm_triage_result 
 	tnorm_pipeline_options po;
 	tnorm_pipeline_result pr;
 	tnorm__buf in = TNORM__BUF_INIT, out = TNORM__BUF_INIT;
+	char key[FILE_KEY_MAX];
 	int err = 0;
 	memset(&pr, 0, sizeof(pr));
-	if (tnorm__buf_printf(&in, "%s/norm/%s.norm", r->out, rep->name) < 0 ||
-	    tnorm__buf_printf(&out, "%s/norm/%s.gen", r->out, rep->name) < 0) {
+	if (tnorm__buf_printf(&in, "%s/norm/%s.norm", r->out, file_key(rep->name, key)) < 0 ||
+	    tnorm__buf_printf(&out, "%s/norm/%s.gen", r->out, file_key(rep->name, key)) < 0) {
 		err = TNORM_ENOMEM;
 		goto done;
 	}
@@ -2062,12 +2088,12 @@ static int unfinished(const tnorm_triage_result *res)
 	size_t i;
 	for (i = 0; i < res->ntests; i++) {
 		const char *name = res->tests[i].name;
-		char *file, *claim;
+		char *file, *claim, key[FILE_KEY_MAX];
 		int gone, held;
 		if (res->tests[i].status != TNORM_TRIAGE_PENDING)
 			continue;
 		file = path_of(res->folder, name, NULL);
-		claim = path_of(res->out, "claims", name);
+		claim = path_of(res->out, "claims", file_key(name, key));
 		gone = file && access(file, R_OK) < 0;
 		held = claim && held_by(claim_owner(claim));
 		if (gone || held) {

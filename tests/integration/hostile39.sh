@@ -61,5 +61,17 @@ ln -s "$W/s6/crash-1" s6/crash-link
 expect "a symlink in a crash folder: not triaged, said with the reason, the rest triaged ($rc)" \
 	sh -c "[ $rc = 0 ] && grep -q 'not triaged: .*: symbolic links, never followed' s6.err && grep 'not triaged' s6.err | grep -q evil && grep 'not triaged' s6.err | grep -q crash-link && grep -q '^s6: 1 tests' s6.out && ! grep -q 'evil' s6/triage/report.json && [ -z \"\$(ls s6/triage/results | grep -v crash-1)\" ]"
 
+# ---- item 9: any valid file name can be triaged (up to 255 bytes), and triaged again -----------------
+mkdir s9
+long=$(printf 'crash-%0249d' 0)
+cp "$AVL/tests/fail-1.t" "s9/$long"
+cp "$AVL/tests/fail-2.t" s9/crash-2
+"$T" triage s9 --no-harness --no-db -j 2 -- "$D" {} >s9.out 2>s9.err; rc=$?
+expect "item 9: a 255-byte file name: triaged with the others ($rc)" \
+	sh -c "[ $rc = 0 ] && grep -q '^s9: 2 tests, 2 failing' s9.out && grep -q '$long' s9/triage/report.json"
+"$T" triage s9 --no-harness --no-db -j 2 -- "$D" {} >s9b.out 2>s9b.err; rc=$?
+expect "item 9: and again: nothing redone ($rc)" \
+	sh -c "[ $rc = 0 ] && grep -q '^s9: 2 tests, 2 failing' s9b.out && ! grep -q ' runs)' s9b.out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
