@@ -385,7 +385,7 @@ static int make_out(const char *out)
 {
 	tnorm__buf tmp = TNORM__BUF_INIT, m = TNORM__BUF_INIT;
 	int err;
-	if ((err = tnorm__buf_printf(&tmp, "%s.tmp.XXXXXX", out)) < 0)
+	if ((err = tnorm__buf_printf(&tmp, "%s.tmp.%ld.XXXXXX", out, (long)getpid())) < 0)
 		return err;
 	if (!mkdtemp(tmp.ptr) || chmod(tmp.ptr, 0755) < 0) {
 		err = tnorm__error_errno(TNORM_EIO, "%s: cannot create", out);
@@ -538,9 +538,30 @@ static int take_claim(const char *claims, const char *name, const char *file)
 	return err < 0 ? err : got;
 }
 
+/* What a job killed while it wrote left (issue 39, item 10): NAME.tmp.PID.XXXXXX files in OUT
+ * and its folders, and OUT.tmp.PID.XXXXXX beside OUT (make_out), whose PID is gone. */
+static void clear_dead_tmp(const char *out)
+{
+	static const char *const subs[] = {"results", "norm", "buckets", "polish", "claims"};
+	const char *slash = strrchr(out, '/');
+	tnorm__buf parent = TNORM__BUF_INIT;
+	size_t k;
+	tnorm__sweep_dead_tmp(out);
+	for (k = 0; k < sizeof(subs) / sizeof(*subs); k++) {
+		char *sub = path_of(out, subs[k], NULL);
+		if (sub)
+			tnorm__sweep_dead_tmp(sub);
+		tnorm_free(sub);
+	}
+	if (tnorm__buf_printf(&parent, "%.*s", slash ? (int)(slash - out) + 1 : 1,
+	                      slash ? out : ".") == 0)
+		tnorm__sweep_dead_tmp(parent.ptr);
+	tnorm__buf_dispose(&parent);
+}
+
 /* Claims left by a job that died are void: this job redoes unfinished tests.  Claims of another
  * live process (two triages of one folder, issue 28 item 8) are left alone; at the end of the
- * job its own go. */
+ * job its own go.  So do the temporary files of dead jobs (clear_dead_tmp). */
 static void clear_claims(const char *out)
 {
 	char *dir = path_of(out, "claims", NULL);
@@ -557,6 +578,7 @@ static void clear_claims(const char *out)
 	if (d)
 		closedir(d);
 	tnorm_free(dir);
+	clear_dead_tmp(out);
 	tnorm_error_clear();
 }
 

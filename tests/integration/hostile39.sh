@@ -73,5 +73,24 @@ expect "item 9: a 255-byte file name: triaged with the others ($rc)" \
 expect "item 9: and again: nothing redone ($rc)" \
 	sh -c "[ $rc = 0 ] && grep -q '^s9: 2 tests, 2 failing' s9b.out && ! grep -q ' runs)' s9b.out"
 
+# ---- item 10: what a killed tnorm left is removed by the next run (its PID is gone) ---------------
+mkdir s10 t10
+cp "$AVL/tests/fail-1.t" s10/
+"$T" triage s10 --harness "$H" --no-db --quiet -- "$D" {} >/dev/null 2>&1
+sh -c 'exit 0' & dead=$!
+wait $dead
+touch "s10/triage/norm/fail-1.t.norm.tmp.$dead.abcdef" "s10/triage/results/fail-1.t.json.tmp.$dead.abcdef" \
+	"s10/triage/norm/fail-1.t.norm.tmp.$$.abcdef"
+mkdir "s10/triage.tmp.$dead.abcdef"
+echo marker >"s10/triage.tmp.$dead.abcdef/.tnorm-triage"
+touch "t10/tnorm-harness-$dead-abcdef.tnh" "t10/tnorm-why-$dead-abcdef" "t10/tnorm-why-$$-abcdef"
+mkdir "t10/tnorm-run-$dead-abcdef"
+"$T" triage s10 --harness "$H" --no-db --quiet -- "$D" {} >/dev/null 2>&1; rc=$?
+expect "item 10: a dead triage's temporary files in OUT and beside it are removed, a live one's kept ($rc)" \
+	sh -c "[ $rc = 0 ] && [ -z \"\$(ls -d s10/triage/*/*.tmp.$dead.* s10/triage.tmp.* 2>/dev/null)\" ] && [ -e s10/triage/norm/fail-1.t.norm.tmp.$$.abcdef ]"
+TMPDIR=$W/t10 "$T" run "$AVL/tests/fail-1.t" -- "$D" {} >/dev/null 2>&1
+expect "item 10: a dead tnorm's files in \$TMPDIR are removed, a live one's kept ($(ls t10 | tr '\n' ' '))" \
+	sh -c "[ \"\$(ls t10)\" = tnorm-why-$$-abcdef ]"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
