@@ -361,6 +361,13 @@ static void print_text(const job *j)
 	int mode = j->mode;
 	const char *outp = j->po.out;
 	size_t k;
+	if (!res->written) {
+		/* Stopped before any improvement: OUT is as it was (issue 39, item 2). */
+		printf("%s: not written: stopped before any improvement on the test (%zu %s, %llu runs)\n",
+		       outp, res->original, res->unit, (unsigned long long)res->stats.runs);
+		printf("signature: %s\n", res->signature);
+		return;
+	}
 	printf("%s: %zu -> %zu %s in %llu runs (%llu cached), %.2f s\n", outp, res->original,
 	       res->final, res->unit, (unsigned long long)res->stats.runs,
 	       (unsigned long long)res->stats.cache_hits, res->stats.elapsed);

@@ -42,7 +42,9 @@ static int minimize(const char *harness, const char *test, char **rest, const cl
 	char path[4096];
 	const char *tmp = getenv("TMPDIR");
 	int fd, err;
-	snprintf(path, sizeof(path), "%s/tnorm-why-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	/* (the PID: a later run removes what a killed one left) */
+	snprintf(path, sizeof(path), "%s/tnorm-why-%ld-XXXXXX", tmp && *tmp ? tmp : "/tmp",
+	         (long)getpid());
 	if ((fd = mkstemp(path)) < 0) {
 		fprintf(stderr, "tnorm why: cannot create a temporary file in %s\n",
 		        tmp && *tmp ? tmp : "/tmp");

@@ -247,11 +247,12 @@ int cli_driver_harness(const char *cmd, char **rest, int quiet, const char **har
 		return 0;
 	}
 	len = strlen(text);
-	if (!(*tmp = malloc(strlen(dir && *dir ? dir : "/tmp") + 32))) {
+	if (!(*tmp = malloc(strlen(dir && *dir ? dir : "/tmp") + 64))) {
 		tnorm_free(text);
 		return -1;
 	}
-	sprintf(*tmp, "%s/tnorm-harness-XXXXXX.tnh", dir && *dir ? dir : "/tmp");
+	/* (the PID: a later run removes what a killed one left) */
+	sprintf(*tmp, "%s/tnorm-harness-%ld-XXXXXX.tnh", dir && *dir ? dir : "/tmp", (long)getpid());
 	if ((fd = mkstemps(*tmp, 4)) >= 0) {
 		int bad = write(fd, text, len) != (ssize_t)len;
 		if (close(fd) < 0 || bad) {

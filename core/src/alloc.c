@@ -5,7 +5,9 @@
  * Every allocation in the engine goes through tnorm__malloc and friends so that a test can make
  * the N-th allocation fail and check that every caller cleans up and reports TNORM_ENOMEM.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -293,7 +295,8 @@ int tnorm__write_file_atomic(const char *path, const void *data, size_t len)
 	const char *p = data;
 	int fd = -1, err = 0;
 
-	if ((err = tnorm__buf_printf(&tmp, "%s.tmp.XXXXXX", path)) < 0)
+	/* (the PID: a later run removes what a killed one left, tnorm__sweep_dead_tmp) */
+	if ((err = tnorm__buf_printf(&tmp, "%s.tmp.%ld.XXXXXX", path, (long)getpid())) < 0)
 		return err;
 	if ((fd = mkstemp(tmp.ptr)) < 0) {
 		err = tnorm__error_errno(TNORM_EIO, "%s: cannot create a temporary file", path);
@@ -378,4 +381,44 @@ int tnorm_file_read(const char *path, char **out, size_t *len)
 	if (!path || !out)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_file_read: NULL argument");
 	return tnorm__read_file(path, out, len);
+}
+
+/* The PID of a name "NAME.tmp.PID.XXXXXX" (the last ".tmp." in it), 0 when it is not one. */
+static long tmp_owner(const char *name)
+{
+	const char *p = NULL, *q = name;
+	char *end = NULL;
+	long pid;
+	while ((q = strstr(q, ".tmp.")) != NULL)
+		p = q++;
+	if (!p)
+		return 0;
+	pid = strtol(p + 5, &end, 10);
+	return pid > 0 && end && *end == '.' && strlen(end + 1) == 6 ? pid : 0;
+}
+
+void tnorm__sweep_dead_tmp(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		struct stat st;
+		long pid = tmp_owner(e->d_name);
+		if (!pid || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || st.st_uid != geteuid())
+			continue;
+		if (S_ISREG(st.st_mode)) {
+			unlinkat(dirfd(d), e->d_name, 0);
+		} else if (S_ISDIR(st.st_mode)) {
+			/* triage's OUT in the making (triage.c, make_out): its marker, then the folder */
+			int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (fd >= 0) {
+				unlinkat(fd, ".tnorm-triage", 0);
+				close(fd);
+			}
+			unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+		}
+	}
+	if (d)
+		closedir(d);
 }

@@ -71,8 +71,14 @@ const char *tnorm__file_kind(unsigned m);
 /* The largest input file tnorm reads: 256 MiB, or TNORM_MAX_INPUT (alloc.c). */
 uint64_t tnorm__read_limit(void);
 
-/* Write `data` to `path` atomically: a temp file in the same directory, fsync, rename. */
+/* Write `data` to `path` atomically: a temp file in the same directory (PATH.tmp.PID.XXXXXX),
+ * fsync, rename. */
 int tnorm__write_file_atomic(const char *path, const void *data, size_t len);
+
+/* Remove what a process killed while writing left in folder `dir` (alloc.c): files named
+ * NAME.tmp.PID.XXXXXX, and folders of that name holding nothing but triage's marker, whose PID
+ * is not a live process and that belong to this user.  Best effort: errors are ignored. */
+void tnorm__sweep_dead_tmp(const char *dir);
 
 /* Rename a signature's kind (a sanitizer report names the failure the signal only ended):
  * signature.c.  0 or TNORM_ENOMEM (the signature is unchanged then). */

@@ -746,14 +746,19 @@ int tnorm_pipeline_run(const tnorm_pipeline_options *o, tnorm_pipeline_result *r
 	}
 	if ((err = open_db(o, r, s, h, match, &hooks, &db)) < 0)
 		goto done;
-	/* The original is the first best-so-far: the output exists from now on. */
-	if ((err = tnorm_file_write_atomic(o->out, data, len)) < 0)
-		goto done;
+	/* OUT is written from the first improvement on (docs/cli.md): the session writes each better
+	 * test as it is found, and the result goes there at the end.  A job stopped before it
+	 * improved on the input (Ctrl-C, kill -9 or a budget right after the confirm runs) leaves
+	 * OUT as it was, an earlier run's better result included (issue 39, item 2); a complete job
+	 * writes its result, the input itself when that is minimal and normal already. */
 	err = o->harness ? harness_job(o, r, s, t, data, len, &hooks, &rt)
 	                 : generic_job(o, r, s, data, len);
-	if (r->text && (e2 = tnorm_file_write_atomic(o->out, r->text, r->text_len)) < 0 &&
-	    (err == 0 || stopped(err)))
-		err = e2;
+	if (r->text && (err == 0 || r->text_len != len || memcmp(r->text, data, len))) {
+		if ((e2 = tnorm_file_write_atomic(o->out, r->text, r->text_len)) < 0 &&
+		    (err == 0 || stopped(err)))
+			err = e2;
+		r->written = e2 == 0;
+	}
 	r->complete = err == 0;
 	tnorm_session_stats(s, &r->stats);
 	if (o->keep_near)

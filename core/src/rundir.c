@@ -50,7 +50,9 @@ static void remove_dir(const char *dir, const char *file)
 
 /*
  * Folders of runs whose engine was killed (kill -9, a crash) are named tnorm-run-PID-XXXXXX:
- * when PID no longer exists, nobody will remove them but us.
+ * when PID no longer exists, nobody will remove them but us.  The command's own temporary
+ * files are named so too (tnorm-why-PID-XXXXXX, tnorm-harness-PID-XXXXXX.tnh: core/cli), and
+ * go the same way (issue 39, item 10).
  */
 void tnorm__rundir_sweep_stale(const char *root)
 {
@@ -59,16 +61,25 @@ void tnorm__rundir_sweep_stale(const char *root)
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
+		static const char *const prefixes[] = {"tnorm-run-", "tnorm-why-", "tnorm-harness-"};
 		char *end = NULL, path[4096];
+		size_t k, n = 0;
 		long pid;
-		if (strncmp(e->d_name, "tnorm-run-", 10))
+		for (k = 0; k < sizeof(prefixes) / sizeof(*prefixes) && !n; k++)
+			if (!strncmp(e->d_name, prefixes[k], strlen(prefixes[k])))
+				n = strlen(prefixes[k]);
+		if (!n)
 			continue;
-		pid = strtol(e->d_name + 10, &end, 10);
+		pid = strtol(e->d_name + n, &end, 10);
 		if (pid <= 0 || !end || *end != '-' || (pid_t)pid == getpid() ||
 		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", root, e->d_name) < sizeof(path))
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", root, e->d_name) >= sizeof(path))
+			continue;
+		if (n == 10 && !strncmp(e->d_name, "tnorm-run-", 10))
 			remove_dir(path, NULL);
+		else
+			unlink(path); /* (a file: a folder of that name is not ours, and stays) */
 	}
 	closedir(d);
 }

@@ -178,11 +178,32 @@ static int is_test_name(const char *name, int generic)
 	return strncmp(name, "timeout-", 8) && strncmp(name, "slow-unit-", 10);
 }
 
-/* 1 when NAME in the open folder `d` is a regular file (a symbolic link to one too). */
+/* 1 when NAME in the open folder `d` is a regular file, -1 when it is a symbolic link (never
+ * followed: a link to /etc/passwd is no crash of the folder's, issue 39), else 0. */
 static int is_regular(DIR *d, const char *name)
 {
 	struct stat st;
-	return fstatat(dirfd(d), name, &st, 0) == 0 && S_ISREG(st.st_mode);
+	if (fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return 0;
+	return S_ISLNK(st.st_mode) ? -1 : S_ISREG(st.st_mode);
+}
+
+/* Say which entries were symbolic links, not triaged (res->warning, joined to one there). */
+static int warn_links(tnorm_triage_result *res, const tnorm__buf *links, size_t n)
+{
+	tnorm__buf w = TNORM__BUF_INIT;
+	if (!n)
+		return 0;
+	if (tnorm__buf_printf(&w, "%s%snot triaged: %s%s: symbolic link%s, never followed (a link "
+	                      "can lead out of the folder; copy the file in to triage it)",
+	                      res->warning ? res->warning : "", res->warning ? "; " : "",
+	                      links->ptr, n > 10 ? ", ..." : "", n > 1 ? "s" : "") < 0) {
+		tnorm__buf_dispose(&w);
+		return TNORM_ENOMEM;
+	}
+	tnorm_free(res->warning);
+	res->warning = tnorm__buf_detach(&w);
+	return 0;
 }
 
 static int add_test(tnorm_triage_result *res, size_t *cap, const char *name)
@@ -208,16 +229,25 @@ static int list_tests(const char *dir, int generic, tnorm_triage_result *res)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	size_t cap = 0;
-	int err = 0;
+	tnorm__buf links = TNORM__BUF_INIT;
+	size_t cap = 0, nlinks = 0;
+	int err = 0, kind;
 	if (!d)
 		return tnorm__error_errno(TNORM_EIO, "%s: cannot read the folder", dir);
-	while ((e = readdir(d)) && err == 0)
-		if (is_test_name(e->d_name, generic) && is_regular(d, e->d_name))
+	while ((e = readdir(d)) && err == 0) {
+		if (!is_test_name(e->d_name, generic) || !(kind = is_regular(d, e->d_name)))
+			continue;
+		if (kind > 0)
 			err = add_test(res, &cap, e->d_name);
+		else if (++nlinks <= 10)
+			err = tnorm__buf_printf(&links, "%s%s", nlinks > 1 ? ", " : "", e->d_name);
+	}
 	closedir(d);
 	if (err == 0 && res->ntests > 1)
 		qsort(res->tests, res->ntests, sizeof(*res->tests), cmp_name);
+	if (err == 0)
+		err = warn_links(res, &links, nlinks);
+	tnorm__buf_dispose(&links);
 	return err;
 }
 
@@ -357,7 +387,7 @@ static int make_out(const char *out)
 {
 	tnorm__buf tmp = TNORM__BUF_INIT, m = TNORM__BUF_INIT;
 	int err;
-	if ((err = tnorm__buf_printf(&tmp, "%s.tmp.XXXXXX", out)) < 0)
+	if ((err = tnorm__buf_printf(&tmp, "%s.tmp.%ld.XXXXXX", out, (long)getpid())) < 0)
 		return err;
 	if (!mkdtemp(tmp.ptr) || chmod(tmp.ptr, 0755) < 0) {
 		err = tnorm__error_errno(TNORM_EIO, "%s: cannot create", out);
@@ -418,11 +448,39 @@ static int make_dirs(const char *folder, const char *out)
 		err = tnorm__buf_printf(&p, "%s%s", out, subs[k]);
 		if (err == 0 && mkdir(p.ptr, 0755) < 0 && errno != EEXIST)
 			err = tnorm__error_errno(TNORM_EIO, "%s: cannot create", p.ptr);
+		/* Never followed (issue 39, item 1): tnorm deletes and writes files in these folders,
+		 * and a link would take that outside OUT. */
+		if (err == 0 && lstat(p.ptr, &st) < 0)
+			err = tnorm__error_errno(TNORM_EIO, "%s: cannot read", p.ptr);
+		else if (err == 0 && !S_ISDIR(st.st_mode))
+			err = tnorm__error_set(TNORM_EINVALID, "%s is %s: tnorm writes and deletes files "
+			                       "in it and never follows a link out of its output folder; "
+			                       "remove it (or name another output folder)", p.ptr,
+			                       S_ISLNK(st.st_mode) ? "a symbolic link" : "not a folder");
 		tnorm__buf_dispose(&p);
 		if (err < 0)
 			return err;
 	}
 	return 0;
+}
+
+/*
+ * The name of a test's own files in OUT (claims/NAME, results/NAME.json, norm/NAME.norm and
+ * their temporary files): the test's name while every name made from it stays valid (at most
+ * 200 bytes: NAME.json.tmp.XXXXXX, .NAME.PID.tmp), else its first 100 bytes, '~' and a hash of
+ * the whole name (issue 39, item 9: a 236-255-byte name aborted the triage).  Result files keep
+ * the test's name inside ("test"), checked when read back.  `buf` holds a made name.
+ */
+#define FILE_KEY_MAX 128
+
+static const char *file_key(const char *name, char buf[FILE_KEY_MAX])
+{
+	size_t l = strlen(name);
+	if (l <= 200)
+		return name;
+	snprintf(buf, FILE_KEY_MAX, "%.100s~%016llx", name,
+	         (unsigned long long)tnorm__hash64(name, l, 0x6b6579ULL));
+	return buf;
 }
 
 /* The process that holds a claim file, whose content is "PID\n" (written before the claim
@@ -482,9 +540,30 @@ static int take_claim(const char *claims, const char *name, const char *file)
 	return err < 0 ? err : got;
 }
 
+/* What a job killed while it wrote left (issue 39, item 10): NAME.tmp.PID.XXXXXX files in OUT
+ * and its folders, and OUT.tmp.PID.XXXXXX beside OUT (make_out), whose PID is gone. */
+static void clear_dead_tmp(const char *out)
+{
+	static const char *const subs[] = {"results", "norm", "buckets", "polish", "claims"};
+	const char *slash = strrchr(out, '/');
+	tnorm__buf parent = TNORM__BUF_INIT;
+	size_t k;
+	tnorm__sweep_dead_tmp(out);
+	for (k = 0; k < sizeof(subs) / sizeof(*subs); k++) {
+		char *sub = path_of(out, subs[k], NULL);
+		if (sub)
+			tnorm__sweep_dead_tmp(sub);
+		tnorm_free(sub);
+	}
+	if (tnorm__buf_printf(&parent, "%.*s", slash ? (int)(slash - out) + 1 : 1,
+	                      slash ? out : ".") == 0)
+		tnorm__sweep_dead_tmp(parent.ptr);
+	tnorm__buf_dispose(&parent);
+}
+
 /* Claims left by a job that died are void: this job redoes unfinished tests.  Claims of another
  * live process (two triages of one folder, issue 28 item 8) are left alone; at the end of the
- * job its own go. */
+ * job its own go.  So do the temporary files of dead jobs (clear_dead_tmp). */
 static void clear_claims(const char *out)
 {
 	char *dir = path_of(out, "claims", NULL);
@@ -501,6 +580,7 @@ static void clear_claims(const char *out)
 	if (d)
 		closedir(d);
 	tnorm_free(dir);
+	clear_dead_tmp(out);
 	tnorm_error_clear();
 }
 
@@ -583,10 +663,14 @@ static int load_result(const char *out, tnorm_triage_test *t, const char *hex, c
 	tnorm__buf p = TNORM__BUF_INIT;
 	const char *file = NULL;
 	json_t *j = NULL;
+	char key[FILE_KEY_MAX];
+	const char *test;
 	int loaded = 0;
-	if (tnorm__buf_printf(&p, "%s/results/%s.json", out, t->name) == 0)
+	if (tnorm__buf_printf(&p, "%s/results/%s.json", out, file_key(t->name, key)) == 0)
 		file = p.ptr;
-	if (file && (j = json_load_file(file, JSON_ALLOW_NUL, NULL)))
+	/* (a made name is another test's too, however unlikely: the record names its test) */
+	if (file && (j = json_load_file(file, JSON_ALLOW_NUL, NULL)) &&
+	    (!(test = json_string_value(json_object_get(j, "test"))) || !strcmp(test, t->name)))
 		loaded = result_from_json(j, t, hex, jobkey);
 	json_decref(j);
 	tnorm__buf_dispose(&p);
@@ -701,8 +785,9 @@ static int result_text(const tnorm_triage_test *t, const char *hex, const char *
 static int write_result_text(const char *out, const char *name, const char *text)
 {
 	tnorm__buf p = TNORM__BUF_INIT, line = TNORM__BUF_INIT;
+	char key[FILE_KEY_MAX];
 	int err;
-	if ((err = tnorm__buf_printf(&p, "%s/results/%s.json", out, name)) == 0 &&
+	if ((err = tnorm__buf_printf(&p, "%s/results/%s.json", out, file_key(name, key))) == 0 &&
 	    (err = tnorm__buf_puts(&line, text)) == 0 && (err = tnorm__buf_putc(&line, '\n')) == 0)
 		err = tnorm_file_write_atomic(p.ptr, line.ptr, line.len);
 	tnorm__buf_dispose(&line);
@@ -894,9 +979,10 @@ static int minimize(job *j, tnorm_triage_test *t)
 	tnorm_pipeline_result pr;
 	char *test = path_of(j->res->folder, t->name, NULL), *norm = NULL;
 	tnorm__buf n = TNORM__BUF_INIT;
+	char key[FILE_KEY_MAX];
 	int err;
 	memset(&pr, 0, sizeof(pr));
-	if (!test || tnorm__buf_printf(&n, "%s/norm/%s.norm", j->res->out, t->name) < 0) {
+	if (!test || tnorm__buf_printf(&n, "%s/norm/%s.norm", j->res->out, file_key(t->name, key)) < 0) {
 		err = TNORM_ENOMEM;
 		goto done;
 	}
@@ -1061,14 +1147,14 @@ static int work_on(job *j, worker_state *w, size_t i)
 		w->held = got ? tnorm__buf_detach(&item) : NULL;
 		pthread_mutex_unlock(&j->lock);
 	} else {
-		char *claims = path_of(out, "claims", NULL);
+		char *claims = path_of(out, "claims", NULL), key[FILE_KEY_MAX];
 		int mine;
-		if (!claims || !(claim = path_of(out, "claims", name))) {
+		if (!claims || !(claim = path_of(out, "claims", file_key(name, key)))) {
 			tnorm_free(claims);
 			err = TNORM_ENOMEM;
 			goto done;
 		}
-		mine = take_claim(claims, name, claim);
+		mine = take_claim(claims, file_key(name, key), claim);
 		tnorm_free(claims);
 		if (mine < 0) {
 			err = mine;
@@ -1638,10 +1724,11 @@ static int generalize_bucket(const tnorm_triage_options *o, tnorm_triage_result 
 	tnorm_pipeline_options po;
 	tnorm_pipeline_result pr;
 	tnorm__buf in = TNORM__BUF_INIT, out = TNORM__BUF_INIT;
+	char key[FILE_KEY_MAX];
 	int err = 0;
 	memset(&pr, 0, sizeof(pr));
-	if (tnorm__buf_printf(&in, "%s/norm/%s.norm", r->out, rep->name) < 0 ||
-	    tnorm__buf_printf(&out, "%s/norm/%s.gen", r->out, rep->name) < 0) {
+	if (tnorm__buf_printf(&in, "%s/norm/%s.norm", r->out, file_key(rep->name, key)) < 0 ||
+	    tnorm__buf_printf(&out, "%s/norm/%s.gen", r->out, file_key(rep->name, key)) < 0) {
 		err = TNORM_ENOMEM;
 		goto done;
 	}
@@ -2064,7 +2151,12 @@ static int probe_db(const tnorm_triage_options *o, tnorm_triage_result *res, con
 		tnorm__buf w = TNORM__BUF_INIT;
 		if (tnorm__buf_printf(&w, "%s; going on without it (claims are files in the output "
 		                      "folder)", tnorm_error_last()->message) < 0 ||
-		    !(res->warning = tnorm__buf_detach(&w))) {
+		    (res->warning && tnorm__buf_printf(&w, "; %s", res->warning) < 0)) {
+			tnorm__buf_dispose(&w);
+			return TNORM_ENOMEM;
+		}
+		tnorm_free(res->warning);
+		if (!(res->warning = tnorm__buf_detach(&w))) {
 			tnorm__buf_dispose(&w);
 			return TNORM_ENOMEM;
 		}
@@ -2128,12 +2220,12 @@ static int unfinished(const tnorm_triage_result *res)
 	size_t i;
 	for (i = 0; i < res->ntests; i++) {
 		const char *name = res->tests[i].name;
-		char *file, *claim;
+		char *file, *claim, key[FILE_KEY_MAX];
 		int gone, held;
 		if (res->tests[i].status != TNORM_TRIAGE_PENDING)
 			continue;
 		file = path_of(res->folder, name, NULL);
-		claim = path_of(res->out, "claims", name);
+		claim = path_of(res->out, "claims", file_key(name, key));
 		gone = file && access(file, R_OK) < 0;
 		held = claim && held_by(claim_owner(claim));
 		if (gone || held) {

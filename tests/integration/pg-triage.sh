@@ -67,7 +67,7 @@ TMPDIR=$W/gk setsid "$T" triage c --harness "$H" --shard 1/2 -j 1 --lease 3 --ti
 	--db "$URL" -o k -- "$GATE_D" {} >k1.out 2>&1 &
 kp=$!
 gate_wait "$W/gk"
-for _ in $(seq 1 600); do [ "$(done_items kill)" -ge 2 ] && break; sleep 0.05; done
+for _ in $(seq 1 6000); do [ "$(done_items kill)" -ge 2 ] && break; sleep 0.05; done
 kill -9 -- -"$kp" 2>/dev/null
 wait "$kp" 2>/dev/null
 before=$(pg_psql kill "SELECT string_agg(substr(name, 18), ' ' ORDER BY name) FROM tnorm_claim WHERE done=1")

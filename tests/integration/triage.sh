@@ -68,7 +68,8 @@ mkdir r
 for k in 1 2 3 4 5 6; do cp "$AVL/tests/fail-$k.t" r/; done
 setsid "$T" triage r --harness "$H" -j 1 --no-db -- "$D" {} >res1.out 2>&1 &
 tpid=$!
-for _ in $(seq 1 600); do ls r/triage/results/*.json >/dev/null 2>&1 && break; sleep 0.05; done
+# (a guard against a hang, not a timing: 5 minutes)
+for _ in $(seq 1 6000); do ls r/triage/results/*.json >/dev/null 2>&1 && break; sleep 0.05; done
 kill -9 -- -"$tpid" 2>/dev/null
 wait "$tpid" 2>/dev/null
 # (results only: a kill during an atomic write leaves its NAME.json.tmp.XXXXXX, which is no result)
@@ -85,20 +86,23 @@ expect "resume: the rest were done ($before of 6 before the kill)" sh -c "[ \$(g
 # (its workers are threads of its own; the programs they run are traced with PTRACE_O_EXITKILL)
 mkdir k9dir
 for k in 1 2 3 4 5 6; do cp "$AVL/tests/fail-$k.t" k9dir/; done
-# Each program first sleeps 0.2 s, so that the programs are there to be seen with or without the
-# fork server (without it, a plain run of the driver is over in a few ms).
-printf '#!/bin/sh\nsleep 0.2\nexec "%s" "$@"\n' "$D" >k9prog.sh
+# Each program starts a child (sleep 600), writes its own and its child's process IDs to
+# k9.pids and waits: the test waits for the condition (both workers' programs started and
+# waiting), never for a time, and the programs are certainly alive when triage is killed.  (It
+# looked for triage's descendants with pgrep before: on a loaded machine a look took a second or
+# more, the short-lived programs were gone by then, and it found none: issue 39.)
+printf '#!/bin/sh\nsleep 600 &\necho "$$ $!" >>"%s/k9.pids"\nwait\nexec "%s" "$@"\n' "$W" "$D" >k9prog.sh
 chmod +x k9prog.sh
 setsid "$T" triage k9dir --harness "$H" -j 2 --no-db -- "$PWD/k9prog.sh" {} >k9.out 2>&1 &
 tpid=$!
-descendants() { local p; for p in $(pgrep -P "$1"); do echo "$p"; descendants "$p"; done; }
-for _ in $(seq 1 600); do [ "$(descendants "$tpid" | wc -l)" -ge 2 ] && break; sleep 0.05; done
-kids=$(descendants "$tpid")
+# (a guard against a hang, not a timing: 5 minutes)
+for _ in $(seq 1 3000); do [ "$(cat k9.pids 2>/dev/null | wc -l)" = 2 ] && break; sleep 0.1; done
+kids=$(cat k9.pids 2>/dev/null)
 kill -9 "$tpid" 2>/dev/null
 wait "$tpid" 2>/dev/null
 alive() { local p n=0; for p in $kids; do kill -0 "$p" 2>/dev/null && n=$((n + 1)); done; echo $n; }
-for _ in $(seq 1 200); do [ "$(alive)" = 0 ] && break; sleep 0.05; done
-expect "kill -9 of triage: it had started programs ($(echo $kids | wc -w))" [ -n "$kids" ]
+for _ in $(seq 1 3000); do [ "$(alive)" = 0 ] && break; sleep 0.1; done
+expect "kill -9 of triage: it had started programs ($(echo $kids | wc -w) processes)" [ "$(echo $kids | wc -w)" = 4 ]
 expect "kill -9 of triage: none of them outlives it" [ "$(alive)" = 0 ]
 for p in $kids; do kill -9 "$p" 2>/dev/null; done
 
@@ -125,7 +129,8 @@ TMPDIR=$W/gi "$T" triage i --harness "$H" -j 2 --no-db --timeout 600 -- "$GATE_D
 expect "Ctrl-C: the rerun finishes the triage" sh -c "[ $rc = 0 ] && grep -q '^i: 4 tests, 4 failing' int2.out"
 setsid "$T" fuzz "$H" --runs 0 --max-time 600 -o fzi -- "$D" {} >fzi.out 2>fzi.err &
 fpid=$!
-for _ in $(seq 1 600); do [ -n "$(ls fzi 2>/dev/null)" ] && break; sleep 0.05; done
+# (a guard against a hang, not a timing: 5 minutes)
+for _ in $(seq 1 6000); do [ -n "$(ls fzi 2>/dev/null)" ] && break; sleep 0.05; done
 kill -INT -- -"$fpid"
 wait "$fpid"; rc=$?
 expect "Ctrl-C: fuzz exits 130, keeps its corpus and prints the summary" sh -c "[ $rc = 130 ] && [ -s fzi/fail-30.t ] && grep -q '^fzi: [0-9]* runs' fzi.out && grep -q 'interrupted; the corpus so far is kept' fzi.err"

@@ -132,12 +132,16 @@ typedef struct tnorm_pipeline_result {
 	tnorm_tested *near;     /**< with keep_near: the job's runs one edit away from the result
 	                             (without annotations), in the order they ran; owned */
 	size_t nnear;
+	int written;            /**< 1 when the output file holds `text`; 0 when the job stopped
+	                             before it improved on the input: the output file was left as it
+	                             was (absent, or an earlier run's) */
 } tnorm_pipeline_result;
 
 /**
  * Run the job.  Fills *res (dispose it whatever the return).  0 when complete; when the work was
  * stopped (TNORM_EINTERRUPTED: cancel flag or progress callback; TNORM_ETIMEOUT: a budget), the
- * code is returned, and res->text holds the best result so far, which is also in the output file.
+ * code is returned, and res->text holds the best result so far, which is also in the output file
+ * when it is an improvement on the input (res->written).
  * Other errors: TNORM_EINVALID (bad options), TNORM_EPARSE (harness or test; the message has
  * FILE:LINE), TNORM_ENOTFAIL, TNORM_EFLAKY, TNORM_ERROR (the program cannot be started),
  * TNORM_EIO, TNORM_EDB, TNORM_ENOMEM.  The message is in tnorm_error_last().

@@ -32,7 +32,8 @@
  * when the test is done; norm/NAME.norm its normal form, norm/NAME.gen a representative's
  * annotated test; buckets/N-NAME, bucket N's representative (its test NAME's normal form, byte
  * for byte: the file to run the program on, or to debug; NAME cut at 200 bytes); report.json and
- * report.html at the end.  A result file keeps a normal form (and a reduced test) that is not
+ * report.html at the end.  A NAME over 200 bytes is, in results/, norm/ and claims/, its first
+ * 100 bytes, '~' and 16 hex digits of a hash of the whole name.  A result file keeps a normal form (and a reduced test) that is not
  * UTF-8 text, or that holds a NUL byte, exactly: in hex as `normal_hex` (`reduced_hex`), beside
  * the readable `normal` (U+FFFD for the bytes that are not UTF-8); buckets compare the exact
  * bytes, of a fresh or a resumed job alike.  A job stopped at any point (cancel, a crash, kill
