@@ -59,9 +59,10 @@ HELP = {
              "  List the steps of the test being run; '=>' marks the current one.",
     "triage": "tnorm triage DIR [--harness H] [-j N] [-o OUT] [--match P] [--db PATH | --no-db]\n"
               "             [--max-time-per-test T] [--no-generalize] [--timeout T]\n"
-              "             [--rules calls|paper] [--stdin] [--quiet]\n"
-              "  Minimize every failing test (*.t) in DIR with the current program and group\n"
-              "  them into buckets, one per fault; print the bucket table and write the report\n"
+              "             [--rules calls|paper] [--stdin] [--thorough] [--quiet]\n"
+              "  Run every test (*.t) in DIR once with the current program, minimize a few of\n"
+              "  each signature (--thorough: every one) and group them into buckets, one per\n"
+              "  fault; print the bucket table and write the report\n"
               "  (OUT/report.html, default DIR/triage).  Ctrl-C stops; run it again to resume.\n"
               "  A program that is not a tnorm driver, without --harness: DIR is a fuzzer's crash\n"
               "  folder (any files, minimized as bytes).  Afterwards tnorm run starts the first\n"
@@ -118,6 +119,7 @@ def _triage_arguments(p):
     p.add_argument("--timeout", type=float, default=0.0)
     p.add_argument("--rules", choices=("calls", "paper"), default="calls")
     p.add_argument("--stdin", action="store_true")
+    p.add_argument("--thorough", action="store_true")
     p.add_argument("--quiet", action="store_true")
 
 
@@ -757,6 +759,10 @@ class _Navigation:
 def triage_test_line(t, unit="steps"):
     """A test as a triage finished it, as `tnorm triage` prints it (unit: "bytes" without a
     harness)."""
+    if t["status"] == "ok" and not t.get("minimized", True):
+        return "%s: %d %s, checked (%d run%s): %s" % (t["test"], t["original_steps"], unit,
+                                                      t["runs"], "" if t["runs"] == 1 else "s",
+                                                      t["signature"])
     if t["status"] == "ok":
         return "%s: %d -> %d %s (%d runs): %s" % (t["test"], t["original_steps"],
                                                   t["normal_steps"], unit, t["runs"], t["signature"])
@@ -942,7 +948,7 @@ class Session(_Navigation):
         res = _tnorm.triage(a.dir, argv, harness, out=a.out, db=db, jobs=a.jobs, match=a.match,
                             generalize=not a.no_generalize, progress=progress,
                             timeout=a.timeout, max_time_per_test=a.max_time_per_test,
-                            rules=a.rules, stdin=a.stdin)
+                            rules=a.rules, stdin=a.stdin, thorough=a.thorough)
         h.write(triage_table(res))
         h.flush()
         if res["buckets"] and harness is not None:

@@ -141,7 +141,8 @@ os.mkdir(TD)
 for name in ("fail-1.t", "fail-2.t", "pass-1.t"):
     shutil.copy(os.path.join(SRC, "examples/avl/tests", name), TD)
 events = []
-r = _tnorm.triage(TD, [D, "{}"], H, jobs=2, progress=lambda p: events.append(p) and False)
+r = _tnorm.triage(TD, [D, "{}"], H, jobs=2, thorough=True,
+                  progress=lambda p: events.append(p) and False)
 check("triage: complete, 3 tests, 2 failing, 1 bucket of 2",
       r["complete"] and len(r["tests"]) == 3 and r["failing"] == 2 and len(r["buckets"]) == 1
       and r["buckets"][0]["count"] == 2 and r["buckets"][0]["tests"] == ["fail-1.t", "fail-2.t"])
@@ -162,6 +163,10 @@ check("triage: report.json and report.html are written",
 r2 = _tnorm.triage(TD, [D, "{}"], H, jobs=2, generalize=False)
 check("triage: a second call finds every test done (no fresh ones)",
       r2["complete"] and r2["fresh"] == 0 and r2["done"] == 3 and not any(t["fresh"] for t in r2["tests"]))
+check("triage: sampled (the default), the smallest test is minimized, the other assigned with evidence",
+      r2["minimized"] == 1 and r2["assigned"] == 1 and r2["tests"][0]["minimized"]
+      and not r2["tests"][1]["minimized"] and "fail-1.t" in r2["tests"][1]["evidence"]
+      and r2["tests"][1]["bucket"] == 1 and r2["tests"][0]["evidence"] is None)
 TS = os.path.join(W, "corpus2")
 os.mkdir(TS)
 for name in ("fail-1.t", "fail-2.t", "fail-3.t"):

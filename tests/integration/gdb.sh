@@ -102,11 +102,11 @@ E='' CRASH='Program received signal SIGABRT'
 
 # ---- tnorm triage (issue 18): a folder of AVL tests -> the bucket table; tnorm run on bucket 1 ----
 triage_folders
-g tri.log -ex 'tnorm triage tri -j 2' -ex 'tnorm run' -ex 'echo ALIVE\n' --args "$D" fail-1.t
+g tri.log -ex 'tnorm triage tri -j 2 --thorough' -ex 'tnorm run' -ex 'echo ALIVE\n' --args "$D" fail-1.t
 triage_checks tri.log
 # Ctrl-C during triage: it stops, says how to resume, and the debugger goes on; then it resumes.
 gate_close gt 400
-TMPDIR=$W/gt timeout --foreground 300 gdb -batch -nx -ex "source $PLUGIN" -ex 'tnorm triage trc -j 1 --no-db --timeout 600' \
+TMPDIR=$W/gt timeout --foreground 300 gdb -batch -nx -ex "source $PLUGIN" -ex 'tnorm triage trc -j 1 --no-db --thorough --timeout 600' \
 	-ex 'echo ALIVE\n' --args "$GATE_D" fail-1.t >trc.log 2>&1 &
 gpid=$!
 # (the first test's result is written after at most some 290 runs through the gate, counting a
@@ -118,7 +118,7 @@ kill -INT "$gpid"
 wait "$gpid"
 triage_ctrl_c_checks trc.log
 gate_open gt
-TMPDIR=$W/gt g trc2.log -ex 'tnorm triage trc -j 2 --no-db --no-generalize --quiet' --args "$GATE_D" fail-1.t
+TMPDIR=$W/gt g trc2.log -ex 'tnorm triage trc -j 2 --no-db --thorough --no-generalize --quiet' --args "$GATE_D" fail-1.t
 expect "Ctrl-C: the same command again finishes the triage" grep -q '^trc: 6 tests, 6 failing' trc2.log
 
 # ---- tnorm triage without a harness (issue 17): a crash folder, the program not a tnorm driver ----

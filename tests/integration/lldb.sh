@@ -112,12 +112,12 @@ E='error: ' CRASH='stop reason = signal SIGABRT'
 
 # ---- tnorm triage (issue 18): a folder of AVL tests -> the bucket table; tnorm run on bucket 1 ----
 triage_folders
-l tri.log -o 'tnorm triage tri -j 2' -o 'tnorm run' -o 'script print("ALIVE")' -- "$D" fail-1.t
+l tri.log -o 'tnorm triage tri -j 2 --thorough' -o 'tnorm run' -o 'script print("ALIVE")' -- "$D" fail-1.t
 triage_checks tri.log
 # Ctrl-C during triage: it stops, says how to resume, and the debugger goes on; then it resumes.
 gate_close gt 400
 TMPDIR=$W/gt timeout --foreground 300 lldb -b -o "command script import $PLUGIN" \
-	-o 'tnorm triage trc -j 1 --no-db --timeout 600' -o 'script print("ALIVE")' -- "$GATE_D" fail-1.t >trc.log 2>&1 &
+	-o 'tnorm triage trc -j 1 --no-db --thorough --timeout 600' -o 'script print("ALIVE")' -- "$GATE_D" fail-1.t >trc.log 2>&1 &
 lpid=$!
 # (the first test's result is written after at most some 290 runs through the gate, counting a
 # persistent child's failing candidate made again fresh and the confirm runs; the 401st run and
@@ -128,7 +128,7 @@ kill -INT "$lpid"
 wait "$lpid"
 triage_ctrl_c_checks trc.log
 gate_open gt
-TMPDIR=$W/gt l trc2.log -o 'tnorm triage trc -j 2 --no-db --no-generalize --quiet' -- "$GATE_D" fail-1.t
+TMPDIR=$W/gt l trc2.log -o 'tnorm triage trc -j 2 --no-db --thorough --no-generalize --quiet' -- "$GATE_D" fail-1.t
 expect "Ctrl-C: the same command again finishes the triage" grep -q '^trc: 6 tests, 6 failing' trc2.log
 
 # ---- tnorm triage without a harness (issue 17): a crash folder, the program not a tnorm driver ----

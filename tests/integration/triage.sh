@@ -66,7 +66,9 @@ fi
 # ---- resume after kill -9 ----------------------------------------------------------------------
 mkdir r
 for k in 1 2 3 4 5 6; do cp "$AVL/tests/fail-$k.t" r/; done
-setsid "$T" triage r --harness "$H" -j 1 --no-db -- "$D" {} >res1.out 2>&1 &
+# (--thorough: every test's own minimization is what is resumed; the sampled method's resume is
+# triage-generic.sh's)
+setsid "$T" triage r --harness "$H" -j 1 --no-db --thorough -- "$D" {} >res1.out 2>&1 &
 tpid=$!
 # (a guard against a hang, not a timing: 5 minutes)
 for _ in $(seq 1 6000); do ls r/triage/results/*.json >/dev/null 2>&1 && break; sleep 0.05; done
@@ -77,7 +79,7 @@ first=$(cd r/triage/results && ls -- *.json 2>/dev/null | head -1)
 expect "resume: a result was written before the kill" [ -n "$first" ]
 before=$(cd r/triage/results && ls -- *.json | wc -l)
 cp "r/triage/results/$first" first.json
-"$T" triage r --harness "$H" -j 2 --no-db -- "$D" {} >res2.out 2>&1; rc=$?
+"$T" triage r --harness "$H" -j 2 --no-db --thorough -- "$D" {} >res2.out 2>&1; rc=$?
 expect "resume: the second run finishes" sh -c "[ $rc = 0 ] && grep -q '^r: 6 tests, 6 failing' res2.out"
 expect "resume: finished tests are not redone" sh -c "! grep -q '^${first%.json}: ' res2.out && cmp -s first.json 'r/triage/results/$first'"
 expect "resume: the rest were done ($before of 6 before the kill)" sh -c "[ \$(grep -c ': 100 -> ' res2.out) = \$((6 - $before)) ]"
@@ -118,14 +120,15 @@ for k in 1 2 3 4; do cp "$AVL/tests/fail-$k.t" i/; done
 # first result could need before it is written: then no result was there when the gate held,
 # and the test waited 5 minutes and failed, under load).
 gate_close "$W/gi" 400
-TMPDIR=$W/gi setsid "$T" triage i --harness "$H" -j 1 --no-db --timeout 600 -- "$GATE_D" {} >int.out 2>int.err &
+# (--thorough: the runs of four minimizations, which the gate counts)
+TMPDIR=$W/gi setsid "$T" triage i --harness "$H" -j 1 --no-db --thorough --timeout 600 -- "$GATE_D" {} >int.out 2>int.err &
 tpid=$!
 gate_wait "$W/gi" i/triage/results
 kill -INT -- -"$tpid"
 wait "$tpid"; rc=$?
 expect "Ctrl-C: triage exits 130 and says how to resume" sh -c "[ $rc = 130 ] && grep -q 'tests done; run the same command again to resume' int.err"
 gate_open "$W/gi"
-TMPDIR=$W/gi "$T" triage i --harness "$H" -j 2 --no-db --timeout 600 -- "$GATE_D" {} >int2.out 2>&1; rc=$?
+TMPDIR=$W/gi "$T" triage i --harness "$H" -j 2 --no-db --thorough --timeout 600 -- "$GATE_D" {} >int2.out 2>&1; rc=$?
 expect "Ctrl-C: the rerun finishes the triage" sh -c "[ $rc = 0 ] && grep -q '^i: 4 tests, 4 failing' int2.out"
 setsid "$T" fuzz "$H" --runs 0 --max-time 600 -o fzi -- "$D" {} >fzi.out 2>fzi.err &
 fpid=$!
