@@ -2195,8 +2195,13 @@ static int gather(tnorm_triage_result *r, const char *dir, const char *jobkey)
 		char *file = path_of(dir, t->name, NULL), *text = NULL, hex[17];
 		size_t len = 0;
 		int fresh = t->fresh, loaded = 0;
+		char *name = t->name;
 		if (!file)
 			return TNORM_ENOMEM;
+		/* What an earlier pass read back goes first (a sampled job gathers after each pass). */
+		t->name = NULL;
+		test_dispose(t);
+		t->name = name;
 		if (tnorm_file_read(file, &text, &len) == 0) {
 			hash_hex(text, len, hex);
 			loaded = load_result(r->out, t, hex, jobkey);

@@ -29,8 +29,8 @@ expect "the corpus: at least 12 tests" [ "$NT" -ge 12 ]
 report_key() { # REPORT.json: what must agree (buckets with their tests, each test's result)
 	python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(json.dumps([[(b['count'],b['signature'],b['normal_form'],b['tests']) for b in r['buckets']], sorted((x['test'],x['status'],x['bucket'],x['signature'],x['normal_steps']) for x in r['results'])]))" "$1"
 }
-done_items() { # DB: finished work items
-	pg_psql "$1" "SELECT count(*) FROM tnorm_claim WHERE done=1"
+done_items() { # DB: tests with a finished work item (a sampled triage's check or a minimization)
+	pg_psql "$1" "SELECT count(DISTINCT regexp_replace(name, '^(check/)?[0-9a-f]{16}/', '')) FROM tnorm_claim WHERE done=1"
 }
 
 # ---- the reference: one process, SQLite ----------------------------------------------------------
@@ -63,8 +63,9 @@ URL=$(pg_url kill)
 # done after some 215 runs), and no run times out: the shard is in the middle of a test when it
 # is killed, however fast the machine (issue 28, item 13).
 gate_close "$W/gk" 250
+# (--thorough: the gate counts the runs of every test's minimization)
 TMPDIR=$W/gk setsid "$T" triage c --harness "$H" --shard 1/2 -j 1 --lease 3 --timeout 600 \
-	--db "$URL" -o k -- "$GATE_D" {} >k1.out 2>&1 &
+	--thorough --db "$URL" -o k -- "$GATE_D" {} >k1.out 2>&1 &
 kp=$!
 gate_wait "$W/gk"
 for _ in $(seq 1 6000); do [ "$(done_items kill)" -ge 2 ] && break; sleep 0.05; done
@@ -76,7 +77,7 @@ expect "kill -9: some tests were finished before the kill ($nbefore)" [ "$nbefor
 expect "kill -9: one was held when the shard died" [ "$(pg_psql kill "SELECT count(*) FROM tnorm_claim WHERE done=0")" -ge 1 ]
 gate_open "$W/gk"
 TMPDIR=$W/gk "$T" triage c --harness "$H" --shard 1/2 -j 1 --lease 3 --timeout 600 --db "$URL" -o k \
-	-- "$GATE_D" {} >k2.out 2>k2.err
+	--thorough -- "$GATE_D" {} >k2.out 2>k2.err
 rc=$?
 again=$(sed -n 's/^\([^ :]*\.t\): .*/\1/p' k2.out | sort | tr '\n' ' ')
 expect "kill -9: the restarted shard finishes (exit 0)" [ $rc = 0 ]
