@@ -233,8 +233,16 @@ static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, int *exec
 		*exec_seen = 1;
 		if (r->probe && arm_at_exec)
 			tnorm__probe_arm(r->probe, r->syms, pid, 0);
-	} else if (event == PTRACE_EVENT_EXEC && tid == pid && r->probe && arm_at_exec) {
-		tnorm__probe_arm(r->probe, r->syms, pid, 0); /* a wrapper exec'd the program */
+		if (r->mtrap && arm_at_exec)
+			tnorm__mtrap_arm(r->mtrap, r->syms, pid);
+	} else if (event == PTRACE_EVENT_EXEC && tid == pid && (r->probe || r->mtrap) && arm_at_exec) {
+		/* a wrapper exec'd the program */
+		if (r->probe)
+			tnorm__probe_arm(r->probe, r->syms, pid, 0);
+		if (r->mtrap)
+			tnorm__mtrap_arm(r->mtrap, r->syms, pid);
+	} else if (sig == SIGTRAP && !event && r->mtrap && tnorm__mtrap_trap(r->mtrap, tid)) {
+		deliver = 0; /* a merged abort site's trap: its check recorded, the code put back */
 	} else if (sig == SIGTRAP && !event && r->probe && tnorm__probe_trap(r->probe, tid)) {
 		deliver = 0; /* a breakpoint of the probe's, taken back */
 	} else if (event) {
@@ -602,6 +610,7 @@ static void program_stop(trace_state *x, int st)
 		 * own copy of the code goes back as it was. */
 		if (x->r->probe)
 			tnorm__probe_disarm(x->r->probe);
+		tnorm__mtrap_disarm(x->r->mtrap);
 		pthread_mutex_lock(&t->mu);
 		t->hello = 1;
 		t->server = x->pid;
@@ -660,6 +669,8 @@ static void child_stop(trace_state *x, pid_t w, int st)
 		ptrace(PTRACE_SETOPTIONS, w, NULL, (void *)(long)TRACE_OPTS);
 		if (x->r->probe)
 			tnorm__probe_arm(x->r->probe, x->r->syms, w, 1);
+		if (x->r->mtrap)
+			tnorm__mtrap_arm(x->r->mtrap, x->r->syms, w);
 		ptrace(PTRACE_CONT, w, NULL, NULL);
 	} else {
 		/* (Persistent mode: a child whose candidate passed says so on the control socket,
@@ -683,8 +694,9 @@ static void task_stop(trace_state *x, pid_t w, int st)
 		    k && k->started && tnorm__forkserver_hello(x->t->ctl_engine)) {
 			tnorm__forkserver_refuse(x->t->ctl_engine);
 			ptrace(PTRACE_CONT, w, NULL, NULL);
-		} else if (x->r->probe && !(st >> 16) && WSTOPSIG(st) == SIGTRAP &&
-		           tnorm__probe_foreign(x->r->probe, w)) {
+		} else if (!(st >> 16) && WSTOPSIG(st) == SIGTRAP &&
+		           ((x->r->mtrap && tnorm__mtrap_foreign(x->r->mtrap, w)) ||
+		            (x->r->probe && tnorm__probe_foreign(x->r->probe, w)))) {
 			ptrace(PTRACE_CONT, w, NULL, NULL); /* a breakpoint it inherited, undone */
 		} else {
 			other_stop(k, w, st);
