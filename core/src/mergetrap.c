@@ -275,6 +275,24 @@ static uint64_t lined_at(tnorm__symcache *syms, const char *path, const insn *v,
 	return v[i].addr;
 }
 
+/* The check's address for an entry into the region v[j..ci] at `target` from instruction qv[qk]:
+ * the last instruction with a line that runs before the merged code (the region's first one in a
+ * row of no line), or the entry's own when that is the first (or the region is in a cold part,
+ * whose rows have the line of one of the calls merged). */
+static uint64_t check_at(tnorm__symcache *syms, const char *path, const insn *v, size_t j,
+                         size_t ci, uint64_t target, int cold, const insn *qv, size_t qk)
+{
+	size_t k, last = ci + 1;
+	for (k = j; !cold && k <= ci; k++) {
+		if (v[k].addr < target)
+			continue;
+		if (tnorm__symcache_noline(syms, path, v[k].addr))
+			break;
+		last = k;
+	}
+	return last <= ci ? v[last].addr : lined_at(syms, path, qv, qk);
+}
+
 /* The region and entries of the call at pc in the decoded ranges; fills s. */
 static int analyze(tnorm__mtrap *t, tnorm__symcache *syms, site *s, const tnorm__code_range *cr,
                    size_t ncr, insn **dv, const size_t *dn, uint64_t pc)
@@ -282,7 +300,7 @@ static int analyze(tnorm__mtrap *t, tnorm__symcache *syms, site *s, const tnorm_
 	size_t ri = ncr, ci = 0, j, i, k, cap;
 	const insn *v, *c;
 	uint64_t region, end;
-	int fall;
+	int fall, cold;
 	for (i = 0; i < ncr && ri == ncr; i++)
 		for (k = 0; k < dn[i]; k++)
 			if (pc >= dv[i][k].addr && pc < dv[i][k].addr + dv[i][k].size) {
@@ -304,6 +322,7 @@ static int analyze(tnorm__mtrap *t, tnorm__symcache *syms, site *s, const tnorm_
 	}
 	region = v[j].addr;
 	end = s->call_end;
+	cold = tnorm__symcache_merged(syms, s->path, c->addr) == 2;
 	fall = j > 0 && v[j - 1].kind == K_JCC && !(v[j - 1].target >= region && v[j - 1].target < end);
 	cap = 1;
 	for (i = 0; i < ncr; i++)
@@ -316,7 +335,7 @@ static int analyze(tnorm__mtrap *t, tnorm__symcache *syms, site *s, const tnorm_
 		static const unsigned char int3 = INT3;
 		if (!taken(t, s->path, s->p, s->np, region, 1) &&
 		    add_patch(s->p, &s->np, cr, ncr, region, &int3, 1) == 0) {
-			s->e[s->ne].at = lined_at(syms, s->path, v, j - 1);
+			s->e[s->ne].at = check_at(syms, s->path, v, j, ci, region, cold, v, j - 1);
 			s->e[s->ne].trap = s->e[s->ne].resume = region;
 			s->ne++;
 		} else {
@@ -331,7 +350,7 @@ static int analyze(tnorm__mtrap *t, tnorm__symcache *syms, site *s, const tnorm_
 			size_t r, np0 = s->np;
 			if ((q->kind != K_JMP && q->kind != K_JCC) || q->target < region || q->target >= end)
 				continue;
-			e->at = lined_at(syms, s->path, dv[i], k);
+			e->at = check_at(syms, s->path, v, j, ci, q->target, cold, dv[i], k);
 			if (q->kind == K_JMP && !taken(t, s->path, s->p, s->np, q->addr, 1)) {
 				static const unsigned char int3 = INT3;
 				if (add_patch(s->p, &s->np, cr, ncr, q->addr, &int3, 1) == 0) {
@@ -427,6 +446,15 @@ done:
 	cs_close(&cs);
 	tnorm__code_ranges_free(cr, ncr);
 	return err;
+}
+
+void tnorm__mtrap_untrap(tnorm__mtrap *t)
+{
+	size_t i;
+	for (i = 0; t && i < t->ns; i++) {
+		t->s[i].shared += t->s[i].ne;
+		t->s[i].ne = t->s[i].np = 0;
+	}
 }
 
 /* ---- the runs ---- */

@@ -49,6 +49,10 @@ int tnorm__mtrap_add(tnorm__mtrap *t, tnorm__symcache *syms, const char *path, u
 /* The number of sites, and of their entries with and without a trap of their own. */
 void tnorm__mtrap_counts(const tnorm__mtrap *t, size_t *sites, size_t *trapped, size_t *shared);
 
+/* Keep the sites, drop their traps: every run then goes as it would at a site where no check
+ * has a trap of its own (bench/mergedcost.c measures a failing run with and without them). */
+void tnorm__mtrap_untrap(tnorm__mtrap *t);
+
 /* Write the traps into stopped, traced process `pid` (a new run's program, or a fork server's
  * child: the bytes are checked against the file's first).  What fired is forgotten. */
 void tnorm__mtrap_arm(tnorm__mtrap *t, tnorm__symcache *syms, pid_t pid);

@@ -7,9 +7,13 @@
  * compiler merges their abort calls into one (clang -O1: one call with line 0; gcc -O2: one in
  * main.cold).
  *
- * The bug: deleting the smallest of three or more elements drops the count but not the element,
- * so the membership check fails ("i 1", "i 2", "i 3", "d 1" is the smallest failing test).  A
- * long command file before that runs the checks thousands of times.
+ * Three bugs, one per check:
+ *   A: deleting the smallest of three or more elements drops the count but not the element: the
+ *      membership check fails ("i1 i2 i3 d1", a line each, is the smallest failing test);
+ *   B: the sixth element is appended, not put in order: the order check fails ("i2 i3 i4 i5 i6
+ *      i1");
+ *   C: deleting 63, not a member, drops the count: the size check fails ("d63").
+ * A long command file before a failure runs the checks thousands of times.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +45,10 @@ static void insert(struct set *s, int x)
 	int i;
 	if (find(s, x) >= 0 || s->n == MAXV)
 		return;
+	if (s->n == 5) { /* bug B */
+		s->v[s->n++] = x;
+		return;
+	}
 	for (i = s->n; i > 0 && s->v[i - 1] > x; i--)
 		s->v[i] = s->v[i - 1];
 	s->v[i] = x;
@@ -50,9 +58,12 @@ static void insert(struct set *s, int x)
 static void erase(struct set *s, int x)
 {
 	int i = find(s, x);
-	if (i < 0)
+	if (i < 0) {
+		if (x == 63) /* bug C */
+			s->n--;
 		return;
-	if (i == 0 && s->n >= 3) { /* the bug: the element stays */
+	}
+	if (i == 0 && s->n >= 3) { /* bug A: the element stays */
 		s->n--;
 		return;
 	}
