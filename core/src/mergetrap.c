@@ -461,7 +461,9 @@ void tnorm__mtrap_untrap(tnorm__mtrap *t)
 
 /* Write site s's patches (their new bytes, or with `orig` the original ones) into the process
  * of memfd at bias, cluster by cluster; with `check`, each cluster is first read and must hold
- * the bytes the other state has.  0 or -1 (nothing of a failed cluster written). */
+ * the bytes the other state has (0 or -1: nothing of a failed cluster written).  Without it,
+ * putting the original bytes back leaves a byte that is no longer the patch's alone (another
+ * breakpoint's: a coverage probe armed after the traps). */
 static int put_site(int fd, const site *s, uint64_t bias, int orig, int check)
 {
 	unsigned char buf[CLUSTER_GAP * 2 + 8];
@@ -480,7 +482,10 @@ static int put_site(int fd, const site *s, uint64_t bias, int orig, int check)
 				unsigned char *at = &buf[s->p[k].vaddr - lo + j];
 				if (check && *at != (orig ? s->p[k].patch[j] : s->p[k].orig[j]))
 					ok = -1;
-				*at = orig ? s->p[k].orig[j] : s->p[k].patch[j];
+				if (!orig)
+					*at = s->p[k].patch[j];
+				else if (check || *at == s->p[k].patch[j])
+					*at = s->p[k].orig[j];
 			}
 		if (ok < 0)
 			return -1;

@@ -231,16 +231,18 @@ static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, int *exec
 		/* The stop right after exec: set the options, start the program. */
 		ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)TRACE_OPTS);
 		*exec_seen = 1;
-		if (r->probe && arm_at_exec)
-			tnorm__probe_arm(r->probe, r->syms, pid, 0);
+		/* (the traps first: a coverage breakpoint on one of their bytes keeps it as the
+		 * byte to put back) */
 		if (r->mtrap && arm_at_exec)
 			tnorm__mtrap_arm(r->mtrap, r->syms, pid);
+		if (r->probe && arm_at_exec)
+			tnorm__probe_arm(r->probe, r->syms, pid, 0);
 	} else if (event == PTRACE_EVENT_EXEC && tid == pid && (r->probe || r->mtrap) && arm_at_exec) {
 		/* a wrapper exec'd the program */
-		if (r->probe)
-			tnorm__probe_arm(r->probe, r->syms, pid, 0);
 		if (r->mtrap)
 			tnorm__mtrap_arm(r->mtrap, r->syms, pid);
+		if (r->probe)
+			tnorm__probe_arm(r->probe, r->syms, pid, 0);
 	} else if (sig == SIGTRAP && !event && r->mtrap && tnorm__mtrap_trap(r->mtrap, tid)) {
 		deliver = 0; /* a merged abort site's trap: its check recorded, the code put back */
 	} else if (sig == SIGTRAP && !event && r->probe && tnorm__probe_trap(r->probe, tid)) {
@@ -667,10 +669,10 @@ static void child_stop(trace_state *x, pid_t w, int st)
 		/* The child's first stop: trace it as a program run afresh. */
 		x->child_started = 1;
 		ptrace(PTRACE_SETOPTIONS, w, NULL, (void *)(long)TRACE_OPTS);
-		if (x->r->probe)
-			tnorm__probe_arm(x->r->probe, x->r->syms, w, 1);
 		if (x->r->mtrap)
 			tnorm__mtrap_arm(x->r->mtrap, x->r->syms, w);
+		if (x->r->probe)
+			tnorm__probe_arm(x->r->probe, x->r->syms, w, 1);
 		ptrace(PTRACE_CONT, w, NULL, NULL);
 	} else {
 		/* (Persistent mode: a child whose candidate passed says so on the control socket,
