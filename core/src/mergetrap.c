@@ -25,7 +25,11 @@
  * copies the page for that process), in clusters of nearby patches, each read back first and
  * checked against the file's bytes, so that a module mapped elsewhere than the last run's (its
  * load bias is kept from run to run: the runner turns ASLR off) is found again through
- * /proc/PID/maps, and a module that is not the one decoded is left alone.
+ * /proc/PID/maps, and a module that is not the one decoded is left alone.  A fork server's
+ * children are armed each at its first stop (the server's own copy stays as the file has it):
+ * sites are learned between runs while a server lives, and a child's arming is one open, a read
+ * and a write per cluster, which does not show in a run's CPU (bench/README.md); a persistent
+ * child keeps its traps for its next candidates (a failure ends it).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,7 +51,8 @@
 enum { K_OTHER, K_JMP, K_JCC, K_RET, K_CALL, K_STOP, K_INDIRECT };
 
 typedef struct {
-	uint64_t addr, target; /* target: a direct branch's or call's, else 0 */
+	uint64_t addr, target; /* target: a direct branch's or call's (a call through a pointer:
+	                        * the pointer's address with bit 63 set), else 0 */
 	uint8_t size, kind;
 	uint8_t rel_off, rel_size; /* a direct jump's displacement field, 0: unknown */
 } insn;
@@ -148,10 +153,11 @@ static int decode(csh cs, const tnorm__code_range *r, insn **out, size_t *n)
 		insn x;
 		const uint8_t *at = code;
 		uint64_t a0 = addr;
+		size_t s0 = size;
 		memset(&x, 0, sizeof(x));
 		if (!cs_disasm_iter(cs, &code, &size, &addr, ci)) {
 			code = at + 1;
-			size--;
+			size = s0 - 1;
 			addr = a0 + 1;
 			continue;
 		}
@@ -181,6 +187,10 @@ static int decode(csh cs, const tnorm__code_range *r, insn **out, size_t *n)
 						x.rel_size = d->encoding.imm_size;
 					}
 				}
+			} else if (call && d->op_count == 1 && d->operands[0].type == X86_OP_MEM &&
+			           d->operands[0].mem.base == X86_REG_RIP && d->operands[0].mem.index == X86_REG_INVALID) {
+				/* through a pointer of the module's (-fno-plt): the pointer's address, marked */
+				x.target = (x.addr + x.size + (uint64_t)d->operands[0].mem.disp) | (1ull << 63);
 			} else if (!call) {
 				x.kind = K_INDIRECT;
 			}
@@ -293,11 +303,91 @@ static uint64_t check_at(tnorm__symcache *syms, const char *path, const insn *v,
 	return last <= ci ? v[last].addr : lined_at(syms, path, qv, qk);
 }
 
+/* Whether the function called at q (a direct call, or one through a pointer of the module's, as
+ * -fno-plt builds call) is one that does not return: the same as the merged call's, or one of
+ * the usual names (the check before it is another block, whatever the layout). */
+static int ends_block(tnorm__symcache *syms, const char *path, const insn *q, const insn *c)
+{
+	static const char *const names[] = {"abort", "exit", "_exit", "_Exit", "__assert_fail",
+	                                    "__assert_perror_fail", "__stack_chk_fail", "__cxa_throw",
+	                                    "longjmp", "siglongjmp", "__longjmp_chk", NULL};
+	tnorm_frame f;
+	size_t i;
+	if (q->kind != K_CALL || !q->target)
+		return 0;
+	if (q->target == c->target)
+		return 1;
+	if ((q->target >> 63) || !tnorm__symbolize_module(syms, path, q->target, 1, &f, 1) || !f.function)
+		return 0;
+	if (!strncmp(f.function, "__asan_report_", 14)) /* (the _noabort ones return) */
+		return strstr(f.function, "noabort") == NULL;
+	if (!strncmp(f.function, "__ubsan_handle_", 15)) /* (only the _abort ones do not) */
+		return strstr(f.function, "_abort") != NULL;
+	for (i = 0; names[i]; i++)
+		if (!strcmp(f.function, names[i]))
+			return 1;
+	return 0;
+}
+
+/* The first instruction of the region of the call v[ci]: back to the first one after a jump, a
+ * return, a trap or a call that does not return. */
+static size_t region_start(tnorm__symcache *syms, const char *path, const insn *v, size_t ci)
+{
+	size_t j;
+	for (j = ci; j > 0; j--) {
+		const insn *q = &v[j - 1];
+		if (q->kind == K_JMP || q->kind == K_JCC || q->kind == K_RET || q->kind == K_STOP ||
+		    q->kind == K_INDIRECT || ends_block(syms, path, q, &v[ci]))
+			break;
+	}
+	return j;
+}
+
+/* A trap for entry q, a jump into [region, end) (`fall`: the region's first byte is the
+ * fall-through's): e->trap and e->resume set and its patches added to s, or -1 (none free). */
+static int trap_jump(const tnorm__mtrap *t, site *s, const tnorm__code_range *cr, size_t ncr,
+                     const insn *q, uint64_t region, uint64_t end, int fall, entry *e)
+{
+	static const unsigned char int3 = INT3;
+	uint64_t pad = 0;
+	size_t r, np0 = s->np;
+	int64_t d;
+	unsigned char rel[4];
+	if (q->kind == K_JMP && !taken(t, s->path, s->p, s->np, q->addr, 1) &&
+	    add_patch(s->p, &s->np, cr, ncr, q->addr, &int3, 1) == 0) {
+		e->trap = e->resume = q->addr;
+		return 0;
+	}
+	if (q->kind != K_JCC || !q->rel_size ||
+	    taken(t, s->path, s->p, s->np, q->addr + q->rel_off, q->rel_size))
+		return -1;
+	/* A pad: the region first (past the fall-through's byte), then any filler. */
+	if (find_pad(t, s->path, s->p, s->np, q, region + (uint64_t)fall, end, &pad) < 0) {
+		for (r = 0; r < ncr; r++)
+			if (find_pad(t, s->path, s->p, s->np, q, cr[r].hi, cr[r].pad_hi, &pad) == 0)
+				break;
+		if (r == ncr)
+			return -1;
+	}
+	d = (int64_t)(pad - (q->addr + q->size));
+	for (r = 0; r < 4; r++)
+		rel[r] = (unsigned char)((uint64_t)d >> (8 * r));
+	if (add_patch(s->p, &s->np, cr, ncr, pad, &int3, 1) < 0 ||
+	    add_patch(s->p, &s->np, cr, ncr, q->addr + q->rel_off, rel, q->rel_size) < 0) {
+		s->np = np0;
+		return -1;
+	}
+	e->trap = pad;
+	e->resume = q->target;
+	return 0;
+}
+
 /* The region and entries of the call at pc in the decoded ranges; fills s. */
 static int analyze(tnorm__mtrap *t, tnorm__symcache *syms, site *s, const tnorm__code_range *cr,
                    size_t ncr, insn **dv, const size_t *dn, uint64_t pc)
 {
-	size_t ri = ncr, ci = 0, j, i, k, cap;
+	static const unsigned char int3 = INT3;
+	size_t ri = ncr, ci = 0, j, i, k, cap = 1;
 	const insn *v, *c;
 	uint64_t region, end;
 	int fall, cold;
@@ -313,82 +403,35 @@ static int analyze(tnorm__mtrap *t, tnorm__symcache *syms, site *s, const tnorm_
 	v = dv[ri];
 	c = &v[ci];
 	s->call = c->addr;
-	s->call_end = c->addr + c->size;
-	for (j = ci; j > 0; j--) {
-		const insn *q = &v[j - 1];
-		if (q->kind == K_JMP || q->kind == K_JCC || q->kind == K_RET || q->kind == K_STOP ||
-		    q->kind == K_INDIRECT || (q->kind == K_CALL && c->target && q->target == c->target))
-			break;
-	}
+	s->call_end = end = c->addr + c->size;
+	j = region_start(syms, s->path, v, ci);
 	region = v[j].addr;
-	end = s->call_end;
 	cold = tnorm__symcache_merged(syms, s->path, c->addr) == 2;
 	fall = j > 0 && v[j - 1].kind == K_JCC && !(v[j - 1].target >= region && v[j - 1].target < end);
-	cap = 1;
 	for (i = 0; i < ncr; i++)
 		for (k = 0; k < dn[i]; k++)
 			cap += (dv[i][k].kind == K_JMP || dv[i][k].kind == K_JCC) &&
 			       dv[i][k].target >= region && dv[i][k].target < end;
 	if (!(s->e = tnorm__calloc(cap, sizeof(*s->e))) || !(s->p = tnorm__calloc(2 * cap, sizeof(*s->p))))
 		return TNORM_ENOMEM;
-	if (fall) {
-		static const unsigned char int3 = INT3;
-		if (!taken(t, s->path, s->p, s->np, region, 1) &&
-		    add_patch(s->p, &s->np, cr, ncr, region, &int3, 1) == 0) {
-			s->e[s->ne].at = check_at(syms, s->path, v, j, ci, region, cold, v, j - 1);
-			s->e[s->ne].trap = s->e[s->ne].resume = region;
-			s->ne++;
-		} else {
-			s->shared++;
-		}
+	if (fall && !taken(t, s->path, s->p, s->np, region, 1) &&
+	    add_patch(s->p, &s->np, cr, ncr, region, &int3, 1) == 0) {
+		s->e[s->ne].at = check_at(syms, s->path, v, j, ci, region, cold, v, j - 1);
+		s->e[s->ne].trap = s->e[s->ne].resume = region;
+		s->ne++;
+	} else if (fall) {
+		s->shared++;
 	}
 	for (i = 0; i < ncr; i++)
 		for (k = 0; k < dn[i]; k++) {
 			const insn *q = &dv[i][k];
-			entry *e = &s->e[s->ne];
-			uint64_t pad = 0;
-			size_t r, np0 = s->np;
 			if ((q->kind != K_JMP && q->kind != K_JCC) || q->target < region || q->target >= end)
 				continue;
-			e->at = check_at(syms, s->path, v, j, ci, q->target, cold, dv[i], k);
-			if (q->kind == K_JMP && !taken(t, s->path, s->p, s->np, q->addr, 1)) {
-				static const unsigned char int3 = INT3;
-				if (add_patch(s->p, &s->np, cr, ncr, q->addr, &int3, 1) == 0) {
-					e->trap = e->resume = q->addr;
-					s->ne++;
-					continue;
-				}
-			}
-			if (q->kind != K_JCC || !q->rel_size ||
-			    taken(t, s->path, s->p, s->np, q->addr + q->rel_off, q->rel_size)) {
+			if (trap_jump(t, s, cr, ncr, q, region, end, fall, &s->e[s->ne]) < 0) {
 				s->shared++;
 				continue;
 			}
-			/* A pad: the region first (past the fall-through's byte), then any filler. */
-			if (find_pad(t, s->path, s->p, s->np, q, region + (uint64_t)fall, end, &pad) < 0) {
-				for (r = 0; r < ncr; r++)
-					if (find_pad(t, s->path, s->p, s->np, q, cr[r].hi, cr[r].pad_hi, &pad) == 0)
-						break;
-				if (r == ncr) {
-					s->shared++;
-					continue;
-				}
-			}
-			{
-				static const unsigned char int3 = INT3;
-				int64_t d = (int64_t)(pad - (q->addr + q->size));
-				unsigned char rel[4] = {(unsigned char)d, (unsigned char)(d >> 8),
-				                        (unsigned char)(d >> 16), (unsigned char)(d >> 24)};
-				if (add_patch(s->p, &s->np, cr, ncr, pad, &int3, 1) < 0 ||
-				    add_patch(s->p, &s->np, cr, ncr, q->addr + q->rel_off, rel, q->rel_size) < 0) {
-					s->np = np0;
-					s->shared++;
-					continue;
-				}
-			}
-			e->trap = pad;
-			e->resume = q->target;
-			s->ne++;
+			s->e[s->ne++].at = check_at(syms, s->path, v, j, ci, q->target, cold, dv[i], k);
 		}
 	return 0;
 }
