@@ -59,8 +59,8 @@ static int measure(const char *prog, const char *test, size_t tlen, const char *
 	cpu(RUSAGE_CHILDREN, &pu1, &ps1);
 	if (sig)
 		printf("%-9s %s\n", traps ? "traps" : "no traps", sig);
-	printf("%-9s engine user %.2f sys %.2f ms, programs user %.2f sys %.2f ms, total %.2f ms per run\n",
-	       "", (eu1 - eu0) * 1e3 / (double)n, (es1 - es0) * 1e3 / (double)n,
+	printf("%-9s engine user %.2f sys %.2f ms, programs user %.2f sys %.2f ms, "
+	       "total %.2f ms per run\n", "", (eu1 - eu0) * 1e3 / (double)n, (es1 - es0) * 1e3 / (double)n,
 	       (pu1 - pu0) * 1e3 / (double)n, (ps1 - ps0) * 1e3 / (double)n,
 	       (eu1 - eu0 + es1 - es0 + pu1 - pu0 + ps1 - ps0) * 1e3 / (double)n);
 	tnorm_free(sig);

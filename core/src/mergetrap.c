@@ -139,6 +139,35 @@ void tnorm__mtrap_counts(const tnorm__mtrap *t, size_t *sites, size_t *trapped, 
 
 /* ---- decoding ---- */
 
+/* A branch's or call's target and displacement field into x (ci decoded with details). */
+static void branch_of(const cs_insn *ci, int call, insn *x)
+{
+	const cs_x86 *d = &ci->detail->x86;
+	const cs_x86_op *op = &d->operands[0];
+	size_t off = d->encoding.imm_offset, len = d->encoding.imm_size, i;
+	uint32_t raw = 0;
+	int64_t rel;
+	if (d->op_count == 1 && op->type == X86_OP_IMM) {
+		x->target = (uint64_t)op->imm;
+		/* The displacement field, where capstone says it is, if it holds what the target says. */
+		if (!off || (len != 1 && len != 4) || off + len != ci->size)
+			return;
+		for (i = 0; i < len; i++)
+			raw |= (uint32_t)ci->bytes[off + i] << (8 * i);
+		rel = len == 1 ? (int8_t)raw : (int32_t)raw;
+		if (x->addr + x->size + (uint64_t)rel == x->target) {
+			x->rel_off = (uint8_t)off;
+			x->rel_size = (uint8_t)len;
+		}
+	} else if (call && d->op_count == 1 && op->type == X86_OP_MEM && op->mem.base == X86_REG_RIP &&
+	           op->mem.index == X86_REG_INVALID) {
+		/* through a pointer of the module's (-fno-plt): the pointer's address, marked */
+		x->target = (x->addr + x->size + (uint64_t)op->mem.disp) | (1ull << 63);
+	} else if (!call) {
+		x->kind = K_INDIRECT;
+	}
+}
+
 /* The instructions of r, decoded linearly (a byte that does not decode is skipped). */
 static int decode(csh cs, const tnorm__code_range *r, insn **out, size_t *n)
 {
@@ -167,33 +196,12 @@ static int decode(csh cs, const tnorm__code_range *r, insn **out, size_t *n)
 			x.kind = K_STOP;
 		} else if (cs_insn_group(cs, ci, CS_GRP_RET)) {
 			x.kind = K_RET;
-		} else if (cs_insn_group(cs, ci, CS_GRP_JUMP) || cs_insn_group(cs, ci, CS_GRP_CALL)) {
-			const cs_x86 *d = &ci->detail->x86;
-			int call = cs_insn_group(cs, ci, CS_GRP_CALL);
-			x.kind = call ? K_CALL : ci->id == X86_INS_JMP ? K_JMP : K_JCC;
-			if (d->op_count == 1 && d->operands[0].type == X86_OP_IMM) {
-				x.target = (uint64_t)d->operands[0].imm;
-				/* The displacement field, if capstone says where it is and it holds what the
-				 * target says. */
-				if (d->encoding.imm_offset && (d->encoding.imm_size == 1 || d->encoding.imm_size == 4) &&
-				    d->encoding.imm_offset + d->encoding.imm_size == ci->size) {
-					int64_t rel = d->encoding.imm_size == 1 ? (int8_t)ci->bytes[ci->size - 1]
-					                                        : (int32_t)((uint32_t)ci->bytes[ci->size - 4] |
-					                                                    (uint32_t)ci->bytes[ci->size - 3] << 8 |
-					                                                    (uint32_t)ci->bytes[ci->size - 2] << 16 |
-					                                                    (uint32_t)ci->bytes[ci->size - 1] << 24);
-					if (x.addr + x.size + (uint64_t)rel == x.target) {
-						x.rel_off = d->encoding.imm_offset;
-						x.rel_size = d->encoding.imm_size;
-					}
-				}
-			} else if (call && d->op_count == 1 && d->operands[0].type == X86_OP_MEM &&
-			           d->operands[0].mem.base == X86_REG_RIP && d->operands[0].mem.index == X86_REG_INVALID) {
-				/* through a pointer of the module's (-fno-plt): the pointer's address, marked */
-				x.target = (x.addr + x.size + (uint64_t)d->operands[0].mem.disp) | (1ull << 63);
-			} else if (!call) {
-				x.kind = K_INDIRECT;
-			}
+		} else if (cs_insn_group(cs, ci, CS_GRP_CALL)) {
+			x.kind = K_CALL;
+			branch_of(ci, 1, &x);
+		} else if (cs_insn_group(cs, ci, CS_GRP_JUMP)) {
+			x.kind = ci->id == X86_INS_JMP ? K_JMP : K_JCC;
+			branch_of(ci, 0, &x);
 		}
 		if (k == cap) {
 			size_t nc = cap ? cap * 2 : 256;

@@ -23,8 +23,8 @@
  * This file keeps what a run is: the options and the program's environment, one attempt at a run
  * (pipes, the tracer's job, waiting, the timeout and Ctrl-C), the outcome and its signature
  * (classify, then what the program's standard error says), and the runs made again after it (a
- * dying fork server, the first failure at a merged abort site, a leak check).  The mechanisms it drives have a
- * file each; runner_internal.h says who calls what.
+ * dying fork server, the first failure at a merged abort site, a leak check).  The mechanisms it
+ * drives have a file each; runner_internal.h says who calls what.
  */
 #include <errno.h>
 #include <fcntl.h>

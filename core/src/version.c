@@ -3,8 +3,8 @@
  * version.c - the versions of the libraries tnorm was compiled with and runs with.
  *
  * Compile-time versions come from each library's header where it has one (libunwind's
- * UNW_VERSION_*, capstone's CS_API_*, SQLITE_VERSION, JANSSON_VERSION, libpq's PG_MAJORVERSION_NUM and
- * PG_MINORVERSION_NUM, libdwarf 0.x's DW_LIBDWARF_VERSION); the
+ * UNW_VERSION_*, capstone's CS_API_*, SQLITE_VERSION, JANSSON_VERSION, libpq's
+ * PG_MAJORVERSION_NUM and PG_MINORVERSION_NUM, libdwarf 0.x's DW_LIBDWARF_VERSION); the
  * Python version is that of the interpreter the binding was built for, which meson passes in
  * buildinfo.h since libtnorm itself does not link Python.  Run-time versions come from the
  * libraries that can report one (cs_version, sqlite3_libversion, jansson_version_str, PQlibVersion,
