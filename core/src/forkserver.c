@@ -86,7 +86,7 @@ tnorm__run_mode tnorm__forkserver_mode(tnorm_runner *r, tnorm__tracer *t)
 		tnorm__tracer_stop_server(t);
 		return TNORM__RUN_PLAIN;
 	}
-	/* A persistent child cannot take a run that must have a fresh one (coverage, a trail):
+	/* A persistent child cannot take a run that must have a fresh one (coverage):
 	 * the server goes with it, and a new one serves. */
 	if (!tnorm__forkserver_may_persist(r) && tnorm__tracer_persistent(t)) {
 		tnorm__tracer_stop_server(t);

@@ -7,10 +7,8 @@
  * breakpoint); the addresses lie in one module's text, so arming reads the span they cover once,
  * patches it and writes it back once.  A hit is an int3 the kernel reports as SIGTRAP with
  * si_code SI_KERNEL and the instruction pointer one byte past it: the original byte goes back
- * and the instruction pointer back one byte, so that the thread runs the original instruction
- * when it is continued.  A trail re-arms the address it disarmed at the previous hit, so each of
- * its addresses catches every pass but the one straight after itself (a one-row loop is one
- * record, which is all a trail needs: the last address).
+ * for good and the instruction pointer back one byte, so that the thread runs the original
+ * instruction when it is continued.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,51 +26,36 @@
 #define INT3 0xcc
 
 struct tnorm__probe {
-	tnorm__probe_mode mode;
 	char *path;
 	uint64_t *vaddr;      /* module-relative, sorted */
-	unsigned char *lined; /* per address: its row has a line */
-	unsigned char *hit;   /* cover: hit in the last run */
-	unsigned char *base;  /* cover: hit by the fork server before it said hello (its start) */
+	unsigned char *hit;   /* hit in the last run */
+	unsigned char *base;  /* hit by the fork server before it said hello (its start) */
 	unsigned char *orig;  /* the original bytes, read at arming */
 	uint64_t *addr;       /* the addresses in the armed process */
 	size_t n;
-	size_t max_stops, stops;
 	uint64_t bias;        /* process address - module-relative address */
 	int memfd;            /* /proc/PID/mem of the armed process, or -1 */
 	pid_t pid;
 	int armed;
-	size_t open_slot;     /* trail: the address disarmed at the last hit (n: none) */
-	uint64_t last;        /* trail: module-relative address of the last lined hit, 0: none */
-	int over;             /* trail: past max_stops */
 };
 
-int tnorm__probe_new(tnorm__probe **out, tnorm__probe_mode mode, const char *path,
-                     const uint64_t *addrs, const unsigned char *lined, size_t n,
-                     size_t max_stops)
+int tnorm__probe_new(tnorm__probe **out, const char *path, const uint64_t *addrs, size_t n)
 {
 	tnorm__probe *p;
-	size_t i;
 	*out = NULL;
 	if (!(p = tnorm__calloc(1, sizeof(*p))))
 		return TNORM_ENOMEM;
-	p->mode = mode;
 	p->n = n;
-	p->max_stops = max_stops;
 	p->memfd = -1;
-	p->open_slot = n;
 	if (!(p->path = tnorm__strdup(path)) || !(p->vaddr = tnorm__calloc(n + 1, sizeof(*p->vaddr))) ||
 	    !(p->addr = tnorm__calloc(n + 1, sizeof(*p->addr))) ||
-	    !(p->lined = tnorm__calloc(n + 1, 1)) || !(p->hit = tnorm__calloc(n + 1, 1)) ||
-	    !(p->base = tnorm__calloc(n + 1, 1)) ||
+	    !(p->hit = tnorm__calloc(n + 1, 1)) || !(p->base = tnorm__calloc(n + 1, 1)) ||
 	    !(p->orig = tnorm__calloc(n + 1, 1))) {
 		tnorm__probe_free(p);
 		return TNORM_ENOMEM;
 	}
-	for (i = 0; i < n; i++) {
-		p->vaddr[i] = addrs[i];
-		p->lined[i] = lined ? lined[i] : 1;
-	}
+	if (n)
+		memcpy(p->vaddr, addrs, n * sizeof(*addrs));
 	*out = p;
 	return 0;
 }
@@ -85,7 +68,6 @@ void tnorm__probe_free(tnorm__probe *p)
 	free(p->path);
 	free(p->vaddr);
 	free(p->addr);
-	free(p->lined);
 	free(p->hit);
 	free(p->base);
 	free(p->orig);
@@ -98,11 +80,6 @@ void tnorm__probe_end(tnorm__probe *p)
 		close(p->memfd);
 	p->memfd = -1;
 	p->pid = 0;
-}
-
-tnorm__probe_mode tnorm__probe_mode_of(const tnorm__probe *p)
-{
-	return p->mode;
 }
 
 const char *tnorm__probe_path(const tnorm__probe *p)
@@ -125,11 +102,6 @@ int tnorm__probe_armed(const tnorm__probe *p)
 	return p->armed;
 }
 
-uint64_t tnorm__probe_last(const tnorm__probe *p)
-{
-	return p->mode == TNORM__PROBE_TRAIL && p->armed && !p->over ? p->last : 0;
-}
-
 int tnorm__probe_hit(const tnorm__probe *p, size_t i)
 {
 	return i < p->n && p->armed && p->hit[i];
@@ -150,10 +122,6 @@ int tnorm__probe_arm(tnorm__probe *p, tnorm__symcache *syms, pid_t pid, int chil
 	int fd = -1, ok = 0;
 	tnorm__probe_end(p);
 	p->armed = 0;
-	p->over = 0;
-	p->stops = 0;
-	p->last = 0;
-	p->open_slot = p->n;
 	/* A server's child starts with what the server's start ran; a program started afresh, and
 	 * so a server to be, with nothing. */
 	if (child) {
@@ -232,21 +200,12 @@ static size_t our_trap(const tnorm__probe *p, pid_t tid, struct user_regs_struct
 }
 #endif
 
-/* Every int3 back to the original byte (a trail past its stops). */
-static void disarm_all(tnorm__probe *p)
-{
-	size_t i;
-	for (i = 0; i < p->n; i++)
-		if (i != p->open_slot)
-			put_byte(p->memfd, p->addr[i], p->orig[i]);
-	p->open_slot = p->n;
-}
-
 void tnorm__probe_disarm(tnorm__probe *p)
 {
+	size_t i;
 	if (p->memfd >= 0) {
-		p->open_slot = p->n;
-		disarm_all(p);
+		for (i = 0; i < p->n; i++)
+			put_byte(p->memfd, p->addr[i], p->orig[i]);
 		memcpy(p->base, p->hit, p->n);
 	}
 	tnorm__probe_end(p);
@@ -263,25 +222,10 @@ int tnorm__probe_trap(tnorm__probe *p, pid_t tid)
 	regs.rip = p->addr[i];
 	if (ptrace(PTRACE_SETREGS, tid, NULL, &regs) < 0)
 		return 0;
-	if (p->mode == TNORM__PROBE_COVER) {
-		/* Hit once: the int3 goes (this thread's trap was the first at it, or another
-		 * thread's arrived before the byte went back: writing it again does no harm). */
-		put_byte(p->memfd, p->addr[i], p->orig[i]);
-		p->hit[i] = 1;
-		return 1;
-	}
-	if (p->over) /* another thread's trap at an int3 being taken back */
-		return 1;
-	if (p->open_slot != p->n && p->open_slot != i)
-		put_byte(p->memfd, p->addr[p->open_slot], INT3);
+	/* Hit once: the int3 goes (this thread's trap was the first at it, or another thread's
+	 * arrived before the byte went back: writing it again does no harm). */
 	put_byte(p->memfd, p->addr[i], p->orig[i]);
-	p->open_slot = i;
-	if (p->lined[i])
-		p->last = p->vaddr[i];
-	if (p->max_stops && ++p->stops > p->max_stops) {
-		p->over = 1;
-		disarm_all(p);
-	}
+	p->hit[i] = 1;
 	return 1;
 #else
 	(void)p;

@@ -23,8 +23,8 @@
  * This file keeps what a run is: the options and the program's environment, one attempt at a run
  * (pipes, the tracer's job, waiting, the timeout and Ctrl-C), the outcome and its signature
  * (classify, then what the program's standard error says), and the runs made again after it (a
- * dying fork server, a merged abort site's trail, a leak check).  The mechanisms it drives have a
- * file each; runner_internal.h says who calls what.
+ * dying fork server, the first failure at a merged abort site, a leak check).  The mechanisms it
+ * drives have a file each; runner_internal.h says who calls what.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -79,7 +79,7 @@ void tnorm_runner_free(tnorm_runner *r)
 	free(r->invalid_exits);
 	tnorm__tracer_free(r->tr);
 	tnorm__probe_free(r->probe);
-	tnorm__probe_free(r->trail);
+	tnorm__mtrap_free(r->mtrap);
 	if (r->ctl >= 0)
 		close(r->ctl);
 	tnorm__rundir_drop(r);
@@ -897,6 +897,7 @@ static int run_attempt(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode,
 
 	*retry = 0;
 	r->fs_reused = 0;
+	tnorm__mtrap_reset(r->mtrap);
 	memset(res, 0, sizeof(*res));
 	res->exit_code = -1;
 	memset(&w, 0, sizeof(w));
@@ -986,20 +987,22 @@ static int run_retrying(tnorm_runner *r, tnorm__tracer *t, tnorm_run_result *res
 }
 
 /*
- * A failure at a merged abort site: the run again with a trail on the function (see "Merged
- * abort sites" in unwind.c).  Its result replaces the first when it fails too (whether or not the
- * trail found the check); otherwise (a flaky test) the first stays.
+ * The first failure at a merged abort site this runner meets: the site's checks get their traps
+ * (see "Merged abort sites" in unwind.c), armed in every run from now on, and the run is made
+ * again with them.  Its result replaces the first when it fails too (whether or not a trap
+ * fired); otherwise (a flaky test) the first stays.  A failure at a site already known was run
+ * with its traps: nothing more to do.
  */
-static int trail_again(tnorm_runner *r, tnorm__tracer *t, tnorm_run_result *res)
+static int merged_again(tnorm_runner *r, tnorm__tracer *t, tnorm_run_result *res)
 {
 	const tnorm_frame *f = tnorm__merged_site(r, res->sig);
 	tnorm_run_result again;
 	int err = 0, retry = 0;
-	if (!f || !(r->probe = tnorm__trail_probe(r, f, &err)))
+	if (!f || tnorm__merged_known(r, f))
+		return 0;
+	if ((err = tnorm__merged_learn(r, f)) < 0)
 		return err;
 	err = run_retrying(r, t, &again, &retry);
-	tnorm__probe_end(r->probe);
-	r->probe = NULL;
 	if (err < 0 || retry)
 		return err;
 	if (again.outcome == TNORM_OUTCOME_FAIL && again.sig) {
@@ -1062,7 +1065,7 @@ int tnorm_runner_set_coverage(tnorm_runner *r, int on)
 		err = tnorm__error_set(TNORM_ENOTFOUND, "%s: no line table to cover (build it with -g; "
 		                       "a script cannot be covered)", exe);
 	else if (err == 0)
-		err = tnorm__probe_new(&r->probe, TNORM__PROBE_COVER, exe, addrs, NULL, n, 0);
+		err = tnorm__probe_new(&r->probe, exe, addrs, n);
 	free(addrs);
 	free(exe);
 	return err;
@@ -1088,7 +1091,7 @@ int tnorm_runner_coverage(tnorm_runner *r, tnorm_covered_line **lines, size_t *n
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_runner_coverage: NULL argument");
 	*lines = NULL;
 	*n = 0;
-	if (!r->probe || tnorm__probe_mode_of(r->probe) != TNORM__PROBE_COVER)
+	if (!r->probe)
 		return 0;
 	total = tnorm__probe_count(r->probe);
 	for (i = 0; i < total; i++) {
@@ -1144,8 +1147,8 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 	}
 	if (err == 0 && !retry && tnorm__forkserver_confirm_due(r, res))
 		err = preload_confirm(r, t, res);
-	if (err == 0 && res->outcome == TNORM_OUTCOME_FAIL && res->sig && !r->probe)
-		err = trail_again(r, t, res);
+	if (err == 0 && res->outcome == TNORM_OUTCOME_FAIL && res->sig)
+		err = merged_again(r, t, res);
 	if (err == 0 && res->outcome == TNORM_OUTCOME_PASS && r->leak_envp)
 		err = leak_check(r, t, res);
 	if (err == 0 && res->outcome == TNORM_OUTCOME_INVALID)
@@ -1153,6 +1156,7 @@ int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len, tnorm_run_re
 done:
 	if (r->probe)
 		tnorm__probe_end(r->probe);
+	tnorm__mtrap_end(r->mtrap);
 	tnorm__rundir_clean(r);
 	return err;
 }

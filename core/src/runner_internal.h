@@ -6,7 +6,7 @@
  * The runner (tnorm/runner.h) is one object spread over five files, one per mechanism:
  *
  *   runner.c      options, the run itself (pipes, waiting, the timeout), classification, the
- *                 runs made again (trail, leak check), coverage.
+ *                 runs made again (a new merged abort site, leak check), coverage.
  *   rundir.c      the run folder: made at the first run, the candidate written into it, emptied
  *                 after each run, removed by tnorm_runner_free; stale folders of dead engines.
  *   tracer.c      the tracer thread: starts each run's program (vfork, PTRACE_TRACEME), waits
@@ -15,7 +15,7 @@
  *   forkserver.c  the fork-server protocol, the engine's side: which way a run starts, the
  *                 control socket's messages, what a server's death means for the next run.
  *   unwind.c      libunwind-ptrace over cached pages and the symbol cache's unwind tables; the
- *                 signature of a stopped thread; merged abort sites and their trail probe.
+ *                 signature of a stopped thread; merged abort sites and their traps.
  *
  * Who calls what: runner.c drives the other four, each through its section below.  Beside it,
  * tracer.c calls tnorm__unwind at a fatal stop and the fork-server messages when a program says
@@ -41,6 +41,7 @@
 #include <libunwind.h>
 
 #include "common.h"
+#include "mergetrap.h"
 #include "probe.h"
 #include "shield.h"
 #include "symbolize.h"
@@ -91,11 +92,10 @@ struct tnorm_runner {
 	char *test_name; /* what an invalid run's reason calls the candidate (set_test_name) */
 	const volatile int *cancel; /* set_cancel: stops the run under way (borrowed; may be NULL) */
 	tnorm__shield shield; /* the programs' filter: no signal to this process (shield.c) */
-	tnorm__probe *probe;  /* breakpoints for the runs (merged abort sites, coverage), or NULL */
-	/* The last merged site's trail, kept for the next failure there (a reduction fails there
-	 * again and again): its probe and the start of the function symbol that holds the call. */
-	tnorm__probe *trail;
-	uint64_t trail_key;
+	tnorm__probe *probe;  /* breakpoints for the runs (coverage), or NULL */
+	/* The merged abort sites met so far, each with a trap per check that jumps to it, armed in
+	 * every run (mergetrap.h); NULL until the first failure at one. */
+	tnorm__mtrap *mtrap;
 };
 
 /* ---- runner.c -------------------------------------------------------------------------------- */
@@ -226,7 +226,7 @@ int tnorm__forkserver_request(int ctl, const int *fds, char what, uint64_t *nonc
 char tnorm__forkserver_what(const tnorm_runner *r, unsigned reused);
 
 /* 1 when this runner's runs may be made in persistent children now (not for a leak check,
- * coverage, a trail, the preload fork server, or with persistent mode off). */
+ * coverage, the preload fork server, or with persistent mode off). */
 int tnorm__forkserver_may_persist(const tnorm_runner *r);
 
 /* Candidates per persistent child for these options (opts->persistent, TNORM_PERSISTENT). */
@@ -279,10 +279,12 @@ void tnorm__unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind,
 /* The throwing frame of `sig` when it is a merged abort site (borrowed from `sig`), else NULL. */
 const tnorm_frame *tnorm__merged_site(tnorm_runner *r, const tnorm_signature *sig);
 
-/* The trail probe of the function that holds the merged call `f`, made once per function and
- * kept in r->trail (borrowed: the runner frees it).  NULL when the function has no line rows
- * (with TNORM_ENOMEM in *err on a failed allocation). */
-tnorm__probe *tnorm__trail_probe(tnorm_runner *r, const tnorm_frame *f, int *err);
+/* Whether the merged call `f` (a frame of tnorm__merged_site) is one of r->mtrap's sites. */
+int tnorm__merged_known(tnorm_runner *r, const tnorm_frame *f);
+
+/* Make the merged call `f` a site of r->mtrap (made at the first): its checks' traps are armed
+ * in every run from now on.  0 or TNORM_ENOMEM. */
+int tnorm__merged_learn(tnorm_runner *r, const tnorm_frame *f);
 
 /* ---- askdriver.c ----------------------------------------------------------------------------- */
 

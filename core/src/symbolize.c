@@ -1157,6 +1157,109 @@ int tnorm__symcache_func_rows(tnorm__symcache *c, const char *path, uint64_t vad
 	return 0;
 }
 
+void tnorm__code_ranges_free(tnorm__code_range *r, size_t n)
+{
+	size_t i;
+	for (i = 0; r && i < n; i++)
+		free(r[i].bytes);
+	free(r);
+}
+
+/* Bytes [lo, hi) of module m as its file has them (one PT_LOAD segment's file part): 0 or -1. */
+static int read_code(int fd, const module *m, uint64_t lo, uint64_t hi, unsigned char *buf)
+{
+	size_t i;
+	for (i = 0; i < m->nsegs; i++) {
+		const seg *s = &m->segs[i];
+		if (lo >= s->vaddr && hi <= s->vaddr + s->size)
+			return pread(fd, buf, (size_t)(hi - lo), (off_t)(lo - s->vaddr + s->offset)) ==
+			               (ssize_t)(hi - lo)
+			           ? 0
+			           : -1;
+	}
+	return -1;
+}
+
+/* The end of the filler after hi: the next function symbol's start, at most 64 bytes on, and
+ * within hi's segment. */
+static uint64_t filler_end(const module *m, uint64_t hi)
+{
+	uint64_t end = hi + 64;
+	size_t lo = 0, top = m->nsfuncs, i;
+	if (!m->nsfuncs)
+		return hi;
+	while (lo < top) {
+		size_t mid = lo + (top - lo) / 2;
+		if (m->sfuncs[mid].lo < hi)
+			lo = mid + 1;
+		else
+			top = mid;
+	}
+	if (lo < m->nsfuncs && m->sfuncs[lo].lo < end)
+		end = m->sfuncs[lo].lo;
+	if (lo > 0 && m->sfuncs[lo - 1].hi > hi)
+		return hi; /* a symbol covers hi: no filler */
+	for (i = 0; i < m->nsegs; i++)
+		if (hi >= m->segs[i].vaddr && hi <= m->segs[i].vaddr + m->segs[i].size)
+			return end < m->segs[i].vaddr + m->segs[i].size ? end
+			                                                : m->segs[i].vaddr + m->segs[i].size;
+	return hi;
+}
+
+int tnorm__symcache_func_code(tnorm__symcache *c, const char *path, uint64_t vaddr,
+                              tnorm__code_range **out, size_t *n)
+{
+	module *m;
+	int32_t nd;
+	size_t i, k = 0, cnt = 0;
+	tnorm__code_range *v = NULL;
+	int fd = -1, err = TNORM_ENOTFOUND;
+	*out = NULL;
+	*n = 0;
+	if (!path || path[0] != '/' || !(m = get_module(c, path)) || (nd = find_node(m, vaddr)) < 0)
+		return TNORM_ENOTFOUND;
+	while (m->nodes[nd].parent >= 0)
+		nd = m->nodes[nd].parent;
+	for (i = 0; i < m->nranges; i++)
+		cnt += m->ranges[i].node == (uint32_t)nd;
+	if (!cnt || (fd = open(m->path, O_RDONLY | O_CLOEXEC)) < 0)
+		return TNORM_ENOTFOUND;
+	if (!(v = tnorm__calloc(cnt, sizeof(*v)))) {
+		err = TNORM_ENOMEM;
+		goto done;
+	}
+	for (i = 0; i < m->nranges; i++) {
+		tnorm__code_range *r = &v[k];
+		if (m->ranges[i].node != (uint32_t)nd || m->ranges[i].hi <= m->ranges[i].lo ||
+		    m->ranges[i].hi - m->ranges[i].lo > (16u << 20))
+			continue;
+		r->lo = m->ranges[i].lo;
+		r->hi = m->ranges[i].hi;
+		r->pad_hi = filler_end(m, r->hi);
+		if (!(r->bytes = tnorm__malloc((size_t)(r->pad_hi - r->lo)))) {
+			err = TNORM_ENOMEM;
+			goto done;
+		}
+		if (read_code(fd, m, r->lo, r->pad_hi, r->bytes) < 0 &&
+		    (r->pad_hi = r->hi, read_code(fd, m, r->lo, r->hi, r->bytes) < 0)) {
+			free(r->bytes);
+			r->bytes = NULL;
+			continue;
+		}
+		k++;
+	}
+	if (k) {
+		*out = v;
+		*n = k;
+		v = NULL;
+		err = 0;
+	}
+done:
+	tnorm__code_ranges_free(v, k);
+	close(fd);
+	return err;
+}
+
 int tnorm__symcache_proc_addr(tnorm__symcache *c, const char *maps, const char *path,
                               uint64_t vaddr, uint64_t *out)
 {

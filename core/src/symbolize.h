@@ -74,6 +74,23 @@ int tnorm__symcache_symbol_extent(tnorm__symcache *c, const char *path, uint64_t
 int tnorm__symcache_func_rows(tnorm__symcache *c, const char *path, uint64_t vaddr,
                               uint64_t **addrs, size_t *n);
 
+/*
+ * The machine code of the function that holds `vaddr` in the module at `path`, for a decoder:
+ * one entry per range of its DWARF subprogram (a gcc function's cold part is one of them),
+ * module-relative, with the bytes the module's file has there.  [hi, pad_hi) is the filler after
+ * the range up to the next ELF function symbol (at most 64 bytes; empty when the module has no
+ * symbols): alignment bytes no code runs.  *out is allocated (tnorm__code_ranges_free), *n its
+ * length.  0, TNORM_ENOTFOUND (no module, no subprogram, bytes not in the file), TNORM_ENOMEM.
+ */
+typedef struct {
+	uint64_t lo, hi, pad_hi;
+	unsigned char *bytes; /* [lo, pad_hi) */
+} tnorm__code_range;
+
+int tnorm__symcache_func_code(tnorm__symcache *c, const char *path, uint64_t vaddr,
+                              tnorm__code_range **out, size_t *n);
+void tnorm__code_ranges_free(tnorm__code_range *r, size_t n);
+
 /* The address in the process whose map is `maps` of module-relative `vaddr` of the module at
  * `path`: 0 and *out set, or -1 (the module is not mapped there, or not that part of it). */
 int tnorm__symcache_proc_addr(tnorm__symcache *c, const char *maps, const char *path,

@@ -231,10 +231,20 @@ static void on_stop(tnorm_runner *r, pid_t pid, pid_t tid, int status, int *exec
 		/* The stop right after exec: set the options, start the program. */
 		ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)TRACE_OPTS);
 		*exec_seen = 1;
+		/* (the traps first: a coverage breakpoint on one of their bytes keeps it as the
+		 * byte to put back) */
+		if (r->mtrap && arm_at_exec)
+			tnorm__mtrap_arm(r->mtrap, r->syms, pid);
 		if (r->probe && arm_at_exec)
 			tnorm__probe_arm(r->probe, r->syms, pid, 0);
-	} else if (event == PTRACE_EVENT_EXEC && tid == pid && r->probe && arm_at_exec) {
-		tnorm__probe_arm(r->probe, r->syms, pid, 0); /* a wrapper exec'd the program */
+	} else if (event == PTRACE_EVENT_EXEC && tid == pid && (r->probe || r->mtrap) && arm_at_exec) {
+		/* a wrapper exec'd the program */
+		if (r->mtrap)
+			tnorm__mtrap_arm(r->mtrap, r->syms, pid);
+		if (r->probe)
+			tnorm__probe_arm(r->probe, r->syms, pid, 0);
+	} else if (sig == SIGTRAP && !event && r->mtrap && tnorm__mtrap_trap(r->mtrap, tid)) {
+		deliver = 0; /* a merged abort site's trap: its check recorded, the code put back */
 	} else if (sig == SIGTRAP && !event && r->probe && tnorm__probe_trap(r->probe, tid)) {
 		deliver = 0; /* a breakpoint of the probe's, taken back */
 	} else if (event) {
@@ -607,6 +617,7 @@ static void program_stop(trace_state *x, int st)
 		 * own copy of the code goes back as it was. */
 		if (x->r->probe)
 			tnorm__probe_disarm(x->r->probe);
+		tnorm__mtrap_disarm(x->r->mtrap);
 		pthread_mutex_lock(&t->mu);
 		t->hello = hello; /* (2: its runtime echoes request numbers) */
 		t->server = x->pid;
@@ -663,6 +674,8 @@ static void child_stop(trace_state *x, pid_t w, int st)
 		/* The child's first stop: trace it as a program run afresh. */
 		x->child_started = 1;
 		ptrace(PTRACE_SETOPTIONS, w, NULL, (void *)(long)TRACE_OPTS);
+		if (x->r->mtrap)
+			tnorm__mtrap_arm(x->r->mtrap, x->r->syms, w);
 		if (x->r->probe)
 			tnorm__probe_arm(x->r->probe, x->r->syms, w, 1);
 		ptrace(PTRACE_CONT, w, NULL, NULL);
@@ -688,8 +701,9 @@ static void task_stop(trace_state *x, pid_t w, int st)
 		    k && k->started && tnorm__forkserver_hello(x->t->ctl_engine)) {
 			tnorm__forkserver_refuse(x->t->ctl_engine);
 			ptrace(PTRACE_CONT, w, NULL, NULL);
-		} else if (x->r->probe && !(st >> 16) && WSTOPSIG(st) == SIGTRAP &&
-		           tnorm__probe_foreign(x->r->probe, w)) {
+		} else if (!(st >> 16) && WSTOPSIG(st) == SIGTRAP &&
+		           ((x->r->mtrap && tnorm__mtrap_foreign(x->r->mtrap, w)) ||
+		            (x->r->probe && tnorm__probe_foreign(x->r->probe, w)))) {
 			ptrace(PTRACE_CONT, w, NULL, NULL); /* a breakpoint it inherited, undone */
 		} else {
 			other_stop(k, w, st);

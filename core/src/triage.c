@@ -2074,9 +2074,10 @@ static int put_file_hash(tnorm__buf *b, const char *path)
 /* What the reduction and normalization passes give for a test: bumped with every change that
  * can give another result for the same input (revision 2: generic normalization's copies rule
  * and binary bytes, the chunk pass leaving calls alone; 3: the scan of short forms; 4: the target
- * keeps the message, issue 27; 5: merged abort sites trailed, the scan's class and swap passes),
+ * keeps the message, issue 27; 5: merged abort sites trailed, the scan's class and swap passes;
+ * 6: merged abort sites by a trap per check, at any run length),
  * so that finished results of an older tnorm in a shared database are not taken as this one's. */
-#define TRIAGE_REVISION "5"
+#define TRIAGE_REVISION "6"
 
 /* The job's name in the database: "triage-HEX", a hash of all that decides a test's result,
  * the same on every machine that runs the same job with the same tnorm. */

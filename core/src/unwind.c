@@ -10,10 +10,9 @@
  * pages it keeps for the walk and the symbol cache's parsed modules (below).
  *
  * Merged abort sites are resolved here too, because the resolution is a rewrite of the unwound
- * frames: a failure at a call the compiler merged from several checks is run again with a trail
- * probe on its function (runner.c makes the run, tnorm__trail_probe the probe, probe.c records
- * it), and the unwind of that second run puts the last check the trail saw in the merged call's
- * place.
+ * frames: a failure at a call the compiler merged from several checks went through one of the
+ * traps mergetrap.c put on the jumps to it (the runner arms them in every run once it met the
+ * site), and the frames of the jump whose trap fired go in the merged call's place.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,16 +181,17 @@ int tnorm__unwind_space_new(unw_addr_space_t *out)
 
 /*
  * Merged abort sites.  clang merges the abort() calls of several inlined checks of a function
- * (asserts, a fail() helper) into one call, which its line table gives line 0: every check of the
- * function then fails at one address, and its failures have one signature, whichever check
- * failed.  When a run fails at such a call (merged_site), the runner runs the test again with a
- * trail probe on the function's line-table addresses (probe.h): the last address with a line
- * that ran before the failure is in the check that jumped to the merged call.  Its frames (with
- * the functions inlined there, innermost first, as a build without the merge would show them)
- * replace the merged call's frames in the second run's signature.  The same happens for the
- * target and for every candidate, so that their signatures compare check by check.
+ * (asserts, a fail() helper) into one call, which its line table gives line 0; gcc moves them
+ * into the function's cold part: every check of the function then fails at one address, and its
+ * failures have one signature, whichever check failed.  The first time a run fails at such a
+ * call (merged_call), the runner makes it a site (mergetrap.h): every jump into the code that
+ * ends in the call gets a trap of its own, armed in every run from then on, and the run is made
+ * again.  In a run with the traps, the one that fired names the check: the frames of its jump
+ * (with the functions inlined there, innermost first, as a build without the merge would show
+ * them) replace the merged call's frames in the signature.  The traps cost one stop per failing
+ * run, whatever the run's length, and the target and every candidate are run with them, so that
+ * their signatures compare check by check.
  */
-#define TRAIL_MAX_STOPS 200000
 
 /* The throwing frame of frames[0..n): the first one that is not the runtime's; n if none. */
 static size_t first_user_frame(const tnorm_frame *frames, size_t n)
@@ -217,20 +217,20 @@ static int merged_call(tnorm_runner *r, const tnorm_frame *frames, size_t n, siz
 	                : frames[i - 1].function && !strcmp(frames[i - 1].function, "abort");
 }
 
-/* In the trail's run: the merged call's frames (frames[i..j), one pc) become those of the last
- * line the trail saw.  Returns the new frame count. */
-static size_t resolve_merged(tnorm_runner *r, const char *maps, tnorm_frame *frames, size_t n,
-                             size_t max)
+/* In a run with the traps: the merged call's frames (frames[i..j), one pc) become those of the
+ * check whose trap fired.  Returns the new frame count. */
+static size_t resolve_merged(tnorm_runner *r, tnorm_frame *frames, size_t n, size_t max)
 {
 	tnorm_frame got[16];
-	uint64_t last = r->probe ? tnorm__probe_last(r->probe) : 0, at;
+	uint64_t at;
 	size_t i = first_user_frame(frames, n), j, k, ng;
-	if (!last || !merged_call(r, frames, n, i) ||
-	    tnorm__symcache_proc_addr(r->syms, maps, frames[i].module, last, &at) < 0)
+	if (!merged_call(r, frames, n, i) ||
+	    tnorm__mtrap_fired(r->mtrap, frames[i].module, frames[i].offset, &at) < 0)
 		return n;
 	for (j = i; j < n && frames[j].pc == frames[i].pc; j++)
 		;
-	ng = tnorm__symbolize(r->syms, maps, at, 1, got, sizeof(got) / sizeof(got[0]));
+	ng = tnorm__symbolize_module(r->syms, frames[i].module, at, 1, got,
+	                             sizeof(got) / sizeof(got[0]));
 	if (!ng || !got[0].function || n - (j - i) + ng > max)
 		return n;
 	memmove(&frames[i + ng], &frames[j], (n - j) * sizeof(*frames));
@@ -248,43 +248,17 @@ const tnorm_frame *tnorm__merged_site(tnorm_runner *r, const tnorm_signature *si
 	return f && merged_call(r, f, n, i) ? &f[i] : NULL;
 }
 
-/* The trail probe of the function that holds the merged call f, made once per function: the
- * cached one when the last merged site was in the same function symbol.  NULL when the
- * function has no line rows (with TNORM_ENOMEM in *err on a failed allocation). */
-tnorm__probe *tnorm__trail_probe(tnorm_runner *r, const tnorm_frame *f, int *err)
+int tnorm__merged_known(tnorm_runner *r, const tnorm_frame *f)
 {
-	uint64_t *addrs = NULL, lo, hi, cold_lo = 0, cold_hi = 0;
-	unsigned char *lined = NULL;
-	size_t n = 0, i;
-	*err = 0;
-	if (tnorm__symcache_symbol_extent(r->syms, f->module, f->offset, &lo, &hi) < 0)
-		lo = hi = 0;
-	if (r->trail && lo && r->trail_key == lo && !strcmp(tnorm__probe_path(r->trail), f->module))
-		return r->trail;
-	if (tnorm__symcache_func_rows(r->syms, f->module, f->offset, &addrs, &n) < 0)
-		return NULL;
-	if (!(lined = tnorm__malloc(n))) {
-		free(addrs);
-		*err = TNORM_ENOMEM;
-		return NULL;
-	}
-	/* Where the trail looks from: not the merged code itself (line 0; or gcc's cold part,
-	 * whose rows have the line of one of the calls merged). */
-	if (tnorm__symcache_merged(r->syms, f->module, f->offset) == 2) {
-		cold_lo = lo;
-		cold_hi = hi;
-	}
-	for (i = 0; i < n; i++)
-		lined[i] = !tnorm__symcache_noline(r->syms, f->module, addrs[i]) &&
-		           !(addrs[i] >= cold_lo && addrs[i] < cold_hi);
-	tnorm__probe_free(r->trail);
-	r->trail = NULL;
-	*err = tnorm__probe_new(&r->trail, TNORM__PROBE_TRAIL, f->module, addrs, lined, n,
-	                        TRAIL_MAX_STOPS);
-	r->trail_key = lo;
-	free(addrs);
-	free(lined);
-	return r->trail;
+	return tnorm__mtrap_known(r->mtrap, f->module, f->offset);
+}
+
+int tnorm__merged_learn(tnorm_runner *r, const tnorm_frame *f)
+{
+	int err;
+	if (!r->mtrap && (err = tnorm__mtrap_new(&r->mtrap)) < 0)
+		return err;
+	return tnorm__mtrap_add(r->mtrap, r->syms, f->module, f->offset);
 }
 
 /*
@@ -356,8 +330,8 @@ void tnorm__unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnor
 	if (!walked)
 		n = tnorm__frames_from_pcs(r->syms, maps, pcs, NULL, NULL, 0, frames, names,
 		                           TNORM__MAX_FRAMES);
-	if (r->probe && maps)
-		n = resolve_merged(r, maps, frames, n, TNORM__MAX_FRAMES);
+	if (r->mtrap)
+		n = resolve_merged(r, frames, n, TNORM__MAX_FRAMES);
 	free(maps);
 	tnorm_signature_free(*out);
 	*out = NULL;

@@ -3,13 +3,14 @@
  * version.c - the versions of the libraries tnorm was compiled with and runs with.
  *
  * Compile-time versions come from each library's header where it has one (libunwind's
- * UNW_VERSION_*, SQLITE_VERSION, JANSSON_VERSION, libpq's PG_MAJORVERSION_NUM and
- * PG_MINORVERSION_NUM, libdwarf 0.x's DW_LIBDWARF_VERSION); the
+ * UNW_VERSION_*, capstone's CS_API_*, SQLITE_VERSION, JANSSON_VERSION, libpq's
+ * PG_MAJORVERSION_NUM and PG_MINORVERSION_NUM, libdwarf 0.x's DW_LIBDWARF_VERSION); the
  * Python version is that of the interpreter the binding was built for, which meson passes in
  * buildinfo.h since libtnorm itself does not link Python.  Run-time versions come from the
- * libraries that can report one (sqlite3_libversion, jansson_version_str, PQlibVersion,
+ * libraries that can report one (cs_version, sqlite3_libversion, jansson_version_str, PQlibVersion,
  * dwarf_package_version).
  */
+#include <capstone/capstone.h>
 #include <libdwarf.h>
 #include <libpq-fe.h>
 #include <pg_config.h>
@@ -33,6 +34,7 @@ static tnorm_component_version versions[] = {
 #else
 	{"libdwarf", NULL, NULL, ""},
 #endif
+	{"capstone", STR(CS_API_MAJOR) "." STR(CS_API_MINOR) "." STR(CS_VERSION_EXTRA), NULL, ""},
 	{"SQLite", SQLITE_VERSION, NULL, ""},
 	{"jansson", JANSSON_VERSION, NULL, ""},
 	{"libpq", STR(PG_MAJORVERSION_NUM) "." STR(PG_MINORVERSION_NUM), NULL, ""},
@@ -43,18 +45,22 @@ static tnorm_component_version versions[] = {
 #endif
 };
 static pthread_once_t versions_once = PTHREAD_ONCE_INIT;
-static char libpq_running[24];
+static char libpq_running[24], capstone_running[24];
 
 /* The run-time versions: the libraries' own static strings, asked once. */
 static void versions_fill(void)
 {
-	versions[1].running = dwarf_package_version();
-	versions[2].running = sqlite3_libversion();
 	int pq = PQlibVersion(); /* 150020 for 15.20 (PostgreSQL 10 and later) */
+	int cs_major = 0, cs_minor = 0;
 
-	versions[3].running = jansson_version_str();
+	versions[1].running = dwarf_package_version();
+	cs_version(&cs_major, &cs_minor); /* (no patch level) */
+	snprintf(capstone_running, sizeof(capstone_running), "%d.%d", cs_major, cs_minor);
+	versions[2].running = capstone_running;
+	versions[3].running = sqlite3_libversion();
+	versions[4].running = jansson_version_str();
 	snprintf(libpq_running, sizeof(libpq_running), "%d.%d", pq / 10000, pq % 10000);
-	versions[4].running = libpq_running;
+	versions[5].running = libpq_running;
 }
 
 const tnorm_component_version *tnorm_component_versions(size_t *n)

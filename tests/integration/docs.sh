@@ -14,7 +14,7 @@ COMPLETION=$D/tnorm
 ver=$($T --version)
 echo "$ver" | sed 's/^/    /'
 expect "--version: tnorm's own version first" sh -c "echo '$ver' | head -1 | grep -qx 'tnorm [0-9.]*'"
-for lib in libunwind libdwarf SQLite jansson libpq Python; do
+for lib in libunwind libdwarf capstone SQLite jansson libpq Python; do
 	expect "--version: $lib and a version" sh -c "echo '$ver' | grep -qE '^$lib +[0-9][0-9.]* \\((compiled|running)\\)'"
 done
 proj=$(meson introspect --projectinfo "$B" 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["version"])')

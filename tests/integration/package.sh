@@ -57,7 +57,7 @@ done
 ver=$("$R/usr/bin/tnorm" --version)
 echo "$ver" | sed 's/^/    /'
 expect "tnorm --version: tnorm $(dpkg-deb -f "$deb" Version)" sh -c "echo '$ver' | head -1 | grep -qx 'tnorm $(dpkg-deb -f "$deb" Version)'"
-expect "tnorm --version names its libraries" sh -c "for l in libunwind libdwarf SQLite jansson libpq Python; do echo '$ver' | grep -q \"^\$l \" || exit 1; done"
+expect "tnorm --version names its libraries" sh -c "for l in libunwind libdwarf capstone SQLite jansson libpq Python; do echo '$ver' | grep -q \"^\$l \" || exit 1; done"
 
 # --- the man pages and the completion, from the installed files ---
 expect "man tnorm-minimize (a link to tnorm-normalize(1)) renders" sh -c \

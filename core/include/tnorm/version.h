@@ -2,7 +2,7 @@
 /*
  * version.h - which versions of its libraries tnorm was built with, and which it runs with.
  *
- * A signature depends on libunwind and libdwarf, the cache on SQLite (or PostgreSQL, through
+ * A signature depends on libunwind and libdwarf (and capstone at a merged abort site), the cache on SQLite (or PostgreSQL, through
  * libpq), every JSON text on jansson and the debugger plugins on Python; a bug report that names
  * them saves a round trip.
  */
@@ -17,7 +17,7 @@ extern "C" {
 
 /** One library tnorm depends on. */
 typedef struct tnorm_component_version {
-	/** "libunwind", "libdwarf", "SQLite", "jansson", "libpq" or "Python". */
+	/** "libunwind", "libdwarf", "capstone", "SQLite", "jansson", "libpq" or "Python". */
 	const char *name;
 	/** The version of the headers tnorm was compiled with; NULL when they do not say. */
 	const char *compiled;
