@@ -1881,6 +1881,64 @@ static int put_file_hash(tnorm__buf *b, const char *path)
  * so that finished results of an older tnorm in a shared database are not taken as this one's. */
 #define TRIAGE_REVISION "5"
 
+/* The options of every test's job that can change its outcome, defaults resolved (so that 0 and
+ * the default it stands for give one key) and in a fixed order: the runs' (--timeout, whose 0 is
+ * "derived from the confirm runs" and stays 0; --mem, --env in order, the --invalid-exit codes as
+ * a set, the output kept, unwinding), the session's (--confirm, flaky, --max-time-per-test, the
+ * run budget) and the reduction's and normalization's.  Not here: what cannot change a result —
+ * the fork server and persistent mode (a failure is always a fresh process's, docs/driver.md),
+ * -j, the database, the lease, the shard, the polish (its cache has its own key) and
+ * generalization (done again by every run). */
+static int put_outcome_options(tnorm__buf *b, const tnorm_pipeline_options *po, int generic)
+{
+	tnorm_run_options run = po->run;
+	tnorm_session_options ses = po->session;
+	tnorm_reduce_options red = po->reduce;
+	tnorm_normalize_options nor = po->normalize;
+	tnorm_generic_options gen = po->generic;
+	const char *const *e;
+	int codes[256] = {0}, err, c;
+	size_t i;
+	if (run.output_cap == 0)
+		run.output_cap = 65536;
+	tnorm__session_options_resolve(&ses);
+	tnorm__reduce_options_resolve(&red, TNORM_ALGO_ADAPTIVE);
+	tnorm__normalize_options_resolve(&nor);
+	tnorm__reduce_options_resolve(&nor.reduce, TNORM_ALGO_DDMIN);
+	tnorm__generic_options_resolve(&gen);
+	if ((err = tnorm__buf_printf(b, "%ctimeout=%.17g%cmem=%llu%ccap=%zu%cunwind=%d%cenv", 1,
+	                             run.timeout < 0 ? -1.0 : run.timeout, 1,
+	                             (unsigned long long)run.mem_limit, 1, run.output_cap, 1,
+	                             run.unwind >= 0, 1)) < 0)
+		return err;
+	for (e = run.env; e && *e; e++)
+		if ((err = tnorm__buf_put(b, *e, strlen(*e) + 1)) < 0)
+			return err;
+	for (i = 0; i < run.ninvalid_exits && run.invalid_exits; i++)
+		if (run.invalid_exits[i] >= 1 && run.invalid_exits[i] <= 255)
+			codes[run.invalid_exits[i]] = 1;
+	if ((err = tnorm__buf_printf(b, "%cinvalid", 1)) < 0)
+		return err;
+	for (c = 1; c <= 255; c++)
+		if (codes[c] && (err = tnorm__buf_printf(b, " %d", c)) < 0)
+			return err;
+	if ((err = tnorm__buf_printf(b, "%cconfirm=%u flaky=%d runs=%llu time=%.17g", 1, ses.confirm,
+	                             ses.allow_flaky, (unsigned long long)ses.max_runs,
+	                             ses.max_time)) < 0 ||
+	    (err = tnorm__buf_printf(b, "%creduce=%d,%d,%d,%llu", 1, (int)red.algo, red.prefix,
+	                             red.slice, (unsigned long long)red.seed)) < 0 ||
+	    (err = tnorm__buf_printf(b, "%cnormalize=%d,%u,%u,%u,%d,%d,%d,%d,%llu", 1, nor.wide,
+	                             nor.max_alternatives, nor.max_edit,
+	                             nor.max_reduce_alternatives, nor.rewire, (int)nor.reduce.algo,
+	                             nor.reduce.prefix, nor.reduce.slice,
+	                             (unsigned long long)nor.reduce.seed)) < 0)
+		return err;
+	if (generic)
+		err = tnorm__buf_printf(b, "%cgeneric=%u,%d,%u,%zu", 1, gen.views, gen.chunks, gen.rules,
+		                        gen.scan_full);
+	return err;
+}
+
 /* The job's name in the database: "triage-HEX", a hash of all that decides a test's result,
  * the same on every machine that runs the same job with the same tnorm. */
 static int job_key(const tnorm_triage_options *o, char key[40])
@@ -1905,6 +1963,8 @@ static int job_key(const tnorm_triage_options *o, char key[40])
 		err = tnorm__buf_printf(&b, "%c%s%crules=%d%cstdin=%d", 1,
 		                        po->session.match ? po->session.match : "line", 1,
 		                        (int)po->normalize.rules, 1, po->run.use_stdin);
+	if (err == 0)
+		err = put_outcome_options(&b, po, !o->harness);
 	if (err == 0) {
 		hash_hex(b.ptr, b.len, hex);
 		snprintf(key, 40, "triage-%s", hex);

@@ -153,6 +153,29 @@ expect "triage: a re-run with other --rules has a fresh run's counts" sh -c "gre
 "$T" triage rr2 --harness "$H" --no-generalize --quiet --rules paper --no-db -- "$D" {} 2>&1 | head -1 | sed 's/^rr2:/X:/' >rr4.sum
 expect "triage: and back to --rules paper, a fresh paper run's counts" sh -c "grep -q 'distinct reduced' rr3.sum && cmp -s rr3.sum rr4.sum"
 
+# ---- every option that can change an outcome is in the job's key (issue 39, item 6) -------------
+# A re-run with another --env, --timeout, --mem, --invalid-exit or --max-time-per-test is another
+# job: its counts are a fresh run's, never the first run's results taken again.
+mkdir ke
+printf 'abc' >ke/crash1
+bugsh='[ "$BUG" = 1 ] && kill -ABRT $$; exit 0'
+"$T" triage ke --no-harness -j 1 --quiet --env BUG=1 -- sh -c "$bugsh" sh @@ >ke1.out 2>&1
+"$T" triage ke --no-harness -j 1 --quiet --env BUG=0 -- sh -c "$bugsh" sh @@ >ke2.out 2>&1
+expect "triage key: --env BUG=1, then BUG=0: a fresh run's counts (nothing fails)" sh -c "grep -q '^ke: 1 tests, 1 failing' ke1.out && grep -q '^ke: 1 tests, 0 failing' ke2.out"
+mkdir kt
+cp "$AVL/tests/fail-1.t" kt/
+"$T" triage kt --harness "$H" --no-generalize -j 1 -- "$D" {} >kt1.out 2>&1
+"$T" triage kt --harness "$H" --no-generalize -j 1 -- "$D" {} >kt2.out 2>&1
+expect "triage key: the same job again is taken from its results (control)" sh -c "! grep -q '^fail-1.t: ' kt2.out && grep -q '^kt: 1 tests, 1 failing' kt2.out"
+"$T" triage kt --harness "$H" --no-generalize -j 1 --timeout 0.001 -- "$D" {} >kt3.out 2>&1
+expect "triage key: --timeout 0.001 after it: a fresh run's counts (it times out)" sh -c "grep -q '^kt: 1 tests, 0 failing' kt3.out && grep -q 'times out' kt3.out"
+"$T" triage kt --harness "$H" --no-generalize -j 1 --mem 2M -- "$D" {} >kt4.out 2>&1
+expect "triage key: --mem 2M: a fresh run's outcome (the program cannot start: exit 127)" sh -c "grep -q '^kt: 1 tests, 1 failing' kt4.out && grep -q '^fail-1.t: .*: exit(127)' kt4.out"
+"$T" triage kt --harness "$H" --no-generalize -j 1 --mem 2M --invalid-exit 127 -- "$D" {} >kt5.out 2>&1
+expect "triage key: --invalid-exit 127 with it: a fresh run's counts (invalid, not failing)" grep -q '^kt: 1 tests, 0 failing' kt5.out
+"$T" triage kt --harness "$H" --no-generalize -j 1 --max-time-per-test 600 -- "$D" {} >kt6.out 2>&1
+expect "triage key: --max-time-per-test: the test is done again" sh -c "grep -q '^fail-1.t: ' kt6.out && grep -q '^kt: 1 tests, 1 failing' kt6.out"
+
 # ---- a progress line on a terminal, plain lines otherwise (issue 32, item 6) -------------------
 # script(1) gives the triage a terminal: the line [DONE/TOTAL] B buckets, R tests/s, S s left is
 # redrawn in place (\r) below the lines per test; in a file, or with --quiet, there is none.
