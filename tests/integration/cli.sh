@@ -40,6 +40,10 @@ printf 'avl0 = avl_new()\navl_insert(avl0, int1)\n' >"$W/ill.t"
 expect "check: ill-formed test exits 1 naming file:line" sh -c "[ $rc = 1 ] && grep -q 'ill.t:2: not well-formed: step 1 (line 2): int1 is used before it is assigned' '$W/err'"
 "$T" gen "$AVL/avl.tnh" --steps x 2>"$W/err"; rc=$?
 expect "gen: bad --steps exits 2" sh -c "[ $rc = 2 ] && grep -q \"expects a non-negative integer, got 'x'\" '$W/err'"
+"$T" gen "$AVL/avl.tnh" --steps 0 >"$W/out" 2>"$W/err"; rc=$?
+expect "gen: --steps 0 is refused as fuzz refuses it (exit 2, one line)" sh -c "[ $rc = 2 ] && grep -q '^tnorm gen: --steps takes 1 to 10000000\$' '$W/err' && [ ! -s '$W/out' ]"
+"$T" fuzz "$AVL/avl.tnh" --steps 0 --runs 1 -o "$W/fz0" -- "$B/examples/avl/avl_driver" {} 2>"$W/err"; rc=$?
+expect "fuzz: --steps 0 is refused (exit 2)" sh -c "[ $rc = 2 ] && grep -q '^tnorm fuzz: --steps takes 1 to 100000\$' '$W/err'"
 
 # ---- the examples' drivers -----------------------------------------------------------------
 for ex in avl htable trie; do
