@@ -68,8 +68,16 @@ int tnorm__read_file(const char *path, char **out, size_t *len);
 /* What a file that is not a regular one is, for messages: "a folder", "a FIFO", "a character
  * device", "a block device", "a socket" (alloc.c). */
 const char *tnorm__file_kind(unsigned m);
-/* The largest input file tnorm reads: 256 MiB, or TNORM_MAX_INPUT (alloc.c). */
-uint64_t tnorm__read_limit(void);
+/* tnorm's environment variables, parsed (env.c): each fills its out-parameter with the value or
+ * the default (also when the value is bad) and returns 0, or TNORM_EINVALID naming the variable.
+ * The largest input file tnorm reads: 256 MiB, or TNORM_MAX_INPUT. */
+int tnorm__env_max_input(uint64_t *out);
+/* The candidates a persistent child may run: 1000, or TNORM_PERSISTENT (off: 1). */
+int tnorm__env_persistent(unsigned *out);
+/* *on 0 when TNORM_FORK_SERVER says off, else 1. */
+int tnorm__env_fork_server(int *on);
+/* TNORM_PRELOAD is off, always or an absolute path (forkserver.c reads it). */
+int tnorm__env_preload(void);
 
 /* Write `data` to `path` atomically: a temp file in the same directory, fsync, rename. */
 int tnorm__write_file_atomic(const char *path, const void *data, size_t len);
