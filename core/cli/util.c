@@ -113,6 +113,19 @@ int cli_parse_size(const char *cmd, const char *opt, const char *s, unsigned lon
 	return 0;
 }
 
+void cli_put(FILE *f, const char *s)
+{
+	char *e = NULL;
+	if (!s)
+		return;
+	if (tnorm_text_escape(&e, NULL, s, strlen(s), 0) < 0) {
+		fputs("?", f); /* out of memory: nothing of s rather than its raw bytes */
+		return;
+	}
+	fputs(e, f);
+	tnorm_free(e);
+}
+
 int cli_env_off(const char *name)
 {
 	const char *v = getenv(name);

@@ -45,6 +45,10 @@ int tnorm__error_prefix(const char *fmt, ...) TNORM__PRINTF(1, 2);
 /* Length of the well-formed UTF-8 character at s (n bytes available): 1 to 4, or 0 when the
  * byte at s does not start one.  Messages escape the bytes this refuses (error.c). */
 size_t tnorm__utf8_len(const char *s, size_t n);
+/* Length of the unit at s (n bytes available) that can be shown as it is: a well-formed UTF-8
+ * character that is no control character (newline and tab are, with `lines`), or 0: the byte at
+ * s is shown as \xNN (tnorm_text_escape, messages, report.html: issue 39, item 13). */
+size_t tnorm__text_shown(const char *s, size_t n, int lines);
 
 /* A growable, always NUL-terminated byte buffer. Zero-initialize (TNORM__BUF_INIT) to use. */
 typedef struct tnorm__buf {
