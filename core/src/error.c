@@ -70,37 +70,6 @@ size_t tnorm__text_shown(const char *s, size_t n, int lines)
 	return len;
 }
 
-int tnorm_text_escape(char **out, size_t *outlen, const char *s, size_t len, int lines)
-{
-	tnorm__buf b = TNORM__BUF_INIT;
-	size_t i = 0, n;
-	int err = 0;
-	if (out)
-		*out = NULL;
-	if (outlen)
-		*outlen = 0;
-	if (!out || (!s && len))
-		return tnorm__error_set(TNORM_EINVALID, "tnorm_text_escape: NULL argument");
-	while (i < len && err == 0) {
-		if ((n = tnorm__text_shown(s + i, len - i, lines)) > 0) {
-			err = tnorm__buf_put(&b, s + i, n);
-			i += n;
-		} else {
-			err = tnorm__buf_printf(&b, "\\x%02x", (unsigned char)s[i]);
-			i++;
-		}
-	}
-	if (err < 0) {
-		tnorm__buf_dispose(&b);
-		return err;
-	}
-	if (outlen)
-		*outlen = b.len;
-	if (!(*out = tnorm__buf_detach(&b)))
-		return TNORM_ENOMEM;
-	return 0;
-}
-
 /* Rewrite the message so that it is valid UTF-8 without control characters (see above: a file
  * name in it may hold any byte, issue 39, item 13), truncating at a whole character or escape
  * when the escapes make it longer than the buffer. */
