@@ -1594,6 +1594,109 @@ static int on_polish_progress(void *ctx, const tnorm_progress *runs)
 	return report(c->g->o, c->g->p, c->g->t0) ? TNORM_EINTERRUPTED : 0;
 }
 
+/*
+ * OUT/polish/HASH, a finished polish (issue 39, item 7: it was believed as it was read, and a
+ * symlink there was followed).  A record is the line "tnorm-polish HASH CHECK" and then the
+ * polished form's bytes, CHECK the hash of HASH's bytes and the form's, so that other bytes
+ * written over it, or another HASH's record copied there, are no record.  It is opened without
+ * following a symlink, and must be a regular file; what is not a record is polished again and
+ * written over.  Written atomically (a rename, which replaces a symlink rather than follow it).
+ */
+#define POLISH_MAGIC "tnorm-polish "
+
+static void polish_check(const char *id, const char *p, size_t len, char check[17])
+{
+	uint64_t h = tnorm__hash64(id, strlen(id), 0);
+	snprintf(check, 17, "%016llx", (unsigned long long)tnorm__hash64(p, len, h));
+}
+
+static int polish_write(const char *path, const char *id, const char *p, size_t len)
+{
+	tnorm__buf b = TNORM__BUF_INIT;
+	char check[17];
+	int err;
+	polish_check(id, p, len, check);
+	if ((err = tnorm__buf_printf(&b, POLISH_MAGIC "%s %s\n", id, check)) == 0 &&
+	    (err = tnorm__buf_put(&b, p, len)) == 0)
+		err = tnorm_file_write_atomic(path, b.ptr, b.len);
+	tnorm__buf_dispose(&b);
+	return err;
+}
+
+/* The form a record holds into *out (*outlen): 1, or 0 when there is none (no file, a symlink,
+ * not a regular file, not a record of `id`, more than `max` bytes: it is done again). */
+static int polish_read(const char *path, const char *id, size_t max, char **out, size_t *outlen)
+{
+	tnorm__buf b = TNORM__BUF_INIT;
+	char check[17], want[80], buf[4096];
+	struct stat st;
+	size_t head;
+	ssize_t n = 0;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), ok = 0;
+	*out = NULL;
+	if (fd < 0)
+		return 0;
+	head = (size_t)snprintf(want, sizeof(want), POLISH_MAGIC "%s ", id);
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size <= head + 17 + max) {
+		while ((n = read(fd, buf, sizeof(buf))) > 0 && b.len <= head + 17 + max)
+			if (tnorm__buf_put(&b, buf, (size_t)n) < 0)
+				break;
+		ok = n == 0 && b.len >= head + 17 && b.len <= head + 17 + max &&
+		     !memcmp(b.ptr, want, head) && b.ptr[head + 16] == '\n';
+	}
+	close(fd);
+	if (ok) {
+		polish_check(id, b.ptr + head + 17, b.len - head - 17, check);
+		ok = !memcmp(b.ptr + head, check, 16) &&
+		     (*out = dup_bytes(b.ptr + head + 17, b.len - head - 17)) != NULL;
+		*outlen = b.len - head - 17;
+	}
+	tnorm__buf_dispose(&b);
+	return ok;
+}
+
+/* Whether p, a polished form read back from OUT/polish, still fails as test t did: run once as
+ * the job runs (its run and session options, one confirm run), its target's key under the match
+ * policy t's key.  *same 1 or 0; the run added to *runs.  Errors: Ctrl-C, out of memory. */
+static int polish_still_fails(const tnorm_triage_options *o, const tnorm_triage_test *t,
+                              const char *p, size_t len, uint64_t *runs, int *same)
+{
+	tnorm_run_options ro = o->job.run;
+	tnorm_session_options so = o->job.session;
+	tnorm_session *s = NULL;
+	tnorm_match *m = NULL;
+	tnorm_progress st;
+	char *key = NULL;
+	int err;
+	*same = 0;
+	so.confirm = 1;
+	so.max_runs = 0;
+	so.max_time = 0;
+	so.out_path = NULL;
+	so.slipped_dir = NULL;
+	so.cancel = o->cancel;
+	so.progress = NULL;
+	so.observe = NULL;
+	if ((err = tnorm_session_new(&s, o->argv, &ro, &so)) < 0)
+		goto done;
+	err = tnorm_session_confirm(s, p, len);
+	tnorm_session_stats(s, &st);
+	*runs += st.runs;
+	if (err == TNORM_EINTERRUPTED || err == TNORM_ENOMEM)
+		goto done;
+	if (err == 0 && (err = tnorm_match_parse(&m, so.match ? so.match : "line")) == 0 &&
+	    (err = tnorm_match_key(m, tnorm_session_target(s, NULL), &key)) == 0)
+		*same = !strcmp(key, t->key);
+	if (err != TNORM_ENOMEM)
+		err = 0; /* it does not fail (or not so): polished again */
+	tnorm_error_clear();
+done:
+	tnorm_free(key);
+	tnorm_match_free(m);
+	tnorm_session_free(s);
+	return err;
+}
+
 /* Test t's normal form polished into *out (*outlen; NULL: keep it as it is), from OUT/polish or
  * by the pipeline in at most `budget` runs (its runs added to *runs); *done set when the polish
  * finished. */
@@ -1620,13 +1723,22 @@ static int polish_one(polish_ctx *c, const tnorm_triage_result *r, const tnorm_t
 	    (err = tnorm__buf_printf(&in, "%s/polish/%s.in", r->out, hex)) < 0 ||
 	    (err = tnorm__buf_printf(&tmp, "%s/polish/%s.out", r->out, hex)) < 0)
 		goto end;
-	if (tnorm_file_read(res.ptr, out, outlen) == 0) {
-		*done = 1; /* an earlier job's: the form itself when it could not be lowered */
+	if (polish_read(res.ptr, hex, max, out, outlen)) {
+		/* An earlier job's: the form itself when it could not be lowered; a lower form is
+		 * taken once it is seen to fail as the test did, run again. */
+		int same = 1;
 		if (same_bytes(*out, *outlen, t->normal, t->normal_len)) {
 			tnorm_free(*out);
 			*out = NULL;
+		} else if ((err = polish_still_fails(o, t, *out, *outlen, runs, &same)) < 0) {
+			goto end;
 		}
-		goto end;
+		if (same) {
+			*done = 1;
+			goto end;
+		}
+		tnorm_free(*out);
+		*out = NULL;
 	}
 	tnorm_error_clear();
 	if ((err = tnorm_file_write_atomic(in.ptr, t->normal, t->normal_len)) < 0)
@@ -1660,8 +1772,8 @@ static int polish_one(polish_ctx *c, const tnorm_triage_result *r, const tnorm_t
 		*done = 0; /* not polished: it did not fail as before */
 	}
 	if (*done)
-		err = *out ? tnorm_file_write_atomic(res.ptr, *out, *outlen)
-		           : tnorm_file_write_atomic(res.ptr, t->normal, t->normal_len);
+		err = *out ? polish_write(res.ptr, hex, *out, *outlen)
+		           : polish_write(res.ptr, hex, t->normal, t->normal_len);
 end:
 	if (err == 0) {
 		unlink(in.ptr);
