@@ -140,7 +140,7 @@ static const cli_option options[] = {
 	FLAG("--no-harness", CLI_REDUCE | CLI_NORMALIZE | CLI_MINIMIZE | CLI_TRIAGE, no_harness),
 	CUSTOM("--match", PIPELINE | CLI_TRIAGE, 1, parse_match, NULL),
 	CUSTOM("--match", CLI_RUN, 1, parse_match, "--match needs a policy"),
-	U64("-j|--jobs", REWRITES | CLI_TRIAGE, jobs, 1, 256, "jobs"),
+	U64("-j|--jobs", REWRITES | CLI_TRIAGE, jobs, 1, TNORM_MAX_JOBS, "jobs"),
 	STRING("--db", PIPELINE, db, "--db needs a path"),
 	STRING("--db", CLI_TRIAGE, db, NULL),
 	FLAG("--no-db", PIPELINE | CLI_TRIAGE, no_db),

@@ -2145,6 +2145,8 @@ static int check_options(const tnorm_triage_options *o)
 		                        "where their results meet", o->shard + 1, o->shards);
 	if (o->lease > 86400)
 		return tnorm__error_set(TNORM_EINVALID, "a lease of %u s is more than a day", o->lease);
+	if (o->jobs > TNORM_MAX_JOBS)
+		return tnorm__error_set(TNORM_EINVALID, "jobs: 1 to %d, not %u", TNORM_MAX_JOBS, o->jobs);
 	if (!o->dir)
 		return tnorm__error_set(TNORM_EINVALID, "triage needs a folder of failing tests");
 	if (!o->argv || !o->argv[0])
