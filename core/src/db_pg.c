@@ -371,6 +371,16 @@ static const tnorm__db_ops pg_ops = {
 	pg_claim,       pg_finish,      pg_results,    pg_result,     pg_close,
 };
 
+/* 0 when r has the status `want`, else the error `what`; r is cleared either way. */
+static int want_status(pg *d, PGresult *r, ExecStatusType want, const char *what)
+{
+	int err = 0;
+	if (!r || PQresultStatus(r) != want)
+		err = pgerr(d, what, r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
+	PQclear(r);
+	return err;
+}
+
 /* Refuse tables named as tnorm's but made by another program (other columns); 0 when each of
  * tnorm's tables is missing or has tnorm's columns. */
 static int check_columns(pg *d)
@@ -447,42 +457,23 @@ int tnorm__db_pg_open(const char *url, void **out, const tnorm__db_ops **ops)
 	PQclear(r);
 	/* Checked, then created, in one transaction under the lock: a database found to be
 	 * another program's is left as it was (ROLLBACK), nothing created in it. */
-	r = PQexec(d->c, schema_begin);
-	if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
-		err = pgerr(d, "cannot start a transaction",
-		            r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
-		PQclear(r);
-		pg_close(d);
-		return err;
-	}
-	PQclear(r);
-	if ((err = check_owner(d)) < 0 || (err = check_columns(d)) < 0) {
+	if ((err = want_status(d, PQexec(d->c, schema_begin), PGRES_TUPLES_OK,
+	                       "cannot start a transaction")) < 0 ||
+	    (err = check_owner(d)) < 0 || (err = check_columns(d)) < 0 ||
+	    (err = want_status(d, PQexec(d->c, schema), PGRES_COMMAND_OK,
+	                       "cannot create tnorm's tables (does the user have the right to? or "
+	                       "use --no-db)")) < 0) {
 		PQclear(PQexec(d->c, "ROLLBACK"));
 		pg_close(d);
 		return err;
 	}
-	r = PQexec(d->c, schema);
-	if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
-		err = pgerr(d, "cannot create tnorm's tables (does the user have the right to? or use "
-		               "--no-db)",
-		            r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
-		PQclear(r);
-		PQclear(PQexec(d->c, "ROLLBACK"));
-		pg_close(d);
-		return err;
-	}
-	PQclear(r);
 	for (q = 0; q < Q_COUNT; q++) {
 		char name[2] = {(char)('a' + q), 0}; /* as in run() */
-		r = PQprepare(d->c, name, queries[q].sql, queries[q].nparams, NULL);
-		if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
-			err = pgerr(d, "cannot prepare a statement",
-			            r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
-			PQclear(r);
+		if ((err = want_status(d, PQprepare(d->c, name, queries[q].sql, queries[q].nparams, NULL),
+		                       PGRES_COMMAND_OK, "cannot prepare a statement")) < 0) {
 			pg_close(d);
 			return err;
 		}
-		PQclear(r);
 	}
 	*out = d;
 	*ops = &pg_ops;
