@@ -217,6 +217,68 @@ static void test_runner__zero_options_are_the_defaults(void **state)
 	tnorm_run_result_dispose(&res);
 }
 
+/* tnorm's environment is checked as options are (issue 39, item 14): a bad TNORM_* value is
+ * refused by name, where it used to be the default in silence; sizes parse as --mem's do. */
+static void test_runner__environment_checked(void **state)
+{
+	static const char *const argv[] = {"/bin/true", NULL};
+	static const char *const bad[][2] = {
+		{"TNORM_MAX_INPUT", "1.5G"}, {"TNORM_MAX_INPUT", "abc"}, {"TNORM_MAX_INPUT", "0"},
+		{"TNORM_PERSISTENT", "abc"}, {"TNORM_PERSISTENT", "-3"}, {"TNORM_PERSISTENT", "2000000"},
+		{"TNORM_FORK_SERVER", "maybe"}, {"TNORM_PRELOAD", "relative.so"},
+	};
+	static const char *const names[] = {"TNORM_MAX_INPUT", "TNORM_PERSISTENT",
+	                                    "TNORM_FORK_SERVER", "TNORM_PRELOAD"};
+	char *saved[4];
+	tnorm_runner *r = NULL;
+	uint64_t v = 0;
+	char *text = NULL;
+	size_t i;
+	(void)state;
+	for (i = 0; i < 4; i++) { /* the suite runs both ways (TNORM_PERSISTENT=off): kept */
+		saved[i] = getenv(names[i]) ? strdup(getenv(names[i])) : NULL;
+		unsetenv(names[i]);
+	}
+	assert_int_equal(tnorm_size_parse("1GB", &v), 0);
+	assert_true(v == (uint64_t)1 << 30);
+	assert_int_equal(tnorm_size_parse("512K", &v), 0);
+	assert_true(v == 512 << 10);
+	assert_int_equal(tnorm_size_parse("7", &v), 0);
+	assert_true(v == 7);
+	assert_int_equal(tnorm_size_parse("1.5G", &v), TNORM_EINVALID);
+	assert_int_equal(tnorm_size_parse("7B", &v), TNORM_EINVALID);
+	assert_int_equal(tnorm_size_parse("-1", &v), TNORM_EINVALID);
+	assert_int_equal(tnorm_size_parse("99999999999999999999", &v), TNORM_EINVALID);
+	assert_int_equal(tnorm_size_parse("99999999999G", &v), TNORM_EINVALID);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char want[64];
+		setenv(bad[i][0], bad[i][1], 1);
+		snprintf(want, sizeof(want), "%s=%s in the environment", bad[i][0], bad[i][1]);
+		assert_int_equal(tnorm_env_check(), TNORM_EINVALID);
+		assert_non_null(strstr(tnorm_error_last()->message, want));
+		assert_int_equal(tnorm_runner_new(&r, argv, NULL), TNORM_EINVALID);
+		assert_null(r);
+		assert_non_null(strstr(tnorm_error_last()->message, want));
+		unsetenv(bad[i][0]);
+	}
+	setenv("TNORM_MAX_INPUT", "1.5G", 1);
+	assert_int_equal(tnorm_file_read("/etc/hostname", &text, NULL), TNORM_EINVALID);
+	assert_null(text);
+	setenv("TNORM_MAX_INPUT", "1GB", 1);
+	setenv("TNORM_PERSISTENT", "off", 1);
+	setenv("TNORM_FORK_SERVER", "", 1); /* empty: unset */
+	assert_int_equal(tnorm_env_check(), 0);
+	assert_int_equal(tnorm_runner_new(&r, argv, NULL), 0);
+	tnorm_runner_free(r);
+	for (i = 0; i < 4; i++) {
+		if (saved[i])
+			setenv(names[i], saved[i], 1);
+		else
+			unsetenv(names[i]);
+		free(saved[i]);
+	}
+}
+
 static void test_runner__children_do_not_survive(void **state)
 {
 	tnorm_run_result res;
@@ -795,6 +857,7 @@ int main(void)
 		cmocka_unit_test(test_runner__binary_candidate_intact),
 		cmocka_unit_test(test_runner__timeout_kills_the_group),
 		cmocka_unit_test(test_runner__zero_options_are_the_defaults),
+		cmocka_unit_test(test_runner__environment_checked),
 		cmocka_unit_test(test_runner__children_do_not_survive),
 		cmocka_unit_test(test_runner__flood_is_capped),
 		cmocka_unit_test(test_runner__no_leaks_across_runs),

@@ -39,8 +39,6 @@ int cmd_gen(int argc, char **argv)
 	out = a.out;
 	steps = a.steps;
 	seed = a.seed;
-	if (steps > 10000000)
-		return cli_usage_error("gen", "--steps %llu is too many (at most 10000000)", steps);
 	if ((err = tnorm_harness_load(&h, harness)) < 0 ||
 	    (err = tnorm_test_generate(&t, h, (size_t)steps, seed)) < 0 ||
 	    (err = tnorm_test_format(t, &text, &len)) < 0) {

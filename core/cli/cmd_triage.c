@@ -148,19 +148,28 @@ static int on_progress(void *ctx, const tnorm_triage_progress *p)
 		char shard[48] = "";
 		if (s->shards > 1)
 			snprintf(shard, sizeof(shard), " shard %u/%u:", s->shard + 1, s->shards);
-		fprintf(stderr, "triage:%s %zu tests in %s, %u jobs, results in %s\n", shard, p->total,
-		        s->dir, p->jobs, p->out);
+		fprintf(stderr, "triage:%s %zu tests in ", shard, p->total);
+		cli_put(stderr, s->dir);
+		fprintf(stderr, ", %u jobs, results in ", p->jobs);
+		cli_put(stderr, p->out);
+		fputc('\n', stderr);
 	}
 	if (p->event != TNORM_TRIAGE_EVENT_TEST || s->quiet)
 		return 0;
-	if (t->status == TNORM_TRIAGE_OK && !t->minimized)
-		printf("%s: %ld %s, checked (%llu run%s): %s\n", t->name, t->original_steps, s->unit,
-		       (unsigned long long)t->runs, t->runs == 1 ? "" : "s", t->signature);
-	else if (t->status == TNORM_TRIAGE_OK)
-		printf("%s: %ld -> %ld %s (%llu runs): %s\n", t->name, t->original_steps,
-		       t->normal_steps, s->unit, (unsigned long long)t->runs, t->signature);
-	else
-		printf("%s: %s: %s\n", t->name, tnorm_triage_status_name(t->status), t->message);
+	cli_put(stdout, t->name); /* any bytes: escaped for the terminal (issue 39, item 13) */
+	if (t->status == TNORM_TRIAGE_OK && !t->minimized) {
+		printf(": %ld %s, checked (%llu run%s): ", t->original_steps, s->unit,
+		       (unsigned long long)t->runs, t->runs == 1 ? "" : "s");
+		cli_put(stdout, t->signature);
+	} else if (t->status == TNORM_TRIAGE_OK) {
+		printf(": %ld -> %ld %s (%llu runs): ", t->original_steps, t->normal_steps, s->unit,
+		       (unsigned long long)t->runs);
+		cli_put(stdout, t->signature);
+	} else {
+		printf(": %s: ", tnorm_triage_status_name(t->status));
+		cli_put(stdout, t->message);
+	}
+	putchar('\n');
 	fflush(stdout);
 	if (bar)
 		draw(s, p);
@@ -186,9 +195,10 @@ static void print_bytes(const char *s, size_t len)
 static void print_summary(const tnorm_triage_result *r)
 {
 	size_t i, b;
-	printf("%s: %zu tests, %zu failing, %zu distinct signatures, %zu distinct reduced, %zu "
+	cli_put(stdout, r->corpus);
+	printf(": %zu tests, %zu failing, %zu distinct signatures, %zu distinct reduced, %zu "
 	       "distinct normalized: %zu bucket%s\n",
-	       r->corpus, r->ntests, r->failing, r->signatures, r->distinct_reduced,
+	       r->ntests, r->failing, r->signatures, r->distinct_reduced,
 	       r->distinct_normalized, r->nbuckets, r->nbuckets == 1 ? "" : "s");
 	if (r->assigned)
 		printf("sampled: %zu minimized, %zu assigned to the bucket of a minimized test with "
@@ -212,26 +222,40 @@ static void print_summary(const tnorm_triage_result *r)
 			printf(" (%zu minimized, %zu assigned)", bk->count - assigned, assigned);
 		if (bk->nforms > 1)
 			printf(" in %zu normal forms (report.json lists them)", bk->nforms);
-		printf("; %s\n   representative %s (%s):\n", bk->signature,
-		       r->tests[bk->representative].name, bk->file);
+		printf("; ");
+		cli_put(stdout, bk->signature);
+		printf("\n   representative ");
+		cli_put(stdout, r->tests[bk->representative].name);
+		printf(" (");
+		cli_put(stdout, bk->file);
+		printf("):\n");
 		if (bk->annotated)
 			fputs(bk->annotated, stdout);
 		else
 			print_bytes(bk->normal, bk->normal_len);
 	}
 	for (i = 0; i < r->ntests; i++)
-		if (r->tests[i].status != TNORM_TRIAGE_OK)
-			printf("not triaged: %s: %s: %s\n", r->tests[i].name,
-			       tnorm_triage_status_name(r->tests[i].status), r->tests[i].message);
-	printf("\nreport: %s/report.html, %s/report.json\n", r->out, r->out);
+		if (r->tests[i].status != TNORM_TRIAGE_OK) {
+			printf("not triaged: ");
+			cli_put(stdout, r->tests[i].name);
+			printf(": %s: ", tnorm_triage_status_name(r->tests[i].status));
+			cli_put(stdout, r->tests[i].message);
+			putchar('\n');
+		}
+	printf("\nreport: ");
+	cli_put(stdout, r->out);
+	printf("/report.html, ");
+	cli_put(stdout, r->out);
+	printf("/report.json\n");
 }
 
 /* A shard's summary: its part done, and how to get the report. */
 static void print_shard(const tnorm_triage_options *o, const tnorm_triage_result *r)
 {
-	printf("shard %u/%u of %s: %zu of %zu tests (%zu done by this run), %zu failing, %zu "
-	       "bucket%s in this shard\n",
-	       o->shard + 1, o->shards, r->corpus, r->ntests, r->total, r->fresh, r->failing, r->nbuckets,
+	printf("shard %u/%u of ", o->shard + 1, o->shards);
+	cli_put(stdout, r->corpus);
+	printf(": %zu of %zu tests (%zu done by this run), %zu failing, %zu bucket%s in this shard\n",
+	       r->ntests, r->total, r->fresh, r->failing, r->nbuckets,
 	       r->nbuckets == 1 ? "" : "s");
 	printf("the report: run the same command without --shard once every shard is done\n");
 }

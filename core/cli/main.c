@@ -68,8 +68,14 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
+		if (!strcmp(argv[1], commands[i].name)) {
+			/* tnorm's environment is checked as its options are (issue 39, item 14) */
+			if (tnorm_env_check() < 0) {
+				fprintf(stderr, "tnorm %s: %s\n", argv[1], tnorm_error_last()->message);
+				return EXIT_USAGE;
+			}
 			return commands[i].run(argc - 1, argv + 1);
+		}
 	fprintf(stderr, "tnorm: '%s' is not a command (see 'tnorm --help')\n", argv[1]);
 	return EXIT_USAGE;
 }

@@ -140,7 +140,7 @@ static const cli_option options[] = {
 	FLAG("--no-harness", CLI_REDUCE | CLI_NORMALIZE | CLI_MINIMIZE | CLI_TRIAGE, no_harness),
 	CUSTOM("--match", PIPELINE | CLI_TRIAGE, 1, parse_match, NULL),
 	CUSTOM("--match", CLI_RUN, 1, parse_match, "--match needs a policy"),
-	U64("-j|--jobs", REWRITES | CLI_TRIAGE, jobs, 1, 256, "jobs"),
+	U64("-j|--jobs", REWRITES | CLI_TRIAGE, jobs, 1, TNORM_MAX_JOBS, "jobs"),
 	STRING("--db", PIPELINE, db, "--db needs a path"),
 	STRING("--db", CLI_TRIAGE, db, NULL),
 	FLAG("--no-db", PIPELINE | CLI_TRIAGE, no_db),
@@ -163,8 +163,8 @@ static const cli_option options[] = {
 	U64("--max-runs", PIPELINE, max_runs, 0, 0, NULL),
 	SECONDS("--max-time", PIPELINE | CLI_FUZZ, max_time),
 	U64("--seed", PIPELINE | CLI_FUZZ | CLI_GEN, seed, 0, 0, NULL),
-	/* gen, fuzz (gen's --steps has its own bound, checked after the options) */
-	U64("--steps", CLI_GEN, steps, 0, 0, NULL),
+	/* gen, fuzz: a test has at least one step (issue 39: gen took 0 where fuzz refused it) */
+	U64("--steps", CLI_GEN, steps, 1, 10000000, ""),
 	U64("--steps", CLI_FUZZ, steps, 1, 100000, ""),
 	U64("--runs", CLI_FUZZ, runs, 0, 0, NULL),
 	U64("--max-failures", CLI_FUZZ, max_failures, 0, 0, NULL),

@@ -104,29 +104,26 @@ bad:
 
 int cli_parse_size(const char *cmd, const char *opt, const char *s, unsigned long long *out)
 {
-	char *end;
-	unsigned long long v, mul = 1;
-	errno = 0;
-	if (!s || !*s || *s == '-')
-		goto bad;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		goto bad;
-	if (*end == 'K' || *end == 'k')
-		mul = 1ULL << 10;
-	else if (*end == 'M' || *end == 'm')
-		mul = 1ULL << 20;
-	else if (*end == 'G' || *end == 'g')
-		mul = 1ULL << 30;
-	else if (*end)
-		goto bad;
-	if (*end && end[1] && strcmp(end + 1, "B") && strcmp(end + 1, "iB"))
-		goto bad;
-	*out = v * mul;
+	uint64_t v;
+	if (!s || tnorm_size_parse(s, &v) < 0) {
+		cli_usage_error(cmd, "%s expects a size such as 512M or 2G, got '%s'", opt, s ? s : "");
+		return -1;
+	}
+	*out = v;
 	return 0;
-bad:
-	cli_usage_error(cmd, "%s expects a size such as 512M or 2G, got '%s'", opt, s ? s : "");
-	return -1;
+}
+
+void cli_put(FILE *f, const char *s)
+{
+	char *e = NULL;
+	if (!s)
+		return;
+	if (tnorm_text_escape(&e, NULL, s, strlen(s), 0) < 0) {
+		fputs("?", f); /* out of memory: nothing of s rather than its raw bytes */
+		return;
+	}
+	fputs(e, f);
+	tnorm_free(e);
 }
 
 int cli_env_off(const char *name)

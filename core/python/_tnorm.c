@@ -890,7 +890,8 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 	const char *test, *harness = NULL, *out = NULL, *match = "line", *db = NULL;
 	const char *slipped = NULL, *rules = "calls";
 	int generalize = 0, wide = 0, keep_near = 0, err;
-	unsigned int jobs = 1, confirm = 3;
+	unsigned int confirm = 3;
+	Py_ssize_t jobs = 1; /* "n": a number too large is an OverflowError, not cut down */
 	unsigned long long max_runs = 0;
 	double timeout = 0, max_time = 0;
 	tnorm_signature *exp_sig = NULL;
@@ -901,11 +902,13 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 	memset(&r, 0, sizeof(r));
 	memset(&c, 0, sizeof(c));
 	memset(&a, 0, sizeof(a));
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|zzzpIzOOdIKdzpOOsp", kwlist, &argv_obj, &test,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|zzzpnzOOdIKdzpOOsp", kwlist, &argv_obj, &test,
 	                                 &harness, &out, &match, &generalize, &jobs, &db, &expect,
 	                                 &progress, &timeout, &confirm, &max_runs, &max_time, &slipped,
 	                                 &wide, &invalid_obj, &fixed_obj, &rules, &keep_near))
 		return NULL;
+	if (jobs < 0 || jobs > TNORM_MAX_JOBS)
+		return PyErr_Format(PyExc_ValueError, "jobs: 1 to %d, not %zd", TNORM_MAX_JOBS, jobs);
 	if (!out)
 		return PyErr_Format(PyExc_ValueError, "out (the result file) is required"), NULL;
 	if (timeout < 0 || timeout != timeout) /* 0 is derived from the confirm runs; none is no limit */
@@ -942,7 +945,7 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 	po.slipped_dir = slipped;
 	po.db = db;
 	po.generalize = generalize;
-	po.jobs = jobs ? jobs : 1;
+	po.jobs = jobs ? (unsigned)jobs : 1;
 	po.argv = a.argv;
 	po.run.timeout = timeout;
 	po.run.invalid_exits = a.invalid;
@@ -1348,7 +1351,8 @@ static PyObject *py_triage(PyObject *self, PyObject *args, PyObject *kw)
 	cmd_args a;
 	const char *dir, *harness = NULL, *out = NULL, *db = NULL, *match = "line", *rules = "calls";
 	int generalize = 1, use_stdin = 0, thorough = 0, err;
-	unsigned int jobs = 1, confirm = 3;
+	unsigned int confirm = 3;
+	Py_ssize_t jobs = 1; /* "n": a number too large is an OverflowError, not cut down */
 	double timeout = 0, max_time = 0;
 	PyThreadState *saved;
 	job_ctx c;
@@ -1357,11 +1361,13 @@ static PyObject *py_triage(PyObject *self, PyObject *args, PyObject *kw)
 	memset(&r, 0, sizeof(r));
 	memset(&c, 0, sizeof(c));
 	memset(&a, 0, sizeof(a));
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "sO|zzzIzpOddIOOspp:triage", kwlist, &dir,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "sO|zzznzpOddIOOspp:triage", kwlist, &dir,
 	                                 &argv_obj, &harness, &out, &db, &jobs, &match, &generalize,
 	                                 &progress, &timeout, &max_time, &confirm, &invalid_obj,
 	                                 &fixed_obj, &rules, &use_stdin, &thorough))
 		return NULL;
+	if (jobs < 0 || jobs > TNORM_MAX_JOBS)
+		return PyErr_Format(PyExc_ValueError, "jobs: 1 to %d, not %zd", TNORM_MAX_JOBS, jobs);
 	if (timeout < 0 || timeout != timeout) /* as job's: 0 is derived from the confirm runs */
 		return PyErr_Format(PyExc_ValueError, "the timeout must be zero or positive");
 	if (cmd_args_get(&a, argv_obj, fixed_obj, invalid_obj, rules, progress) < 0)
@@ -1371,7 +1377,7 @@ static PyObject *py_triage(PyObject *self, PyObject *args, PyObject *kw)
 	o.harness = harness;
 	o.out = out;
 	o.db = db;
-	o.jobs = jobs ? jobs : 1;
+	o.jobs = jobs ? (unsigned)jobs : 1;
 	o.generalize = generalize ? 1 : -1;
 	o.thorough = thorough;
 	o.job.run.timeout = timeout;
@@ -1722,7 +1728,8 @@ PyMODINIT_FUNC PyInit__tnorm(void)
 	Py_INCREF(TnormError);
 	if (PyModule_AddObject(m, "Error", TnormError) < 0 ||
 	    PyModule_AddStringConstant(m, "__version__", "0.1.0") < 0 ||
-	    PyModule_AddStringConstant(m, "POOLS_SYMBOL", TNORM_POOLS_SYMBOL) < 0) {
+	    PyModule_AddStringConstant(m, "POOLS_SYMBOL", TNORM_POOLS_SYMBOL) < 0 ||
+	    PyModule_AddIntConstant(m, "MAX_JOBS", TNORM_MAX_JOBS) < 0) {
 		Py_DECREF(TnormError);
 		Py_DECREF(m);
 		return NULL;

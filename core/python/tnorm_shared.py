@@ -143,8 +143,8 @@ def parse(sub, argstring):
     a = _parser(sub).parse_args(words)
     if sub == "step" and a.count < 1:
         raise UsageError("tnorm step takes a positive count")
-    if getattr(a, "jobs", 1) < 1:
-        raise UsageError("-j takes a positive number of jobs")
+    if not 1 <= getattr(a, "jobs", 1) <= _tnorm.MAX_JOBS:  # as the CLI's -j (issue 39)
+        raise UsageError("-j takes 1 to %d jobs" % _tnorm.MAX_JOBS)
     return a
 
 

@@ -183,41 +183,20 @@ void tnorm__buf_dispose(tnorm__buf *b)
 	b->len = b->cap = 0;
 }
 
-/*
- * The largest file tnorm reads as a test, a harness or a crash input (issue 28, item 4): 256 MiB,
- * or TNORM_MAX_INPUT from the environment (bytes, or with a K, M or G suffix).  A file that
- * grows while it is read (a file in /proc says size 0) is cut off at the same limit.
- */
-#define READ_LIMIT_DEFAULT ((uint64_t)256 << 20)
-
-uint64_t tnorm__read_limit(void)
-{
-	const char *e = getenv("TNORM_MAX_INPUT");
-	char *end = NULL;
-	unsigned long long v;
-	if (!e || !*e)
-		return READ_LIMIT_DEFAULT;
-	errno = 0;
-	v = strtoull(e, &end, 10);
-	if (errno || end == e)
-		return READ_LIMIT_DEFAULT;
-	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
-	default: break;
-	}
-	return *end || v == 0 ? READ_LIMIT_DEFAULT : (uint64_t)v;
-}
-
 const char *tnorm__file_kind(unsigned m)
 {
 	return S_ISDIR(m) ? "a folder" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device"
 	       : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
 }
 
+/* Over the limit: how to raise it, or (when TNORM_MAX_INPUT set it) that it is the user's. */
 static int too_big(const char *path, uint64_t limit)
 {
+	const char *set = getenv("TNORM_MAX_INPUT");
+	if (set && *set)
+		return tnorm__error_set(TNORM_EINVALID, "%s: larger than %llu bytes, the limit for an "
+		                        "input file that TNORM_MAX_INPUT=%s in the environment sets",
+		                        path, (unsigned long long)limit, set);
 	return tnorm__error_set(TNORM_EINVALID, "%s: larger than %llu bytes, tnorm's limit for an "
 	                        "input file (TNORM_MAX_INPUT=SIZE in the environment raises it, e.g. "
 	                        "TNORM_MAX_INPUT=2G)", path, (unsigned long long)limit);
@@ -227,17 +206,19 @@ static int too_big(const char *path, uint64_t limit)
  * buffer then grows as it fills): no stdio stream and no bounce buffer.  A fork server's child
  * reads its test with this, and every page it touches there is a copy-on-write fault.  Only
  * regular files are read, opened without blocking (a FIFO would block open() for good, and
- * /dev/zero never ends), and at most tnorm__read_limit() bytes. */
+ * /dev/zero never ends), and at most TNORM_MAX_INPUT bytes (tnorm__env_max_input). */
 int tnorm__read_file(const char *path, char **out, size_t *len)
 {
 	tnorm__buf b = TNORM__BUF_INIT;
 	struct stat st;
-	uint64_t limit = tnorm__read_limit();
+	uint64_t limit;
 	int fd, err = 0;
 
 	*out = NULL;
 	if (len)
 		*len = 0;
+	if ((err = tnorm__env_max_input(&limit)) < 0)
+		return err;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)) < 0)
 		return tnorm__error_errno(TNORM_EIO, "%s: cannot open", path);
 	if (fstat(fd, &st) < 0) {

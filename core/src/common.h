@@ -45,6 +45,10 @@ int tnorm__error_prefix(const char *fmt, ...) TNORM__PRINTF(1, 2);
 /* Length of the well-formed UTF-8 character at s (n bytes available): 1 to 4, or 0 when the
  * byte at s does not start one.  Messages escape the bytes this refuses (error.c). */
 size_t tnorm__utf8_len(const char *s, size_t n);
+/* Length of the unit at s (n bytes available) that can be shown as it is: a well-formed UTF-8
+ * character that is no control character (newline and tab are, with `lines`), or 0: the byte at
+ * s is shown as \xNN (tnorm_text_escape, messages, report.html: issue 39, item 13). */
+size_t tnorm__text_shown(const char *s, size_t n, int lines);
 
 /* A growable, always NUL-terminated byte buffer. Zero-initialize (TNORM__BUF_INIT) to use. */
 typedef struct tnorm__buf {
@@ -68,8 +72,16 @@ int tnorm__read_file(const char *path, char **out, size_t *len);
 /* What a file that is not a regular one is, for messages: "a folder", "a FIFO", "a character
  * device", "a block device", "a socket" (alloc.c). */
 const char *tnorm__file_kind(unsigned m);
-/* The largest input file tnorm reads: 256 MiB, or TNORM_MAX_INPUT (alloc.c). */
-uint64_t tnorm__read_limit(void);
+/* tnorm's environment variables, parsed (env.c): each fills its out-parameter with the value or
+ * the default (also when the value is bad) and returns 0, or TNORM_EINVALID naming the variable.
+ * The largest input file tnorm reads: 256 MiB, or TNORM_MAX_INPUT. */
+int tnorm__env_max_input(uint64_t *out);
+/* The candidates a persistent child may run: 1000, or TNORM_PERSISTENT (off: 1). */
+int tnorm__env_persistent(unsigned *out);
+/* *on 0 when TNORM_FORK_SERVER says off, else 1. */
+int tnorm__env_fork_server(int *on);
+/* TNORM_PRELOAD is off, always or an absolute path (forkserver.c reads it). */
+int tnorm__env_preload(void);
 
 /* Write `data` to `path` atomically: a temp file in the same directory (PATH.tmp.PID.XXXXXX),
  * fsync, rename. */

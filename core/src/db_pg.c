@@ -68,9 +68,21 @@ static const struct {
 	{"SELECT coalesce(result, '') FROM tnorm_claim WHERE job=$1 AND name=$2 AND done=1", 2},
 };
 
-static const char schema[] =
+/* The schema is checked and created in one transaction, under the lock. */
+static const char schema_begin[] =
 	"BEGIN;"
-	"SELECT pg_advisory_xact_lock(1953395309);" /* "tnrm", as the SQLite application_id */
+	"SELECT pg_advisory_xact_lock(1953395309);"; /* "tnrm", as the SQLite application_id */
+
+/* Each table's columns as information_schema says them, in order: a table of that name with
+ * other columns is another program's (issue 39, item 11). */
+static const char *const schema_columns[][2] = {
+	{"tnorm_outcome", "ctx bigint,h1 bigint,h2 bigint,len bigint,interesting integer"},
+	{"tnorm_normal", "ctx bigint,h1 bigint,h2 bigint,len bigint,form text"},
+	{"tnorm_path", "h1 bigint,h2 bigint,len bigint,forms bytea"},
+	{"tnorm_claim", "job text,name text,worker text,expires bigint,done integer,result text"},
+};
+
+static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS tnorm_outcome(ctx BIGINT, h1 BIGINT, h2 BIGINT, len BIGINT,"
 	" interesting INTEGER, PRIMARY KEY(ctx, h1, h2, len));"
 	"CREATE TABLE IF NOT EXISTS tnorm_normal(ctx BIGINT, h1 BIGINT, h2 BIGINT, len BIGINT,"
@@ -117,14 +129,43 @@ static char *redact(const char *url)
 	return tnorm__buf_detach(&b);
 }
 
-/* libpq's messages end with a newline; the error object's do not. */
+/* libpq's messages end with a newline, and many have several lines ("server closed the
+ * connection unexpectedly\n\tThis probably means ...", "ERROR: ...\nLINE 1: SELECT ...\n  ^"):
+ * the error object's are one line (issue 39, item 12).  The lines are joined by a blank, each
+ * trimmed, without the statement's text and its caret (LINE N: ..., ^), which a user cannot act
+ * on. */
 static int pgerr(pg *d, const char *what, const char *msg)
 {
-	size_t n = msg ? strlen(msg) : 0;
-	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-		n--;
-	return tnorm__error_set(TNORM_EDB, "%s: %s: %.*s", d->where, what, (int)n,
-	                        msg ? msg : "unknown error");
+	tnorm__buf b = TNORM__BUF_INIT;
+	const char *p = msg ? msg : "unknown error";
+	int err;
+	while (*p) {
+		const char *end = strchr(p, '\n'), *q;
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		while (n && (*p == ' ' || *p == '\t'))
+			p++, n--;
+		while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r'))
+			n--;
+		for (q = p; q < p + n && (*q == '^' || *q == ' '); q++)
+			;
+		if (n && q < p + n && strncmp(p, "LINE ", 5) &&
+		    ((b.len && tnorm__buf_putc(&b, ' ') < 0) || tnorm__buf_put(&b, p, n) < 0))
+			break;
+		p = end ? end + 1 : p + strlen(p);
+	}
+	err = tnorm__error_set(TNORM_EDB, "%s: %s: %.*s", d->where, what, (int)b.len,
+	                       b.ptr ? b.ptr : "");
+	tnorm__buf_dispose(&b);
+	return err;
+}
+
+/* The server's notices and warnings (WARNING: terminating connection because of crash of
+ * another server process, ...) are not printed: a library does not print, and what they warn
+ * of comes back as the next statement's error. */
+static void pg_notice(void *arg, const char *message)
+{
+	(void)arg;
+	(void)message;
 }
 
 static void pg_close(void *be)
@@ -330,6 +371,44 @@ static const tnorm__db_ops pg_ops = {
 	pg_claim,       pg_finish,      pg_results,    pg_result,     pg_close,
 };
 
+/* 0 when r has the status `want`, else the error `what`; r is cleared either way. */
+static int want_status(pg *d, PGresult *r, ExecStatusType want, const char *what)
+{
+	int err = 0;
+	if (!r || PQresultStatus(r) != want)
+		err = pgerr(d, what, r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
+	PQclear(r);
+	return err;
+}
+
+/* Refuse tables named as tnorm's but made by another program (other columns); 0 when each of
+ * tnorm's tables is missing or has tnorm's columns. */
+static int check_columns(pg *d)
+{
+	PGresult *r = PQexec(d->c, "SELECT table_name, string_agg(column_name || ' ' || data_type, "
+	                           "',' ORDER BY ordinal_position) FROM information_schema.columns "
+	                           "WHERE table_schema = current_schema() AND table_name IN "
+	                           "('tnorm_outcome', 'tnorm_normal', 'tnorm_path', 'tnorm_claim') "
+	                           "GROUP BY table_name");
+	int i, t, err = 0;
+	if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
+		err = pgerr(d, "cannot read the database's tables",
+		            r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
+		PQclear(r);
+		return err;
+	}
+	for (i = 0; i < PQntuples(r) && err == 0; i++)
+		for (t = 0; t < 4; t++)
+			if (!strcmp(PQgetvalue(r, i, 0), schema_columns[t][0]) &&
+			    strcmp(PQgetvalue(r, i, 1), schema_columns[t][1]))
+				err = tnorm__error_set(TNORM_EINVALID, "%s is not a tnorm result database (its "
+				                       "table %s is another program's: other columns); it is "
+				                       "left untouched: name a database of its own with --db, "
+				                       "or use --no-db", d->where, schema_columns[t][0]);
+	PQclear(r);
+	return err;
+}
+
 /* Refuse a database that holds another program's tables; 0 when it is empty or tnorm's. */
 static int check_owner(pg *d)
 {
@@ -373,34 +452,28 @@ int tnorm__db_pg_open(const char *url, void **out, const tnorm__db_ops **ops)
 	}
 	/* Quiet the server's NOTICEs ("relation ... already exists, skipping"): libpq would print
 	 * them on stderr, and a library does not print. */
-	PQsetNoticeProcessor(d->c, NULL, NULL);
+	PQsetNoticeProcessor(d->c, pg_notice, NULL);
 	r = PQexec(d->c, "SET client_min_messages TO warning");
 	PQclear(r);
-	if ((err = check_owner(d)) < 0) {
+	/* Checked, then created, in one transaction under the lock: a database found to be
+	 * another program's is left as it was (ROLLBACK), nothing created in it. */
+	if ((err = want_status(d, PQexec(d->c, schema_begin), PGRES_TUPLES_OK,
+	                       "cannot start a transaction")) < 0 ||
+	    (err = check_owner(d)) < 0 || (err = check_columns(d)) < 0 ||
+	    (err = want_status(d, PQexec(d->c, schema), PGRES_COMMAND_OK,
+	                       "cannot create tnorm's tables (does the user have the right to? or "
+	                       "use --no-db)")) < 0) {
+		PQclear(PQexec(d->c, "ROLLBACK"));
 		pg_close(d);
 		return err;
 	}
-	r = PQexec(d->c, schema);
-	if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
-		err = pgerr(d, "cannot create tnorm's tables (does the user have the right to? or use "
-		               "--no-db)",
-		            r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
-		PQclear(r);
-		pg_close(d);
-		return err;
-	}
-	PQclear(r);
 	for (q = 0; q < Q_COUNT; q++) {
 		char name[2] = {(char)('a' + q), 0}; /* as in run() */
-		r = PQprepare(d->c, name, queries[q].sql, queries[q].nparams, NULL);
-		if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
-			err = pgerr(d, "cannot prepare a statement",
-			            r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
-			PQclear(r);
+		if ((err = want_status(d, PQprepare(d->c, name, queries[q].sql, queries[q].nparams, NULL),
+		                       PGRES_COMMAND_OK, "cannot prepare a statement")) < 0) {
 			pg_close(d);
 			return err;
 		}
-		PQclear(r);
 	}
 	*out = d;
 	*ops = &pg_ops;

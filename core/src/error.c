@@ -59,21 +59,33 @@ size_t tnorm__utf8_len(const char *s, size_t n)
 	return len;
 }
 
-/* Rewrite the message so that it is valid UTF-8 (see above), truncating at a whole character
- * or escape when the escapes make it longer than the buffer. */
+size_t tnorm__text_shown(const char *s, size_t n, int lines)
+{
+	unsigned char c = n ? (unsigned char)s[0] : 0;
+	size_t len = tnorm__utf8_len(s, n);
+	if (len == 1 && (c < 0x20 || c == 0x7f))
+		return lines && (c == '\n' || c == '\t') ? 1 : 0;
+	if (len == 2 && c == 0xc2 && (unsigned char)s[1] < 0xa0)
+		return 0; /* U+0080..U+009F: C1 controls (U+009B is a CSI to a terminal) */
+	return len;
+}
+
+/* Rewrite the message so that it is valid UTF-8 without control characters (see above: a file
+ * name in it may hold any byte, issue 39, item 13), truncating at a whole character or escape
+ * when the escapes make it longer than the buffer. */
 static void make_utf8(void)
 {
 	char in[MSG_MAX];
 	size_t n = strlen(last.msg), i = 0, o = 0, len;
 	for (; i < n; i += len)
-		if (!(len = tnorm__utf8_len(last.msg + i, n - i)))
+		if (!(len = tnorm__text_shown(last.msg + i, n - i, 0)))
 			break;
 	if (i == n)
 		return; /* already valid: the common case copies nothing */
 	o = i;
 	memcpy(in, last.msg, n + 1);
 	while (i < n) {
-		len = tnorm__utf8_len(in + i, n - i);
+		len = tnorm__text_shown(in + i, n - i, 0);
 		if (len) {
 			if (o + len >= sizeof(last.msg))
 				break;

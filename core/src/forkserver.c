@@ -111,23 +111,13 @@ tnorm__run_mode tnorm__forkserver_mode(tnorm_runner *r, tnorm__tracer *t)
  * of each request follows from that.
  */
 
-#define PERSIST_DEFAULT 1000
-
 unsigned tnorm__forkserver_persist_max(const tnorm_run_options *opts)
 {
-	const char *env = getenv("TNORM_PERSISTENT");
-	char *end = NULL;
-	unsigned long n;
+	unsigned n;
 	if (opts->persistent)
 		return opts->persistent;
-	if (!env || !*env)
-		return PERSIST_DEFAULT;
-	if (!strcmp(env, "off") || !strcmp(env, "no"))
-		return 1;
-	n = strtoul(env, &end, 10);
-	if (*end || n > 1000000)
-		return PERSIST_DEFAULT;
-	return n ? (unsigned)n : 1;
+	tnorm__env_persistent(&n); /* a bad value: tnorm_runner_new refused it (env.c) */
+	return n;
 }
 
 int tnorm__forkserver_may_persist(const tnorm_runner *r)

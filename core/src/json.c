@@ -15,7 +15,11 @@
 
 #include "json.h"
 
-int tnorm_text_utf8(char **out, size_t *outlen, const char *s, size_t len)
+/* The copy of tnorm_text_utf8 (`escape` 0: U+FFFD for each byte that is not UTF-8) and of
+ * tnorm_text_escape (`escape` 1, or 2 keeping newlines and tabs: \xNN for each byte that is not
+ * shown as it is, tnorm__text_shown). */
+static int text_copy(char **out, size_t *outlen, const char *s, size_t len, int escape,
+                     const char *fn)
 {
 	static const char fffd[] = "\xef\xbf\xbd";
 	tnorm__buf b = TNORM__BUF_INIT;
@@ -26,13 +30,16 @@ int tnorm_text_utf8(char **out, size_t *outlen, const char *s, size_t len)
 	if (outlen)
 		*outlen = 0;
 	if (!out || (!s && len))
-		return tnorm__error_set(TNORM_EINVALID, "tnorm_text_utf8: NULL argument");
+		return tnorm__error_set(TNORM_EINVALID, "%s: NULL argument", fn);
 	while (i < len && err == 0) {
-		if ((n = tnorm__utf8_len(s + i, len - i)) > 0) {
+		n = escape ? tnorm__text_shown(s + i, len - i, escape == 2)
+		           : tnorm__utf8_len(s + i, len - i);
+		if (n > 0) {
 			err = tnorm__buf_put(&b, s + i, n);
 			i += n;
 		} else {
-			err = tnorm__buf_put(&b, fffd, 3);
+			err = escape ? tnorm__buf_printf(&b, "\\x%02x", (unsigned char)s[i])
+			             : tnorm__buf_put(&b, fffd, 3);
 			i++;
 		}
 	}
@@ -45,6 +52,16 @@ int tnorm_text_utf8(char **out, size_t *outlen, const char *s, size_t len)
 	if (!(*out = tnorm__buf_detach(&b)))
 		return TNORM_ENOMEM;
 	return 0;
+}
+
+int tnorm_text_utf8(char **out, size_t *outlen, const char *s, size_t len)
+{
+	return text_copy(out, outlen, s, len, 0, "tnorm_text_utf8");
+}
+
+int tnorm_text_escape(char **out, size_t *outlen, const char *s, size_t len, int lines)
+{
+	return text_copy(out, outlen, s, len, lines ? 2 : 1, "tnorm_text_escape");
 }
 
 json_t *tnorm__json_text(const char *s, size_t len)

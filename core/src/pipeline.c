@@ -581,6 +581,8 @@ static int check_options(const tnorm_pipeline_options *o)
 		                        TNORM_PIPELINE_OPTIONS_VERSION);
 	if ((unsigned)o->mode > TNORM_MODE_CHECK)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_pipeline_run: unknown mode %d", (int)o->mode);
+	if (o->jobs > TNORM_MAX_JOBS)
+		return tnorm__error_set(TNORM_EINVALID, "jobs: 1 to %d, not %u", TNORM_MAX_JOBS, o->jobs);
 	if (o->mode == TNORM_MODE_GENERALIZE && !o->harness)
 		return tnorm__error_set(TNORM_EINVALID, "generalize needs a harness: it annotates the "
 		                        "steps of harness tests");

@@ -228,6 +228,8 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 		                        opts->version, TNORM_RUN_OPTIONS_VERSION);
 	if (opts && opts->timeout != opts->timeout)
 		return tnorm__error_set(TNORM_EINVALID, "the timeout must be a number");
+	if (tnorm_env_check() < 0) /* TNORM_PERSISTENT=abc and the like: named, not the default */
+		return TNORM_EINVALID;
 	if (!(r = tnorm__calloc(1, sizeof(*r))))
 		return TNORM_ENOMEM;
 	r->dirfd = -1;

@@ -1788,6 +1788,109 @@ static int on_polish_progress(void *ctx, const tnorm_progress *runs)
 	return report(c->g->o, c->g->p, c->g->t0) ? TNORM_EINTERRUPTED : 0;
 }
 
+/*
+ * OUT/polish/HASH, a finished polish (issue 39, item 7: it was believed as it was read, and a
+ * symlink there was followed).  A record is the line "tnorm-polish HASH CHECK" and then the
+ * polished form's bytes, CHECK the hash of HASH's bytes and the form's, so that other bytes
+ * written over it, or another HASH's record copied there, are no record.  It is opened without
+ * following a symlink, and must be a regular file; what is not a record is polished again and
+ * written over.  Written atomically (a rename, which replaces a symlink rather than follow it).
+ */
+#define POLISH_MAGIC "tnorm-polish "
+
+static void polish_check(const char *id, const char *p, size_t len, char check[17])
+{
+	uint64_t h = tnorm__hash64(id, strlen(id), 0);
+	snprintf(check, 17, "%016llx", (unsigned long long)tnorm__hash64(p, len, h));
+}
+
+static int polish_write(const char *path, const char *id, const char *p, size_t len)
+{
+	tnorm__buf b = TNORM__BUF_INIT;
+	char check[17];
+	int err;
+	polish_check(id, p, len, check);
+	if ((err = tnorm__buf_printf(&b, POLISH_MAGIC "%s %s\n", id, check)) == 0 &&
+	    (err = tnorm__buf_put(&b, p, len)) == 0)
+		err = tnorm_file_write_atomic(path, b.ptr, b.len);
+	tnorm__buf_dispose(&b);
+	return err;
+}
+
+/* The form a record holds into *out (*outlen): 1, or 0 when there is none (no file, a symlink,
+ * not a regular file, not a record of `id`, more than `max` bytes: it is done again). */
+static int polish_read(const char *path, const char *id, size_t max, char **out, size_t *outlen)
+{
+	tnorm__buf b = TNORM__BUF_INIT;
+	char check[17], want[80], buf[4096];
+	struct stat st;
+	size_t head;
+	ssize_t n = 0;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), ok = 0;
+	*out = NULL;
+	if (fd < 0)
+		return 0;
+	head = (size_t)snprintf(want, sizeof(want), POLISH_MAGIC "%s ", id);
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size <= head + 17 + max) {
+		while ((n = read(fd, buf, sizeof(buf))) > 0 && b.len <= head + 17 + max)
+			if (tnorm__buf_put(&b, buf, (size_t)n) < 0)
+				break;
+		ok = n == 0 && b.len >= head + 17 && b.len <= head + 17 + max &&
+		     !memcmp(b.ptr, want, head) && b.ptr[head + 16] == '\n';
+	}
+	close(fd);
+	if (ok) {
+		polish_check(id, b.ptr + head + 17, b.len - head - 17, check);
+		ok = !memcmp(b.ptr + head, check, 16) &&
+		     (*out = dup_bytes(b.ptr + head + 17, b.len - head - 17)) != NULL;
+		*outlen = b.len - head - 17;
+	}
+	tnorm__buf_dispose(&b);
+	return ok;
+}
+
+/* Whether p, a polished form read back from OUT/polish, still fails as test t did: run once as
+ * the job runs (its run and session options, one confirm run), its target's key under the match
+ * policy t's key.  *same 1 or 0; the run added to *runs.  Errors: Ctrl-C, out of memory. */
+static int polish_still_fails(const tnorm_triage_options *o, const tnorm_triage_test *t,
+                              const char *p, size_t len, uint64_t *runs, int *same)
+{
+	tnorm_run_options ro = o->job.run;
+	tnorm_session_options so = o->job.session;
+	tnorm_session *s = NULL;
+	tnorm_match *m = NULL;
+	tnorm_progress st;
+	char *key = NULL;
+	int err;
+	*same = 0;
+	so.confirm = 1;
+	so.max_runs = 0;
+	so.max_time = 0;
+	so.out_path = NULL;
+	so.slipped_dir = NULL;
+	so.cancel = o->cancel;
+	so.progress = NULL;
+	so.observe = NULL;
+	if ((err = tnorm_session_new(&s, o->argv, &ro, &so)) < 0)
+		goto done;
+	err = tnorm_session_confirm(s, p, len);
+	tnorm_session_stats(s, &st);
+	*runs += st.runs;
+	if (err == TNORM_EINTERRUPTED || err == TNORM_ENOMEM)
+		goto done;
+	if (err == 0 && (err = tnorm_match_parse(&m, so.match ? so.match : "line")) == 0 &&
+	    (err = tnorm_match_key(m, tnorm_session_target(s, NULL), &key)) == 0)
+		*same = !strcmp(key, t->key);
+	if (err != TNORM_ENOMEM)
+		err = 0; /* it does not fail (or not so): polished again */
+	tnorm_error_clear();
+done:
+	tnorm_free(key);
+	tnorm_match_free(m);
+	tnorm_session_free(s);
+	return err;
+}
+
 /* Test t's normal form polished into *out (*outlen; NULL: keep it as it is), from OUT/polish or
  * by the pipeline in at most `budget` runs (its runs added to *runs); *done set when the polish
  * finished. */
@@ -1814,13 +1917,22 @@ static int polish_one(polish_ctx *c, const tnorm_triage_result *r, const tnorm_t
 	    (err = tnorm__buf_printf(&in, "%s/polish/%s.in", r->out, hex)) < 0 ||
 	    (err = tnorm__buf_printf(&tmp, "%s/polish/%s.out", r->out, hex)) < 0)
 		goto end;
-	if (tnorm_file_read(res.ptr, out, outlen) == 0) {
-		*done = 1; /* an earlier job's: the form itself when it could not be lowered */
+	if (polish_read(res.ptr, hex, max, out, outlen)) {
+		/* An earlier job's: the form itself when it could not be lowered; a lower form is
+		 * taken once it is seen to fail as the test did, run again. */
+		int same = 1;
 		if (same_bytes(*out, *outlen, t->normal, t->normal_len)) {
 			tnorm_free(*out);
 			*out = NULL;
+		} else if ((err = polish_still_fails(o, t, *out, *outlen, runs, &same)) < 0) {
+			goto end;
 		}
-		goto end;
+		if (same) {
+			*done = 1;
+			goto end;
+		}
+		tnorm_free(*out);
+		*out = NULL;
 	}
 	tnorm_error_clear();
 	if ((err = tnorm_file_write_atomic(in.ptr, t->normal, t->normal_len)) < 0)
@@ -1854,8 +1966,8 @@ static int polish_one(polish_ctx *c, const tnorm_triage_result *r, const tnorm_t
 		*done = 0; /* not polished: it did not fail as before */
 	}
 	if (*done)
-		err = *out ? tnorm_file_write_atomic(res.ptr, *out, *outlen)
-		           : tnorm_file_write_atomic(res.ptr, t->normal, t->normal_len);
+		err = *out ? polish_write(res.ptr, hex, *out, *outlen)
+		           : polish_write(res.ptr, hex, t->normal, t->normal_len);
 end:
 	if (err == 0) {
 		unlink(in.ptr);
@@ -2079,6 +2191,64 @@ static int put_file_hash(tnorm__buf *b, const char *path)
  * so that finished results of an older tnorm in a shared database are not taken as this one's. */
 #define TRIAGE_REVISION "6"
 
+/* The options of every test's job that can change its outcome, defaults resolved (so that 0 and
+ * the default it stands for give one key) and in a fixed order: the runs' (--timeout, whose 0 is
+ * "derived from the confirm runs" and stays 0; --mem, --env in order, the --invalid-exit codes as
+ * a set, the output kept, unwinding), the session's (--confirm, flaky, --max-time-per-test, the
+ * run budget) and the reduction's and normalization's.  Not here: what cannot change a result —
+ * the fork server and persistent mode (a failure is always a fresh process's, docs/driver.md),
+ * -j, the database, the lease, the shard, the polish (its cache has its own key) and
+ * generalization (done again by every run). */
+static int put_outcome_options(tnorm__buf *b, const tnorm_pipeline_options *po, int generic)
+{
+	tnorm_run_options run = po->run;
+	tnorm_session_options ses = po->session;
+	tnorm_reduce_options red = po->reduce;
+	tnorm_normalize_options nor = po->normalize;
+	tnorm_generic_options gen = po->generic;
+	const char *const *e;
+	int codes[256] = {0}, err, c;
+	size_t i;
+	if (run.output_cap == 0)
+		run.output_cap = 65536;
+	tnorm__session_options_resolve(&ses);
+	tnorm__reduce_options_resolve(&red, TNORM_ALGO_ADAPTIVE);
+	tnorm__normalize_options_resolve(&nor);
+	tnorm__reduce_options_resolve(&nor.reduce, TNORM_ALGO_DDMIN);
+	tnorm__generic_options_resolve(&gen);
+	if ((err = tnorm__buf_printf(b, "%ctimeout=%.17g%cmem=%llu%ccap=%zu%cunwind=%d%cenv", 1,
+	                             run.timeout < 0 ? -1.0 : run.timeout, 1,
+	                             (unsigned long long)run.mem_limit, 1, run.output_cap, 1,
+	                             run.unwind >= 0, 1)) < 0)
+		return err;
+	for (e = run.env; e && *e; e++)
+		if ((err = tnorm__buf_put(b, *e, strlen(*e) + 1)) < 0)
+			return err;
+	for (i = 0; i < run.ninvalid_exits && run.invalid_exits; i++)
+		if (run.invalid_exits[i] >= 1 && run.invalid_exits[i] <= 255)
+			codes[run.invalid_exits[i]] = 1;
+	if ((err = tnorm__buf_printf(b, "%cinvalid", 1)) < 0)
+		return err;
+	for (c = 1; c <= 255; c++)
+		if (codes[c] && (err = tnorm__buf_printf(b, " %d", c)) < 0)
+			return err;
+	if ((err = tnorm__buf_printf(b, "%cconfirm=%u flaky=%d runs=%llu time=%.17g", 1, ses.confirm,
+	                             ses.allow_flaky, (unsigned long long)ses.max_runs,
+	                             ses.max_time)) < 0 ||
+	    (err = tnorm__buf_printf(b, "%creduce=%d,%d,%d,%llu", 1, (int)red.algo, red.prefix,
+	                             red.slice, (unsigned long long)red.seed)) < 0 ||
+	    (err = tnorm__buf_printf(b, "%cnormalize=%d,%u,%u,%u,%d,%d,%d,%d,%llu", 1, nor.wide,
+	                             nor.max_alternatives, nor.max_edit,
+	                             nor.max_reduce_alternatives, nor.rewire, (int)nor.reduce.algo,
+	                             nor.reduce.prefix, nor.reduce.slice,
+	                             (unsigned long long)nor.reduce.seed)) < 0)
+		return err;
+	if (generic)
+		err = tnorm__buf_printf(b, "%cgeneric=%u,%d,%u,%zu", 1, gen.views, gen.chunks, gen.rules,
+		                        gen.scan_full);
+	return err;
+}
+
 /* The job's name in the database: "triage-HEX", a hash of all that decides a test's result,
  * the same on every machine that runs the same job with the same tnorm. */
 static int job_key(const tnorm_triage_options *o, char key[40])
@@ -2103,6 +2273,8 @@ static int job_key(const tnorm_triage_options *o, char key[40])
 		err = tnorm__buf_printf(&b, "%c%s%crules=%d%cstdin=%d", 1,
 		                        po->session.match ? po->session.match : "line", 1,
 		                        (int)po->normalize.rules, 1, po->run.use_stdin);
+	if (err == 0)
+		err = put_outcome_options(&b, po, !o->harness);
 	if (err == 0) {
 		hash_hex(b.ptr, b.len, hex);
 		snprintf(key, 40, "triage-%s", hex);
@@ -2176,6 +2348,8 @@ static int check_options(const tnorm_triage_options *o)
 		                        "where their results meet", o->shard + 1, o->shards);
 	if (o->lease > 86400)
 		return tnorm__error_set(TNORM_EINVALID, "a lease of %u s is more than a day", o->lease);
+	if (o->jobs > TNORM_MAX_JOBS)
+		return tnorm__error_set(TNORM_EINVALID, "jobs: 1 to %d, not %u", TNORM_MAX_JOBS, o->jobs);
 	if (!o->dir)
 		return tnorm__error_set(TNORM_EINVALID, "triage needs a folder of failing tests");
 	if (!o->argv || !o->argv[0])

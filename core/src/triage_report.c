@@ -166,44 +166,49 @@ int tnorm_triage_report_json(const tnorm_triage_result *r, char **out)
 
 /* ---- report.html ----------------------------------------------------------------------------- */
 
-/* `s` with <, >, & and " escaped. */
-static int put_html(tnorm__buf *b, const char *s)
+/* Any bytes as the page's text: &, <, > and " as entities; a byte that is not shown as it is (not
+ * UTF-8, or a control character: with `lines` newline and tab are shown) as \xNN, so that the
+ * page, declared UTF-8, is valid UTF-8 whatever a file name holds (issue 39, item 13). */
+static int put_html_esc(tnorm__buf *b, const char *s, size_t len, int lines)
 {
+	size_t i = 0, n;
 	int err = 0;
-	for (; s && *s && err == 0; s++) {
-		switch (*s) {
-		case '<': err = tnorm__buf_puts(b, "&lt;"); break;
-		case '>': err = tnorm__buf_puts(b, "&gt;"); break;
-		case '&': err = tnorm__buf_puts(b, "&amp;"); break;
-		case '"': err = tnorm__buf_puts(b, "&quot;"); break;
-		default: err = tnorm__buf_putc(b, *s);
+	while (i < len && err == 0) {
+		if ((n = tnorm__text_shown(s + i, len - i, lines)) == 0) {
+			err = tnorm__buf_printf(b, "\\x%02x", (unsigned char)s[i]);
+			n = 1;
+		} else if (s[i] == '<') {
+			err = tnorm__buf_puts(b, "&lt;");
+		} else if (s[i] == '>') {
+			err = tnorm__buf_puts(b, "&gt;");
+		} else if (s[i] == '&') {
+			err = tnorm__buf_puts(b, "&amp;");
+		} else if (s[i] == '"') {
+			err = tnorm__buf_puts(b, "&quot;");
+		} else {
+			err = tnorm__buf_put(b, s + i, n);
 		}
+		i += n;
 	}
 	return err;
 }
 
-/* Any bytes, escaped as put_html does; a byte that is not text (not UTF-8, a NUL or another
- * control character than newline and tab) as \xNN. */
+/* A text (a signature, a message, a test): lines kept. */
+static int put_html(tnorm__buf *b, const char *s)
+{
+	return s ? put_html_esc(b, s, strlen(s), 1) : 0;
+}
+
+/* Any bytes (a normal form without a harness), escaped as put_html does. */
 static int put_html_bytes(tnorm__buf *b, const char *s, size_t len)
 {
-	size_t i = 0;
-	int err = 0;
-	while (i < len && err == 0) {
-		size_t n = tnorm__utf8_len(s + i, len - i);
-		unsigned char c = (unsigned char)s[i];
-		if (n == 0 || (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
-			err = tnorm__buf_printf(b, "\\x%02x", c);
-			i++;
-		} else if (n == 1) {
-			char one[2] = {s[i], '\0'};
-			err = put_html(b, one);
-			i++;
-		} else {
-			err = tnorm__buf_put(b, s + i, n);
-			i += n;
-		}
-	}
-	return err;
+	return put_html_esc(b, s, len, 1);
+}
+
+/* A file name: a newline or a tab in it shown as \xNN too. */
+static int put_html_name(tnorm__buf *b, const char *s)
+{
+	return s ? put_html_esc(b, s, strlen(s), 0) : 0;
 }
 
 /* The chart: per failing test, bars of its original, reduced and normalized length. */
@@ -244,7 +249,7 @@ static int put_chart(tnorm__buf *h, const tnorm_triage_result *r)
 			err |= tnorm__buf_printf(h, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 			                            "fill=\"%s\"><title>", x + bw * c, (double)(H - B) - hh,
 			                         bw, hh, col[c]);
-			err |= put_html(h, t->name);
+			err |= put_html_name(h, t->name);
 			err |= tnorm__buf_printf(h, ": %ld</title></rect>\n", v[c]);
 		}
 		k++;
@@ -269,7 +274,7 @@ static int put_bucket_table(tnorm__buf *h, const tnorm_triage_result *r)
 		                            "<td><code>", b + 1, b + 1, r->buckets[b].count);
 		err |= put_html(h, r->buckets[b].signature);
 		err |= tnorm__buf_puts(h, "</code></td><td>");
-		err |= put_html(h, rep->name);
+		err |= put_html_name(h, rep->name);
 		err |= tnorm__buf_printf(h, "</td><td>%ld</td></tr>\n", rep->normal_steps);
 	}
 	err |= tnorm__buf_puts(h, "</tbody>\n</table>\n");
@@ -291,7 +296,7 @@ static int put_other_forms(tnorm__buf *h, const tnorm_triage_result *r, size_t b
 		const char *text = json_string_value(json_object_get(f, "normal_form"));
 		err |= tnorm__buf_printf(h, "<li>%lld tests (first: ",
 		                         (long long)json_integer_value(json_object_get(f, "count")));
-		err |= put_html(h, json_string_value(json_object_get(f, "first")));
+		err |= put_html_name(h, json_string_value(json_object_get(f, "first")));
 		err |= tnorm__buf_puts(h, "): <code>");
 		err |= hex ? tnorm__buf_printf(h, "hex %s", hex) : put_html(h, text ? text : "");
 		err |= tnorm__buf_puts(h, "</code></li>\n");
@@ -322,7 +327,7 @@ static int put_buckets(tnorm__buf *h, const tnorm_triage_result *r)
 			if (r->tests[i].bucket == b + 1) {
 				if (shown++)
 					err |= tnorm__buf_puts(h, ", ");
-				err |= put_html(h, r->tests[i].name);
+				err |= put_html_name(h, r->tests[i].name);
 			}
 		err |= tnorm__buf_puts(h, "</p>\n");
 	}
@@ -333,7 +338,7 @@ static int put_buckets(tnorm__buf *h, const tnorm_triage_result *r)
 		if (!shown++)
 			err |= tnorm__buf_puts(h, "<h2>Not triaged</h2>\n<ul>\n");
 		err |= tnorm__buf_puts(h, "<li>");
-		err |= put_html(h, t->name);
+		err |= put_html_name(h, t->name);
 		err |= tnorm__buf_printf(h, ": %s ", tnorm_triage_status_name(t->status));
 		err |= put_html(h, t->message ? t->message : "");
 		err |= tnorm__buf_puts(h, "</li>\n");
@@ -358,7 +363,7 @@ int tnorm_triage_report_html(const tnorm_triage_result *r, char **out)
 	                           "background:#f3f3f3}\npre{background:#f8f8f8;padding:.8em;border:1px "
 	                           "solid #ddd;overflow:auto}\ncode{font-size:90%}\n</style>\n</head>\n"
 	                           "<body>\n<h1>tnorm triage</h1>\n<p>Corpus <code>");
-	err |= put_html(&h, r->corpus);
+	err |= put_html_name(&h, r->corpus);
 	err |= tnorm__buf_printf(&h, "</code>: %zu tests, %zu failing, %zu distinct signatures, %zu "
 	                             "distinct reduced tests, <strong>%zu distinct normalized tests"
 	                             "</strong> in %zu buckets.</p>\n", r->ntests, r->failing,

@@ -40,6 +40,22 @@ printf 'avl0 = avl_new()\navl_insert(avl0, int1)\n' >"$W/ill.t"
 expect "check: ill-formed test exits 1 naming file:line" sh -c "[ $rc = 1 ] && grep -q 'ill.t:2: not well-formed: step 1 (line 2): int1 is used before it is assigned' '$W/err'"
 "$T" gen "$AVL/avl.tnh" --steps x 2>"$W/err"; rc=$?
 expect "gen: bad --steps exits 2" sh -c "[ $rc = 2 ] && grep -q \"expects a non-negative integer, got 'x'\" '$W/err'"
+"$T" gen "$AVL/avl.tnh" --steps 0 >"$W/out" 2>"$W/err"; rc=$?
+expect "gen: --steps 0 is refused as fuzz refuses it (exit 2, one line)" sh -c "[ $rc = 2 ] && grep -q '^tnorm gen: --steps takes 1 to 10000000\$' '$W/err' && [ ! -s '$W/out' ]"
+"$T" fuzz "$AVL/avl.tnh" --steps 0 --runs 1 -o "$W/fz0" -- "$B/examples/avl/avl_driver" {} 2>"$W/err"; rc=$?
+expect "fuzz: --steps 0 is refused (exit 2)" sh -c "[ $rc = 2 ] && grep -q '^tnorm fuzz: --steps takes 1 to 100000\$' '$W/err'"
+
+# ---- tnorm's environment is checked as options are (issue 39, item 14) -------------------------
+for bad in TNORM_MAX_INPUT=1.5G TNORM_MAX_INPUT=abc TNORM_MAX_INPUT=0 TNORM_PERSISTENT=abc \
+	TNORM_FORK_SERVER=maybe TNORM_PRELOAD=lib.so; do
+	env "$bad" "$T" run "$AVL/tests/fail-1.t" -- "$B/examples/avl/avl_driver" {} >"$W/out" 2>"$W/err"; rc=$?
+	expect "env: $bad is refused by name (exit 2, one line)" sh -c "[ $rc = 2 ] && grep -q '^tnorm run: $bad in the environment: expects ' '$W/err' && [ \$(wc -l <'$W/err') = 1 ] && [ ! -s '$W/out' ]"
+done
+TNORM_MAX_INPUT=1GB "$T" check "$AVL/avl.tnh" "$AVL/tests/fail-1.t" >/dev/null 2>"$W/err"; rc=$?
+expect "env: TNORM_MAX_INPUT=1GB is a size, as --mem 1GB is" [ $rc = 0 ]
+head -c 2000 /dev/zero >"$W/big.t"
+TNORM_MAX_INPUT=1K "$T" check "$AVL/avl.tnh" "$W/big.t" 2>"$W/err"; rc=$?
+expect "env: over a TNORM_MAX_INPUT the user set, the message says it is the user's (not: set it)" sh -c "[ $rc = 1 ] && grep -q 'larger than 1024 bytes, the limit for an input file that TNORM_MAX_INPUT=1K in the environment sets' '$W/err'"
 
 # ---- the examples' drivers -----------------------------------------------------------------
 for ex in avl htable trie; do

@@ -139,6 +139,9 @@ g bad3.log -ex 'tnorm minimize --harness bad.tnh' -ex 'echo ALIVE\n' --args "$D"
 expect "harness error: file:line in one error" sh -c "grep -qE '^tnorm: bad.tnh:2:[0-9]+: ' bad3.log && grep -qx ALIVE bad3.log"
 g bad4.log -ex 'tnorm minimize' -ex 'echo ALIVE\n' --args "$D" pass-1.t
 expect "a passing test: one clear error" sh -c "grep -q '^tnorm: the original test does not fail: it passes' bad4.log && grep -qx ALIVE bad4.log"
+g badj.log -ex 'tnorm minimize -j 99999999999999999999' -ex 'tnorm minimize -j 257' -ex 'tnorm triage . -j 0' \
+	-ex 'echo ALIVE\n' --args "$D" fail-1.t
+expect "-j out of 1-256 is refused as the CLI refuses it (issue 39)" sh -c "[ \$(grep -c '^tnorm: -j takes 1 to 256 jobs' badj.log) = 3 ] && grep -qx ALIVE badj.log"
 g bad5.log -ex 'tnorm signature' -ex 'tnorm step' -ex 'tnorm frobnicate' -ex 'tnorm step 0' -ex 'echo ALIVE\n' --args "$D" fail-1.t
 expect "signature without a stop: one clear error" grep -q '^tnorm: the program is not stopped on a signal' bad5.log
 expect "step before run: one clear error" grep -q '^tnorm: no test is being stepped' bad5.log

@@ -101,6 +101,10 @@ cmds cbad 'tnorm goto 3' 'tnorm pools' 'tnorm run fail-1.t.norm' 'tnorm goto 99'
 	'tnorm goto x' 'tnorm back 0' 'tnorm break 10' 'tnorm delete 4' 'tnorm pools 1' 'script print("ALIVE")'
 l nav-bad.log -o 'command source -e false cbad' -- "$D"
 l nav-help.log -o 'help tnorm' -o 'tnorm help'
+cmds cj 'tnorm minimize -j 99999999999999999999' 'tnorm minimize -j 257' 'tnorm triage . -j 0' \
+	'script print("ALIVE")'
+l badj.log -o 'command source -e false cj' -- "$D" fail-1.t
+expect "-j out of 1-256 is refused as the CLI refuses it (issue 39)" sh -c "[ \$(grep -c '^error: tnorm: -j takes 1 to 256 jobs' badj.log) = 3 ] && grep -qx ALIVE badj.log"
 # what a newcomer tripped on (issue 32, item 8): a harness name that is the driver's own (kv_put
 # is h_put), and the user's breakpoint cutting tnorm back short
 printf 'kv0 = kv_new()\nkey0 = "x"\nval0 = 1\nkv_put(kv0, key0, val0)\n' >kv.t

@@ -174,5 +174,21 @@ expect "--shard 1: a usage error naming it" sh -c "[ $rc2 = 2 ] && grep -q \"sha
 expect "--shard with --no-db: a usage error" sh -c "[ $rc3 = 2 ] && grep -q 'needs a database' e3"
 expect "--shard with a server that does not answer: an error, not a warning" sh -c "[ $rc4 != 0 ] && grep -q 'shard 1/2: the shards. results meet in the database' e4"
 
+# ---- the server goes away mid-job: one line per error (issue 39, item 12) -------------------------
+# (last: it stops the server.)  The gate holds a run while the job holds a connection; the server
+# is stopped at once (its backends warn "terminating connection ..."); then the job goes on.
+pg_createdb gone
+gate_close "$W/gg" 20
+TMPDIR=$W/gg "$T" triage c --harness "$H" -j 1 --timeout 600 --db "$(pg_url gone)" -o gone \
+	-- "$GATE_D" {} >gone.out 2>gone.err &
+gp=$!
+gate_wait "$W/gg"
+pg_stop
+gate_open "$W/gg"
+wait "$gp"
+expect "server gone: no raw libpq WARNING, and every line on stderr is one of tnorm's" sh -c \
+	"! grep -q 'WARNING' gone.err && ! grep -qv '^\(triage: \|tnorm triage: \)' gone.err"
+expect "server gone: the error names the database" grep -q '^tnorm triage: .*postgresql://tnorm@/gone' gone.err
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -39,5 +39,15 @@ rc=$?
 expect "an unreachable server: a warning naming it (password hidden), and the job goes on" sh -c \
 	"[ $rc = 0 ] && grep -q 'cannot connect to the result database' '$W/m3.err' && grep -q 'going on without the result cache' '$W/m3.err' && ! grep -q ':pw@' '$W/m3.err' && cmp -s '$W/f1.norm' '$W/f3.norm'"
 
+# ---- tables named as tnorm's, made by another program (issue 39, item 11) ------------------------
+pg_createdb fake
+pg_psql fake "CREATE TABLE tnorm_claim(id INTEGER); CREATE TABLE tnorm_outcome(x TEXT)"
+"$T" minimize --quiet --harness "$AVL/avl.tnh" --db "$(pg_url fake)" -o "$W/f4.norm" "$W/f.t" \
+	-- "$AD/avl_driver" {} >"$W/m4.out" 2>"$W/m4.err"
+rc=$?
+expect "another program's tnorm_claim and tnorm_outcome: refused in one line" sh -c \
+	"[ $rc != 0 ] && [ \$(wc -l <'$W/m4.err') = 1 ] && grep -q 'is not a tnorm result database (its table tnorm_.* is another program.s' '$W/m4.err'"
+expect "... and left untouched: nothing created in it" [ "$(pg_psql fake "SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname='public'")" = "tnorm_claim,tnorm_outcome" ]
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -173,6 +173,49 @@ expect "triage: a re-run with other --rules has a fresh run's counts" sh -c "gre
 "$T" triage rr2 --harness "$H" --no-generalize --quiet --rules paper --no-db -- "$D" {} 2>&1 | head -1 | sed 's/^rr2:/X:/' >rr4.sum
 expect "triage: and back to --rules paper, a fresh paper run's counts" sh -c "grep -q 'distinct reduced' rr3.sum && cmp -s rr3.sum rr4.sum"
 
+# ---- every option that can change an outcome is in the job's key (issue 39, item 6) -------------
+# A re-run with another --env, --timeout, --mem, --invalid-exit or --max-time-per-test is another
+# job: its counts are a fresh run's, never the first run's results taken again.
+mkdir ke
+printf 'abc' >ke/crash1
+bugsh='[ "$BUG" = 1 ] && kill -ABRT $$; exit 0'
+"$T" triage ke --no-harness -j 1 --quiet --env BUG=1 -- sh -c "$bugsh" sh @@ >ke1.out 2>&1
+"$T" triage ke --no-harness -j 1 --quiet --env BUG=0 -- sh -c "$bugsh" sh @@ >ke2.out 2>&1
+expect "triage key: --env BUG=1, then BUG=0: a fresh run's counts (nothing fails)" sh -c "grep -q '^ke: 1 tests, 1 failing' ke1.out && grep -q '^ke: 1 tests, 0 failing' ke2.out"
+mkdir kt
+cp "$AVL/tests/fail-1.t" kt/
+"$T" triage kt --harness "$H" --no-generalize -j 1 -- "$D" {} >kt1.out 2>&1
+"$T" triage kt --harness "$H" --no-generalize -j 1 -- "$D" {} >kt2.out 2>&1
+expect "triage key: the same job again is taken from its results (control)" sh -c "! grep -q '^fail-1.t: ' kt2.out && grep -q '^kt: 1 tests, 1 failing' kt2.out"
+"$T" triage kt --harness "$H" --no-generalize -j 1 --timeout 0.001 -- "$D" {} >kt3.out 2>&1
+expect "triage key: --timeout 0.001 after it: a fresh run's counts (it times out)" sh -c "grep -q '^kt: 1 tests, 0 failing' kt3.out && grep -q 'times out' kt3.out"
+"$T" triage kt --harness "$H" --no-generalize -j 1 --mem 2M -- "$D" {} >kt4.out 2>&1
+expect "triage key: --mem 2M: a fresh run's outcome (the program cannot start: exit 127)" sh -c "grep -q '^kt: 1 tests, 1 failing' kt4.out && grep -q '^fail-1.t: .*: exit(127)' kt4.out"
+"$T" triage kt --harness "$H" --no-generalize -j 1 --mem 2M --invalid-exit 127 -- "$D" {} >kt5.out 2>&1
+expect "triage key: --invalid-exit 127 with it: a fresh run's counts (invalid, not failing)" grep -q '^kt: 1 tests, 0 failing' kt5.out
+"$T" triage kt --harness "$H" --no-generalize -j 1 --max-time-per-test 600 -- "$D" {} >kt6.out 2>&1
+expect "triage key: --max-time-per-test: the test is done again" sh -c "grep -q '^fail-1.t: ' kt6.out && grep -q '^kt: 1 tests, 1 failing' kt6.out"
+
+# ---- control bytes in file names reach neither the terminal nor the page (issue 39, item 13) -----
+# A newline, a terminal's escape sequences and a bell, and bytes that are not UTF-8: printed as
+# \xNN on the terminal (stdout and stderr), and report.html (declared UTF-8) stays valid UTF-8.
+mkdir hn
+printf 'a' >"hn/$(printf 'new\nline')"
+printf 'b' >"hn/$(printf 'esc\033[2J\033]0;pwned\007')"
+printf 'c' >"hn/$(printf 'bad\377\376')"
+"$T" triage hn --no-harness -j 1 --no-polish -- sh -c 'kill -ABRT $$' sh @@ >hn.out 2>hn.err; rc=$?
+clean() { # FILE...: valid UTF-8 without control characters but newline and tab
+	python3 -c "import sys; sys.exit(any(any((c < 32 and c not in (9, 10)) or c == 127 for c in b) for b in (open(f, 'rb').read() for f in sys.argv[1:]) if b.decode('utf-8') is not None))" "$@" 2>/dev/null
+}
+expect "names: triage of hostile names succeeds (exit 0, 3 failing)" sh -c "[ $rc = 0 ] && grep -q '^hn: 3 tests, 3 failing' hn.out"
+expect "names: the terminal sees no control byte and no invalid UTF-8 (stdout, stderr)" clean hn.out hn.err
+expect "names: they are printed escaped" sh -c "grep -qF 'new\x0aline: ' hn.out && grep -qF 'esc\x1b[2J\x1b]0;pwned\x07: ' hn.out && grep -qF 'bad\xff\xfe: ' hn.out"
+expect "names: report.html is valid UTF-8 without control bytes" clean hn/triage/report.html
+expect "names: ... the names escaped there" sh -c "grep -qF 'esc\x1b[2J' hn/triage/report.html && grep -qF 'bad\xff\xfe' hn/triage/report.html"
+"$T" run "$(printf 'no\033]0;pwned\007such')" -- "$D" {} >/dev/null 2>hn2.err
+expect "names: an error message that quotes a name escapes it too" sh -c "grep -qF 'no\x1b]0;pwned\x07such' hn2.err"
+expect "names: ... and holds no control byte" clean hn2.err
+
 # ---- a progress line on a terminal, plain lines otherwise (issue 32, item 6) -------------------
 # script(1) gives the triage a terminal: the line [DONE/TOTAL] B buckets, R tests/s, S s left is
 # redrawn in place (\r) below the lines per test; in a file, or with --quiet, there is none.

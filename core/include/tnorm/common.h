@@ -71,6 +71,35 @@ TNORM_EXTERN int tnorm_file_read(const char *path, char **out, size_t *len);
  */
 TNORM_EXTERN int tnorm_text_utf8(char **out, size_t *outlen, const char *s, size_t len);
 
+/**
+ * Parse a size as tnorm's options and environment take it: a decimal number of bytes, or with a
+ * K, M or G suffix (binary: 2G is 2^31 bytes; KB/KiB, MB/MiB, GB/GiB too), nothing else.  0, or
+ * TNORM_EINVALID (not such a size, or over 2^64 - 1 bytes) with a message that quotes `text`.
+ */
+TNORM_EXTERN int tnorm_size_parse(const char *text, uint64_t *out);
+
+/**
+ * Check tnorm's own environment variables as options are checked: TNORM_MAX_INPUT (a size of
+ * 1 byte or more), TNORM_PERSISTENT (off, no, 0, or 1 to 1000000), TNORM_FORK_SERVER (off, no,
+ * 0, on, yes, 1) and TNORM_PRELOAD (off, always, or an absolute path); TNORM_DB takes any path.
+ * An empty value is unset.  0, or TNORM_EINVALID with one line that names the variable and its
+ * value.  The command-line tool calls it before any command; tnorm_runner_new and
+ * tnorm_file_read refuse a bad value too, so the debugger plugins see the same error.
+ */
+TNORM_EXTERN int tnorm_env_check(void);
+
+/**
+ * A copy of the `len` bytes at `s` that a terminal or a page shows as they are: each byte that
+ * does not start a well-formed UTF-8 character, and each control character (C0, DEL and C1:
+ * ESC, a bell, a CSI ...; newline and tab too unless `lines` is 1), becomes the four characters
+ * \xNN.  For file names, which may hold any byte but '/' and NUL, before they are printed: what
+ * tnorm's own messages (tnorm_error_last) and report.html do with them.  *out receives the copy,
+ * NUL-terminated (free with tnorm_free), *outlen (may be NULL) its length.  0, TNORM_EINVALID
+ * (`out` NULL, or `s` NULL with `len` > 0) or TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_text_escape(char **out, size_t *outlen, const char *s, size_t len,
+                                   int lines);
+
 /** The library's version string, e.g. "0.1.0".  Static storage; never free it. */
 TNORM_EXTERN const char *tnorm_version(void);
 

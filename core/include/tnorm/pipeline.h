@@ -47,6 +47,10 @@ TNORM_EXTERN const char *tnorm_mode_name(tnorm_mode m);
  * current one. */
 #define TNORM_PIPELINE_OPTIONS_VERSION 6
 
+/** The most parallel runs or worker threads a job takes (`-j` of the CLI and the plugins):
+ *  more is refused (TNORM_EINVALID). */
+#define TNORM_MAX_JOBS 256
+
 typedef struct tnorm_pipeline_options {
 	unsigned version;
 	tnorm_mode mode;
@@ -58,7 +62,8 @@ typedef struct tnorm_pipeline_options {
 	const char *db;           /**< cross-test database file (NULL = none; see tnorm_db_path) */
 	int generalize;           /**< 1: annotate the result (modes other than reduce); 0 (default)
 	                               or -1: not */
-	unsigned jobs;            /**< parallel runs for generalization (0 or 1 = one at a time) */
+	unsigned jobs;            /**< parallel runs for generalization (0 or 1 = one at a time; at
+	                               most TNORM_MAX_JOBS) */
 	const char *const *argv;  /**< CMD ARGS..., NULL-terminated ({} or @@ = the candidate's path) */
 	tnorm_run_options run;    /**< a zero timeout (the default) = derived from the confirm runs */
 	tnorm_session_options session; /**< match, confirm, budgets, cancel, progress, fixed;

@@ -224,8 +224,8 @@ typedef struct tnorm_triage_options {
 	const char *db;          /**< the cross-test database file (NULL: none; tnorm_db_path gives
 	                              the default one) */
 	const char *const *argv; /**< CMD ARGS..., NULL-terminated ({} or @@ = the candidate's path) */
-	unsigned jobs;           /**< worker threads (0 = 1); also the parallel runs of each
-	                              representative's generalization */
+	unsigned jobs;           /**< worker threads (0 = 1; at most TNORM_MAX_JOBS); also the
+	                              parallel runs of each representative's generalization */
 	int generalize;          /**< 0 (default) or 1: annotate each bucket's representative; -1:
 	                              not */
 	/** Each test's job: run options (a zero timeout: derived from each test's confirm runs),
