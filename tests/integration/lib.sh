@@ -116,6 +116,24 @@ why_reuse_checks() { # LOG
 
 # tnorm changed (issue 29) after `tnorm why 1` stopped in delete(n, key): LOG lists the writes to
 # that node's height during a run from step 0; the same in gdb and lldb.
+# hw_watch_fires: 0 when a hardware watchpoint stops a program on this machine (a virtual machine
+# may give the debugger no debug registers: then gdb's watchpoints never fire and tnorm changed
+# falls back to software watchpoints; lldb has none, and says so).
+hw_watch_fires() {
+	[ -n "${HW_WATCH-}" ] && return "$HW_WATCH"
+	printf 'int g;\nint main(void) { for (int i = 0; i < 5; i++) g += i; return g; }\n' >"$W/hwwatch.c"
+	cc -g -O0 -o "$W/hwwatch" "$W/hwwatch.c" 2>/dev/null &&
+		gdb -batch -nx -ex 'break main' -ex run -ex 'watch g' -ex continue --args "$W/hwwatch" 2>&1 |
+		grep -q '^New value = 1'
+	HW_WATCH=$?
+	return "$HW_WATCH"
+}
+changed_lldb_no_watch_checks() { # LOG: lldb on a machine whose hardware watchpoints never fire
+	expect "changed: lldb says in one line that this machine's watchpoints do not fire (and what to use)" \
+		grep -q "tnorm: the hardware watchpoint on n->height never fired, yet the value changed: .*gdb's tnorm changed falls back to software watchpoints" "$1"
+	expect "changed: an expression that cannot be watched is one clear error" \
+		sh -c "[ \$(grep -c '^tnorm: .*nosuch->x' $1) = 1 ]"
+}
 changed_checks() { # LOG
 	expect "changed: the field's value before step 0, then each write with its step and writer" \
 		sh -c "grep -q '^n->height = .* before step 0' $1 &&
