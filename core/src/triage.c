@@ -668,10 +668,15 @@ static int load_result(const char *out, tnorm_triage_test *t, const char *hex, c
 	int loaded = 0;
 	if (tnorm__buf_printf(&p, "%s/results/%s.json", out, file_key(t->name, key)) == 0)
 		file = p.ptr;
-	/* (a made name is another test's too, however unlikely: the record names its test) */
-	if (file && (j = json_load_file(file, JSON_ALLOW_NUL, NULL)) &&
-	    (!(test = json_string_value(json_object_get(j, "test"))) || !strcmp(test, t->name)))
-		loaded = result_from_json(j, t, hex, jobkey);
+	/* (a made name is another test's too, however unlikely: the record names its test, as
+	 * JSON holds it: a name that is not UTF-8 with U+FFFD for its other bytes) */
+	if (file && (j = json_load_file(file, JSON_ALLOW_NUL, NULL))) {
+		json_t *mine = tnorm__json_str(t->name);
+		test = json_string_value(json_object_get(j, "test"));
+		if (!test || (mine && !strcmp(test, json_string_value(mine))))
+			loaded = result_from_json(j, t, hex, jobkey);
+		json_decref(mine);
+	}
 	json_decref(j);
 	tnorm__buf_dispose(&p);
 	tnorm_error_clear();

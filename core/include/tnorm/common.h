@@ -5,7 +5,8 @@
  * Every public header includes this one.  Anything the library returns as a plain `char *` or
  * array (as opposed to an opaque handle with its own _free) is released with tnorm_free().
  *
- * Defined in: alloc.c (memory and files), json.c (tnorm_text_utf8), error.c (tnorm_version).
+ * Defined in: alloc.c (memory and files), json.c (tnorm_text_utf8), error.c (tnorm_version),
+ * env.c (tnorm_size_parse, tnorm_env_check).
  */
 #ifndef TNORM_COMMON_H
 #define TNORM_COMMON_H
