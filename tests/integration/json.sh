@@ -93,12 +93,12 @@ mkdir c
 cp q.t 'c/q"1.t'
 cp n.t 'c/b\2.t'
 printf 's0 = "omega"\nuse(s0)\n' >'c/pass é.t'
-"$T" triage c --harness q.tnh --db tri.db -j 1 --quiet -- "$TW" {} >tri.out 2>tri.err
+"$T" triage c --harness q.tnh --db tri.db -j 1 --quiet --thorough -- "$TW" {} >tri.out 2>tri.err
 expect "triage: report.json parses, with the test names as written" parse c/triage/report.json \
 	"sorted(r['test'] for r in j['results']) == ['b\\\\2.t', 'pass é.t', 'q\"1.t'] and j['failing'] == 2"
 expect "triage: every results/*.json parses" sh -c 'n=0; for f in c/triage/results/*.json; do python3 -c "import json,sys; json.load(open(sys.argv[1], encoding=\"utf-8\"))" "$f" || exit 1; n=$((n + 1)); done; [ $n = 3 ]'
 cp c/triage/report.json report1.json
-"$T" triage c --harness q.tnh --db tri.db -j 1 --quiet -- "$TW" {} >tri2.out 2>tri2.err
+"$T" triage c --harness q.tnh --db tri.db -j 1 --quiet --thorough -- "$TW" {} >tri2.out 2>tri2.err
 expect "triage: a second run reads every result back: the same report" sh -c \
 	"cmp -s report1.json c/triage/report.json && ! grep -q 'interrupted' tri2.err"
 expect "triage: a result file keeps the reduced test's quote and backslash" parse 'c/triage/results/q"1.t.json' \
