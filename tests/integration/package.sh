@@ -83,7 +83,7 @@ EOF
 libdir=$(dirname "$(echo "$R"/usr/lib/*/libtnorm.so.0)")
 expect "a program builds against the installed headers and libtnorm.so" \
 	cc -std=c99 -Wall -Werror -I"$R/usr/include" "$W/v.c" -o "$W/v" -L"$libdir" -ltnorm
-expect "... and runs with it" sh -c "LD_LIBRARY_PATH='$libdir' '$W/v' | grep -qx '$(dpkg-deb -f "$deb" Version) 6 SQLite'"
+expect "... and runs with it" sh -c "LD_LIBRARY_PATH='$libdir' '$W/v' | grep -qx '$(dpkg-deb -f "$deb" Version) 7 capstone'"
 
 # --- the gdb story, with the installed plugin (its one documented line: source .../tnorm-gdb.py) ---
 if command -v gdb >/dev/null; then
