@@ -173,7 +173,14 @@ l whyre.log -o run -k 'tnorm minimize --no-db -o re.norm' -k 'tnorm why --top 3'
 why_reuse_checks whyre.log
 l changed.log -o 'tnorm why --test fail-1.t.norm --top 1' -o 'tnorm why 1' -o 'tnorm changed n->height' \
 	-o 'tnorm pools' -o 'tnorm changed nosuch->x' -- "$D" fail-1.t.norm
-if hw_watch_fires; then changed_checks changed.log; else changed_lldb_no_watch_checks changed.log; fi
+if hw_watch_fires; then
+	changed_checks changed.log
+else
+	# (lldb -b stops at a command's error: the expression that is no location, on its own)
+	l nosuch.log -o 'tnorm why --test fail-1.t.norm --top 1' -o 'tnorm why 1' \
+		-o 'tnorm changed nosuch->x' -- "$D" fail-1.t.norm
+	changed_lldb_no_watch_checks changed.log nosuch.log
+fi
 expect "why 9999: one clear error" \
 	grep -q 'no line 9999: the list has' why.log
 
