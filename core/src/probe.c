@@ -8,7 +8,8 @@
  * patches it and writes it back once.  A hit is an int3 the kernel reports as SIGTRAP with
  * si_code SI_KERNEL and the instruction pointer one byte past it: the original byte goes back
  * for good and the instruction pointer back one byte, so that the thread runs the original
- * instruction when it is continued.
+ * instruction when it is continued.  A hit in another process of the run (a fork or vfork child
+ * of the program, not yet exec'd) is undone in that process's memory and counts for the run.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -234,7 +235,7 @@ int tnorm__probe_trap(tnorm__probe *p, pid_t tid)
 #endif
 }
 
-int tnorm__probe_foreign(tnorm__probe *p, pid_t tid)
+int tnorm__probe_foreign(tnorm__probe *p, pid_t tid, int record)
 {
 #if defined(__x86_64__)
 	struct user_regs_struct regs;
@@ -247,17 +248,25 @@ int tnorm__probe_foreign(tnorm__probe *p, pid_t tid)
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)tid);
 	if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0)
 		return 0;
-	/* Ours only if the byte there is still an int3 (the process may have exec'd another image). */
+	/* Ours only if the byte there is still an int3 (the process may have exec'd another image).
+	 * A fork child's copy of the code loses the int3 there; a vfork child's memory is the
+	 * program's, which loses it too: the line is covered all the same, so the hit counts for
+	 * the run either way. */
 	ok = pread(fd, &b, 1, (off_t)p->addr[i]) == 1 && b == INT3 &&
 	     put_byte(fd, p->addr[i], p->orig[i]) == 0;
 	close(fd);
 	if (!ok)
 		return 0;
 	regs.rip = p->addr[i];
-	return ptrace(PTRACE_SETREGS, tid, NULL, &regs) == 0;
+	if (ptrace(PTRACE_SETREGS, tid, NULL, &regs) < 0)
+		return 0;
+	if (record)
+		p->hit[i] = 1;
+	return 1;
 #else
 	(void)p;
 	(void)tid;
+	(void)record;
 	return 0;
 #endif
 }

@@ -9,8 +9,10 @@
  * which were hit: the run's line coverage.  (Merged abort sites have traps of their own, one
  * per check, in mergetrap.h.)
  *
- * Processes the program forks inherit the int3s; a trap in one of them is undone there (the
- * original byte put back for good), never recorded.  x86-64 only: elsewhere arming fails and
+ * Processes the program forks inherit the int3s (a fork child in its copy of the memory, a
+ * vfork child in the memory it shares with the program until it execs); a trap in one of them
+ * is undone there (the original byte put back for good) and recorded like the program's own: a
+ * line any process of the run executed is covered.  x86-64 only: elsewhere arming fails and
  * the run goes on without the probe.  The tracer thread that runs the program owns the probe
  * during a run; the caller reads it between runs.
  */
@@ -45,8 +47,10 @@ int tnorm__probe_arm(tnorm__probe *p, tnorm__symcache *syms, pid_t pid, int chil
 int tnorm__probe_trap(tnorm__probe *p, pid_t tid);
 
 /* The same for thread `tid` of another process (one the program forked, with the int3s in
- * its copy of the memory): the int3 hit is undone there for good.  1 or 0 as above. */
-int tnorm__probe_foreign(tnorm__probe *p, pid_t tid);
+ * its copy of the memory, or vforked, sharing the program's): the int3 hit is undone there for
+ * good, and recorded as the run's when `record` (0: a process of a run that is over).  Never for
+ * a process that exec'd: its image has no int3 of ours.  1 or 0 as above. */
+int tnorm__probe_foreign(tnorm__probe *p, pid_t tid, int record);
 
 /* Take the int3s out of the armed process (every original byte back) and forget it: a
  * program armed at its start that turned out to be a fork server.  What it covered so far is

@@ -288,6 +288,8 @@ typedef struct {
 	pid_t tid, tgid, ppid;
 	unsigned started : 1; /* its first stop (a new tracee's SIGSTOP) is behind it */
 	unsigned doomed : 1;  /* killed: its run is over */
+	unsigned execd : 1;   /* its process, or one it descends from, exec'd another image: none
+	                       * of the probe's or the traps' int3s is in its memory */
 } task;
 
 typedef struct {
@@ -360,19 +362,23 @@ static task *tasks_note(task_set *ts, pid_t tid, pid_t root, pid_t root2)
 	k->ppid = ppid;
 	/* A thread goes with its process, a process with the one that forked it. */
 	above = tgid != tid ? tgid : ppid;
+	up = tasks_find(ts, above);
 	if (above != root && (!root2 || above != root2))
-		k->doomed = (up = tasks_find(ts, above)) ? up->doomed : 1;
+		k->doomed = up ? up->doomed : 1;
+	k->execd = up && up->execd;
 	if (k->doomed)
 		kill(tid, SIGKILL);
 	return k;
 }
 
 /* At a ptrace stop of `tid`: a new task it started is recorded; after an exec, the id the
- * exec'ing thread had is forgotten (it is the leader's now). */
+ * exec'ing thread had is forgotten (it is the leader's now), and the process holds another
+ * image. */
 static void tasks_follow(task_set *ts, pid_t tid, int status, pid_t root, pid_t root2)
 {
 	int event = status >> 16;
 	unsigned long msg = 0;
+	task *k;
 	if (!WIFSTOPPED(status) ||
 	    (event != PTRACE_EVENT_FORK && event != PTRACE_EVENT_VFORK &&
 	     event != PTRACE_EVENT_CLONE && event != PTRACE_EVENT_EXEC) ||
@@ -380,8 +386,12 @@ static void tasks_follow(task_set *ts, pid_t tid, int status, pid_t root, pid_t 
 		return;
 	if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK || event == PTRACE_EVENT_CLONE)
 		tasks_note(ts, (pid_t)msg, root, root2);
-	else if (event == PTRACE_EVENT_EXEC && (pid_t)msg != tid)
-		tasks_forget(ts, (pid_t)msg);
+	else if (event == PTRACE_EVENT_EXEC) {
+		if ((pid_t)msg != tid)
+			tasks_forget(ts, (pid_t)msg);
+		if ((k = tasks_find(ts, tid)))
+			k->execd = 1;
+	}
 }
 
 /* The run is over: kill every task but those of process `keep` (the fork server; 0: none).  (A
@@ -701,10 +711,13 @@ static void task_stop(trace_state *x, pid_t w, int st)
 		    k && k->started && tnorm__forkserver_hello(x->t->ctl_engine)) {
 			tnorm__forkserver_refuse(x->t->ctl_engine);
 			ptrace(PTRACE_CONT, w, NULL, NULL);
-		} else if (!(st >> 16) && WSTOPSIG(st) == SIGTRAP &&
+		} else if (!(st >> 16) && WSTOPSIG(st) == SIGTRAP && !(k && k->execd) &&
 		           ((x->r->mtrap && tnorm__mtrap_foreign(x->r->mtrap, w)) ||
-		            (x->r->probe && tnorm__probe_foreign(x->r->probe, w)))) {
-			ptrace(PTRACE_CONT, w, NULL, NULL); /* a breakpoint it inherited, undone */
+		            (x->r->probe &&
+		             tnorm__probe_foreign(x->r->probe, w, !x->over && k && !k->doomed)))) {
+			/* A breakpoint it inherited, undone (a fork child's copy, or a vfork child's
+			 * memory, which is the program's): a line of the run's program it ran. */
+			ptrace(PTRACE_CONT, w, NULL, NULL);
 		} else {
 			other_stop(k, w, st);
 		}

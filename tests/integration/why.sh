@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # tnorm why (issue 29): the lines that make a normal form fail, ranked over its neighbours' runs
 # with line coverage.  Planted bugs whose lines are marked in tests/suts; the AVL example's seeded
-# fault; --json; bad input.
+# fault; the lines a program's children run (issue 39); --json; bad input.
 # Needs TNORM_EXE, TNORM_SOURCE_ROOT, TNORM_BUILD_ROOT, TNORM_SUT_DIR (set by meson test).
 . "$(dirname "$0")/lib.sh"
 S=$TNORM_SUT_DIR
@@ -55,6 +55,31 @@ d = json.load(open('avl.json'))
 l = d['lines'][0]
 assert $rc == 0 and l['file'].endswith('avl.c') and abs(l['line'] - $fault) <= 3, l
 "
+
+# ---- issue 39, item 8: lines the program's children run are covered -------------------------------
+# vforker's vfork child runs code in the memory it shares with the program (the first to hit a
+# breakpoint there), its fork child in a copy; each line marked VF_ counts in every run, failing
+# or passing.  Then a second vfork child execs the program again and handles an int3 of its own:
+# nothing of the probe's is in its image.
+vf_check() { # JSON RC MARKERS N: the N lines with a marker, each counted in every run of JSON
+	python3 -c "
+import json, re
+src = open('$SRC/tests/suts/vforker.c').read().split('\n')
+want = [i + 1 for i, t in enumerate(src) if re.search(r'/\* VF_($3)', t)]
+d = json.load(open('$1'))
+got = {l['line']: (l['failing'], l['passing']) for l in d['lines'] if l['file'].endswith('vforker.c')}
+assert $2 == 0 and d['failing'] > 0 and d['passing'] > 0 and len(want) == $4, (d['failing'], d['passing'], want)
+miss = [n for n in want if got.get(n) != (d['failing'], d['passing'])]
+assert not miss, ('not counted in every run', miss, [got.get(n) for n in miss])
+"
+}
+printf '!ab' >vf.t
+"$T" why --json --normal vf.t -- "$S/sut_vforker" @@ no-exec >vf.json 2>vf.err; rc=$?
+expect "item 8: every line a vfork or fork child ran is covered, in every run ($rc)" \
+	vf_check vf.json $rc 'VFORK|FORK|MAIN' 13
+"$T" why --json --normal vf.t -- "$S/sut_vforker" @@ >vfx.json 2>vfx.err; rc=$?
+expect "item 8: a vfork child that exec'd the program runs its own int3; the lines before its exec are covered ($rc)" \
+	vf_check vfx.json $rc 'VFORK|FORK|MAIN|EXEC' 16
 
 # ---- bad input --------------------------------------------------------------------------------------
 printf 'x' >pass.t

@@ -194,8 +194,10 @@ typedef struct tnorm_covered_line {
  * executable it ran: an int3 at each address of the executable's DWARF line table (not those
  * of a sanitizer runtime linked into it) is written into the run's process once it is
  * started, the fork server's child included, and taken back at its first hit, so a line costs
- * one ptrace stop the first time it runs and nothing after; the program is not rebuilt.
- * Shared libraries are not covered.  While coverage is on, a failure at a merged abort site
+ * one ptrace stop the first time it runs and nothing after; the program is not rebuilt.  The
+ * lines the program's fork and vfork children run (until they exec) count for the run too; a
+ * program the run's processes exec is not covered, nor are shared libraries.  While coverage
+ * is on, a failure at a merged abort site
  * keeps its merged signature (no second run; see docs/signatures.md).  `on` 0 turns it off.
  * @return 0; TNORM_EINVALID (NULL runner); TNORM_ENOTFOUND (the program is not an ELF file
  *         with a line table: built without -g, a script); TNORM_ENOMEM.
