@@ -467,7 +467,7 @@ static int make_dirs(const char *folder, const char *out)
 /*
  * The name of a test's own files in OUT (claims/NAME, results/NAME.json, norm/NAME.norm and
  * their temporary files): the test's name while every name made from it stays valid (at most
- * 200 bytes: NAME.json.tmp.XXXXXX, .NAME.PID.tmp), else its first 100 bytes, '~' and a hash of
+ * 200 bytes: NAME.json.tmp.XXXXXX, .NAME.tmp.PID.XXXXXX), else its first 100 bytes, '~' and a hash of
  * the whole name (issue 39, item 9: a 236-255-byte name aborted the triage).  Result files keep
  * the test's name inside ("test"), checked when read back.  `buf` holds a made name.
  */
@@ -520,20 +520,29 @@ static int void_claim(long pid)
 
 /* Claim OUT/claims/NAME (`file`) for this process: its pid is written to a file beside it that is then
  * linked to the claim's name, so that a claim is never seen without its owner.  1 when claimed,
- * 0 when the name exists already, or an error. */
+ * 0 when the name exists already, or an error.  The file is not synced: a claim only has to
+ * outlive its process, not the machine (after a reboot its owner is gone and the claim void),
+ * and a sync per file was a third of triage's bookkeeping on a folder of duplicates (issue 38,
+ * item 3).  Its temporary name has the PID where tnorm__sweep_dead_tmp looks for it. */
 static int take_claim(const char *claims, const char *name, const char *file)
 {
 	tnorm__buf tmp = TNORM__BUF_INIT;
 	char pid[24];
-	int n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid()), err, got = 0;
-	if ((err = tnorm__buf_printf(&tmp, "%s/.%s.%ld.tmp", claims, name, (long)getpid())) < 0 ||
-	    (err = tnorm__write_file_atomic(tmp.ptr, pid, (size_t)n)) < 0) {
+	int n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid()), err, got = 0, fd;
+	if ((err = tnorm__buf_printf(&tmp, "%s/.%s.tmp.%ld.XXXXXX", claims, name, (long)getpid())) < 0)
+		return err;
+	if ((fd = mkstemp(tmp.ptr)) < 0) {
+		err = tnorm__error_errno(TNORM_EIO, "%s: cannot create a claim", tmp.ptr);
 		tnorm__buf_dispose(&tmp);
 		return err;
 	}
-	if (link(tmp.ptr, file) == 0)
+	if (write(fd, pid, (size_t)n) != (ssize_t)n || fchmod(fd, 0644) < 0)
+		err = tnorm__error_errno(TNORM_EIO, "%s: cannot write a claim", tmp.ptr);
+	if (close(fd) < 0 && err == 0)
+		err = tnorm__error_errno(TNORM_EIO, "%s: cannot write a claim", tmp.ptr);
+	if (err == 0 && link(tmp.ptr, file) == 0)
 		got = 1;
-	else if (errno != EEXIST)
+	else if (err == 0 && errno != EEXIST)
 		err = tnorm__error_errno(TNORM_EIO, "%s: cannot claim", file);
 	unlink(tmp.ptr);
 	tnorm__buf_dispose(&tmp);
@@ -1183,6 +1192,13 @@ static int work_on(job *j, worker_state *w, size_t i)
 		}
 	}
 	err = do_claimed(j, w, d, hex, text, len);
+	/* Done (or stopped): the claim goes now, not at the end of the pass, so that claims/ holds
+	 * only the tests being worked on and the end of a pass does not read and delete one claim
+	 * per test (issue 38, item 3: 100,000 of them took minutes).  A worker elsewhere that looked
+	 * for the result just before it was written may take the test again: it redoes it, as after
+	 * a lost lease. */
+	if (claim)
+		unlink(claim);
 	pthread_mutex_lock(&j->lock);
 	tnorm_free(w->held);
 	w->held = NULL;
