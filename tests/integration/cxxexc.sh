@@ -20,37 +20,28 @@ printf 'n\n' >n.t
 printf 'c caught\na last\n' >ca.t
 printf 'l 10\n' >l.t
 
-sig() { # EXE FILE: the signature `tnorm run` prints
-	"$T" run "$2" -- "$1" {} 2>&1 | sed -n 's/^signature: //p'
-}
 # The throw site: gcc names a C++ function by its name, clang by its name and parameters.
 site='lookup(\(char, .*\))? \(exceptions\.cc:24\) <- main \(exceptions\.cc:43\)'
+# One case a line, FILE|WHAT IT CHECKS|the signature `tnorm run` prints, an ERE ($site: the site).
+cat >cases <<'EOF'
+a1.t|std::invalid_argument with its what() at the throw site|uncaught std::invalid_argument \("bad key k1"\) at $site
+o1.t|std::out_of_range thrown from the same line|uncaught std::out_of_range \("no slot k1"\) at $site
+r.t|std::runtime_error, its quotes and tab escaped|uncaught std::runtime_error \("runtime \\"quoted\\"\\tand tabbed"\) at main \(exceptions\.cc:46\)
+i.t|throw 42|uncaught int at main \(exceptions\.cc:48\)
+u.t|a class overriding what(): the terminate handler's text|uncaught own_error \("own error text"\) at main \(exceptions\.cc:50\)
+n.t|thrown inside a noexcept function|uncaught std::logic_error \("thrown through noexcept"\) at must_not_throw(\(char const\*\))? \(exceptions\.cc:30\) <- main \(exceptions\.cc:65\)
+ca.t|the uncaught one, not the one caught before it|uncaught std::invalid_argument \("bad key last"\) at $site
+EOF
 for cxx in g++ clang++; do
 	for opt in O0 O2; do
 		v=$cxx-$opt exe=$W/ex-$cxx-$opt
 		if ! "$cxx" -g -"$opt" -w -o "$exe" "$src" >"$v.log" 2>&1; then
 			bad "$v: builds"; sed 's/^/#   /' "$v.log" | head -5; continue
 		fi
-		s=$(sig "$exe" a1.t)
-		expect "$v: std::invalid_argument with its what() at the throw site ($s)" \
-			grep -Eq "^uncaught std::invalid_argument \(\"bad key k1\"\) at $site\$" <<<"$s"
-		s=$(sig "$exe" o1.t)
-		expect "$v: std::out_of_range thrown from the same line ($s)" \
-			grep -Eq "^uncaught std::out_of_range \(\"no slot k1\"\) at $site\$" <<<"$s"
-		s=$(sig "$exe" r.t)
-		expect "$v: std::runtime_error, its quotes and tab escaped ($s)" \
-			[ "$s" = 'uncaught std::runtime_error ("runtime \"quoted\"\tand tabbed") at main (exceptions.cc:46)' ]
-		s=$(sig "$exe" i.t)
-		expect "$v: throw 42 ($s)" [ "$s" = 'uncaught int at main (exceptions.cc:48)' ]
-		s=$(sig "$exe" u.t)
-		expect "$v: a class overriding what(): the terminate handler's text ($s)" \
-			[ "$s" = 'uncaught own_error ("own error text") at main (exceptions.cc:50)' ]
-		s=$(sig "$exe" n.t)
-		expect "$v: thrown inside a noexcept function ($s)" \
-			grep -Eq '^uncaught std::logic_error \("thrown through noexcept"\) at must_not_throw(\(char const\*\))? \(exceptions\.cc:30\) <- main \(exceptions\.cc:65\)$' <<<"$s"
-		s=$(sig "$exe" ca.t)
-		expect "$v: the uncaught one, not the one caught before it ($s)" \
-			grep -Eq "^uncaught std::invalid_argument \(\"bad key last\"\) at $site\$" <<<"$s"
+		while IFS='|' read -r -u 3 file what ere; do
+			s=$("$T" run "$file" -- "$exe" {} 2>&1 | sed -n 's/^signature: //p')
+			expect "$v: $what ($s)" grep -Eq "^${ere//\$site/$site}\$" <<<"$s"
+		done 3<cases
 		out=$("$T" run l.t -- "$exe" {} 2>&1)
 		expect "$v: caught exceptions are no failure" grep -q '^outcome: pass' <<<"$out"
 		"$T" run --json a2.t -- "$exe" {} >"$v.json" 2>&1

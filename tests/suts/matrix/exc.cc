@@ -8,7 +8,9 @@
 // The input has A's lines first, so the whole test fails with A.
 #include <cctype>
 #include <cstdio>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -22,28 +24,26 @@ static void refuse(int why, const std::string &key)
 int main(int argc, char **argv)
 {
 	std::set<std::string> names;
-	char line[256], cmd[16], key[24];
-	FILE *f;
-	if (argc < 2 || !(f = fopen(argv[1], "r")))
+	std::ifstream in(argc > 1 ? argv[1] : "");
+	std::string line;
+	if (!in)
 		return 125;
-	while (fgets(line, sizeof(line), f)) {
-		int n = sscanf(line, "%15s %23s", cmd, key);
-		std::string k = n == 2 ? key : "";
-		if (n == 2 && std::string(cmd) == "add") {
+	while (std::getline(in, line)) {
+		std::istringstream words(line);
+		std::string cmd, key;
+		words >> cmd >> key;
+		if (cmd == "add" && !key.empty()) {
 			if (names.size() >= 2 && isupper((unsigned char)key[0])) {
 				mark("BUG-A");
-				refuse(1, k);
+				refuse(1, key);
 			}
-			names.insert(k);
-		} else if (n == 2 && std::string(cmd) == "del") {
-			if (!names.erase(k)) {
-				mark("BUG-B");
-				refuse(2, k);
-			}
-		} else if (n == 1 && std::string(cmd) == "count") {
+			names.insert(key);
+		} else if (cmd == "del" && !key.empty() && !names.erase(key)) {
+			mark("BUG-B");
+			refuse(2, key);
+		} else if (cmd == "count") {
 			printf("%zu\n", names.size());
 		}
 	}
-	fclose(f);
 	return 0;
 }
