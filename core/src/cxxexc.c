@@ -29,6 +29,8 @@
  * (tnorm__cxx_what_from_stderr).  libc++abi's exceptions ("CLNGC++\0") have another layout and
  * are not read: such a failure stays SIGABRT.
  */
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -86,7 +88,7 @@ int tnorm__cxx_throw_frames(const tnorm_frame *frames, size_t n)
 	                                       "__clang_call_terminate", "std::terminate",
 	                                       "__gxx_personality_v0", "std::rethrow_exception", NULL};
 	size_t i, k;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && tnorm_frame_is_runtime(frames[i].function, frames[i].module); i++)
 		for (k = 0; frames[i].function && prefixes[k]; k++)
 			if (!strncmp(frames[i].function, prefixes[k], strlen(prefixes[k])))
 				return 1;
@@ -169,14 +171,14 @@ static int find_exception(pid_t tid, const uint64_t *w, size_t n, uint64_t *obj,
 }
 
 int tnorm__cxx_exception(pid_t tid, tnorm__symcache *syms, const char *maps, const uint64_t *cands,
-                         size_t ncands, uint64_t stack_lo, uint64_t stack_hi, char **type,
+                         size_t ncands, uint64_t stack_lo, uint64_t stack_hi, char **kind,
                          char **what, size_t *what_len)
 {
 	uint64_t obj = 0, tinfo = 0, name_at, *stack = NULL;
-	char *name = NULL;
+	char *name = NULL, *type;
 	size_t len, nwords = 0;
 	int found;
-	*type = *what = NULL;
+	*kind = *what = NULL;
 	*what_len = 0;
 	if (stack_hi > stack_lo && stack_hi - stack_lo <= STACK_LIMIT) {
 		nwords = (size_t)(stack_hi - stack_lo) / 8;
@@ -196,12 +198,75 @@ int tnorm__cxx_exception(pid_t tid, tnorm__symcache *syms, const char *maps, con
 		free(name);
 		return 0;
 	}
-	*type = tnorm__demangle_type(name + (name[0] == '*'));
+	type = tnorm__demangle_type(name + (name[0] == '*'));
 	free(name);
-	if (!*type)
+	if (!type || !(*kind = tnorm__malloc(strlen(type) + sizeof("uncaught ")))) {
+		free(type);
 		return TNORM_ENOMEM;
+	}
+	snprintf(*kind, strlen(type) + sizeof("uncaught "), "uncaught %s", type);
+	free(type);
 	*what = what_text(tid, syms, maps, obj, what_len);
 	return 1;
+}
+
+/* The end of the mapping of `maps` that holds `addr`, or 0. */
+static uint64_t mapping_end(const char *maps, uint64_t addr)
+{
+	const char *p;
+	for (p = maps; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		unsigned long long lo, hi;
+		if (sscanf(p, "%llx-%llx", &lo, &hi) == 2 && lo <= addr && addr < hi)
+			return hi;
+	}
+	return 0;
+}
+
+/* The thread of process `pid` stopped at `pc`, and its stack pointer: the last two fields of
+ * /proc/PID/task/TID/syscall ("NR ARGS... SP PC", or "-1 SP PC" outside a system call), which
+ * the kernel fills for a stopped thread.  The thread's id, or 0. */
+static pid_t thread_at(pid_t pid, uint64_t pc, uint64_t *sp)
+{
+	char path[64], *text = NULL, *last, *prev;
+	DIR *d;
+	struct dirent *e;
+	pid_t tid = 0;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (!(d = opendir(path)))
+		return 0;
+	while (!tid && (e = readdir(d)) != NULL) {
+		unsigned long long at = 0, s = 0;
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/syscall", (int)pid, e->d_name);
+		if (tnorm__read_file(path, &text, NULL) < 0)
+			continue;
+		last = strrchr(text, ' ');
+		for (prev = last; prev && prev > text && prev[-1] != ' '; prev--)
+			;
+		if (last && prev && prev > text && sscanf(prev, "%llx %llx", &s, &at) == 2 && at == pc) {
+			tid = (pid_t)atoi(e->d_name);
+			*sp = s;
+		}
+		free(text);
+		text = NULL;
+	}
+	closedir(d);
+	return tid;
+}
+
+int tnorm__cxx_exception_stopped(pid_t pid, uint64_t pc, tnorm__symcache *syms, const char *maps,
+                                 char **kind, char **what, size_t *what_len)
+{
+	uint64_t sp = 0, end;
+	pid_t tid = thread_at(pid, pc, &sp);
+	*kind = *what = NULL;
+	*what_len = 0;
+	if (!tid || !(end = mapping_end(maps, sp)))
+		return 0;
+	if (end - sp > STACK_LIMIT)
+		end = sp + STACK_LIMIT;
+	return tnorm__cxx_exception(tid, syms, maps, NULL, 0, sp, end, kind, what, what_len);
 }
 
 int tnorm__cxx_what_from_stderr(const char *err, const char *type, char **what, size_t *len)

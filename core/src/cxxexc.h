@@ -12,7 +12,8 @@
 #include "symbolize.h"
 #include "tnorm/signature.h"
 
-/* Whether frames[0..n) (innermost first, up to the throwing frame) are those of an abort in the
+/* Whether the runtime frames of frames[0..n) (innermost first, up to the first frame that is not
+ * a runtime's, as tnorm_frame_is_runtime says) are those of an abort in the
  * C++ runtime's throw or terminate machinery (__cxa_throw, __cxa_rethrow, std::terminate, a
  * noexcept function's terminate call, the personality routine): 1 or 0. */
 int tnorm__cxx_throw_frames(const tnorm_frame *frames, size_t n);
@@ -24,15 +25,24 @@ int tnorm__cxx_throw_frames(const tnorm_frame *frames, size_t n);
  * to the exception lies among them.  Each is tried
  * as the exception's unwind header and as the thrown object, and the first that is a live
  * exception of libstdc++ (its 8-byte exception class "GNUCC++\0", or "GNUCC++\1" for one
- * rethrown by std::rethrow_exception) is taken.  On 1, *type is the thrown object's type
- * demangled ("std::invalid_argument", "int") and *what the text its what() returns when that can
+ * rethrown by std::rethrow_exception) is taken.  On 1, *kind is "uncaught " and the thrown
+ * object's type demangled ("uncaught std::invalid_argument", "uncaught int") and *what the text its what() returns when that can
  * be read without calling it (the std::logic_error and std::runtime_error families: their
  * message is a string at a fixed place), else NULL, with *what_len its length; both allocated
  * (free them).  0: no exception found (nothing set); TNORM_ENOMEM.
  */
 int tnorm__cxx_exception(pid_t tid, tnorm__symcache *syms, const char *maps, const uint64_t *cands,
-                         size_t ncands, uint64_t stack_lo, uint64_t stack_hi, char **type,
+                         size_t ncands, uint64_t stack_lo, uint64_t stack_hi, char **kind,
                          char **what, size_t *what_len);
+
+/*
+ * The same for a process a debugger stopped, of which the engine knows only the program counters
+ * (tnorm_signature_from_process): the thread stopped at `pc` and its stack pointer are read from
+ * /proc/PID/task/TID/syscall, and the words of its stack from there (at most 64 KB, within its
+ * mapping) are the candidates.  Same results.
+ */
+int tnorm__cxx_exception_stopped(pid_t pid, uint64_t pc, tnorm__symcache *syms, const char *maps,
+                                 char **kind, char **what, size_t *what_len);
 
 /*
  * The what() text libstdc++'s default terminate handler printed on standard error `err` for an

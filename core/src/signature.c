@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "cxxexc.h"
 #include "json.h"
 #include "model.h"
 #include "signature_internal.h"
@@ -378,8 +379,8 @@ int tnorm_signature_from_process(tnorm_signature **out, const char *kind, int pi
 	tnorm__symcache *syms = NULL;
 	tnorm_frame frames[TNORM__MAX_FRAMES];
 	char names[TNORM__MAX_FRAMES][32];
-	char mpath[64], *maps = NULL;
-	size_t n;
+	char mpath[64], *maps = NULL, *xkind = NULL, *what = NULL;
+	size_t n, what_len = 0;
 	int err;
 	if (!out || !kind || (npcs && !pcs))
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_signature_from_process: NULL argument");
@@ -392,15 +393,24 @@ int tnorm_signature_from_process(tnorm_signature **out, const char *kind, int pi
 		goto done;
 	n = tnorm__frames_from_pcs(syms, maps, pcs, NULL, NULL, npcs, frames, names,
 	                           TNORM__MAX_FRAMES);
-	if ((err = tnorm_signature_new(out, kind, frames, n)) < 0)
+	/* An uncaught C++ exception, read as the runner reads it (from the stack alone: the
+	 * debugger's registers of each frame are not at hand). */
+	if (!strcmp(kind, "SIGABRT") && npcs && tnorm__cxx_throw_frames(frames, n) &&
+	    (err = tnorm__cxx_exception_stopped(pid, pcs[0], syms, maps, &xkind, &what,
+	                                        &what_len)) < 0)
 		goto done;
-	if (message && (err = tnorm_signature_set_message(*out, message)) < 0) {
+	if ((err = tnorm_signature_new(out, xkind ? xkind : kind, frames, n)) < 0)
+		goto done;
+	if ((what && (err = tnorm_signature_set_what(*out, what, what_len)) < 0) ||
+	    (message && (err = tnorm_signature_set_message(*out, message)) < 0)) {
 		tnorm_signature_free(*out);
 		*out = NULL;
 	}
 done:
 	tnorm__symcache_free(syms);
 	free(maps);
+	free(xkind);
+	free(what);
 	return err;
 }
 

@@ -293,9 +293,7 @@ static int uncaught_exception(tnorm_runner *r, remote *rm, const tnorm_frame *fr
 	uint64_t regs[TNORM__MAX_FRAMES * 6];
 	unw_word_t v, lo = 0, hi = 0;
 	size_t t = first_user_frame(frames, n), j, i, k, nregs = 0;
-	char *type = NULL;
-	int found;
-	if (t >= n || !tnorm__cxx_throw_frames(frames, t))
+	if (t >= n || !tnorm__cxx_throw_frames(frames, n))
 		return 0;
 	for (j = 0; j < npcs && pcs[j] != frames[t].pc; j++)
 		;
@@ -307,20 +305,8 @@ static int uncaught_exception(tnorm_runner *r, remote *rm, const tnorm_frame *fr
 				regs[nregs++] = (uint64_t)v;
 	if (unw_get_reg(&rm->at[0], UNW_REG_SP, &lo) < 0 || unw_get_reg(&rm->at[j], UNW_REG_SP, &hi) < 0)
 		lo = hi = 0;
-	found = tnorm__cxx_exception(rm->tid, r->syms, rm->maps, regs, nregs, (uint64_t)lo,
-	                             (uint64_t)hi, &type, what, what_len);
-	if (found <= 0)
-		return found;
-	*kind = tnorm__malloc(strlen(type) + sizeof("uncaught "));
-	if (*kind)
-		snprintf(*kind, strlen(type) + sizeof("uncaught "), "uncaught %s", type);
-	free(type);
-	if (!*kind) {
-		free(*what);
-		*what = NULL;
-		return TNORM_ENOMEM;
-	}
-	return 1;
+	return tnorm__cxx_exception(rm->tid, r->syms, rm->maps, regs, nregs, (uint64_t)lo,
+	                            (uint64_t)hi, kind, what, what_len);
 }
 
 /* Unwind the stopped thread `tid` of process `pid` and build its signature. */
