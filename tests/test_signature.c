@@ -398,6 +398,72 @@ static void test_signature__inlined_sites(void **state)
 	tnorm_signature_free(called_b);
 }
 
+/* An uncaught exception: the kind names the type, the what() text is shown (escaped, cut) and
+ * kept by copies, but never compared: two texts of one type at one line are one fault, two types
+ * there are two. */
+static void test_signature__uncaught_exception(void **state)
+{
+	static const char stack[] = "!raise !abort __cxa_throw lookup:/src/kv.cc:24 main:/src/kv.cc:43";
+	tnorm_signature *a = make("uncaught std::invalid_argument", stack);
+	tnorm_signature *b = make("uncaught std::invalid_argument", stack);
+	tnorm_signature *o = make("uncaught std::out_of_range", stack), *d = NULL, *cal = NULL;
+	tnorm_signature *both[2];
+	tnorm_match *line = NULL;
+	char long_text[300], *ka = NULL, *kb = NULL, *ko = NULL, *json = NULL, *t = NULL;
+	size_t len = 0;
+	int stable = 0;
+	(void)state;
+	assert_int_equal(tnorm_signature_set_what(a, "bad \"key\"\t\x01k1", 13), 0);
+	assert_int_equal(tnorm_signature_set_what(b, "bad key k2", 10), 0);
+	assert_string_equal(tnorm_signature_what(b, &len), "bad key k2");
+	assert_int_equal(len, 10);
+	assert_null(tnorm_signature_what(o, &len));
+	assert_int_equal(len, 0);
+	expect_text(a, 0, "uncaught std::invalid_argument (\"bad \\\"key\\\"\\t\\x01k1\") at lookup "
+	                  "(kv.cc:24) <- main (kv.cc:43)");
+	expect_top(b, "uncaught std::invalid_argument (\"bad key k2\") at lookup (kv.cc:24)");
+	expect_text(o, 0, "uncaught std::out_of_range at lookup (kv.cc:24) <- main (kv.cc:43)");
+	assert_int_equal(tnorm_match_parse(&line, "line"), 0);
+	assert_true(tnorm_match_test(line, a, b, NULL, NULL));
+	assert_false(tnorm_match_test(line, a, o, NULL, NULL));
+	assert_int_equal(tnorm_match_key(line, a, &ka), 0);
+	assert_int_equal(tnorm_match_key(line, b, &kb), 0);
+	assert_int_equal(tnorm_match_key(line, o, &ko), 0);
+	assert_string_equal(ka, "uncaught std::invalid_argument at lookup (kv.cc:24)");
+	assert_string_equal(ka, kb);
+	assert_string_not_equal(ka, ko);
+	assert_int_equal(tnorm_signature_json(b, &json), 0);
+	assert_non_null(strstr(json, "\"kind\": \"uncaught std::invalid_argument\", \"text\": "
+	                             "\"uncaught std::invalid_argument (\\\"bad key k2\\\") at lookup "
+	                             "(kv.cc:24) <- main (kv.cc:43)\", \"what\": \"bad key k2\", "));
+	/* Copies keep it; a long text is cut where it is shown. */
+	assert_int_equal(tnorm_signature_dup(&d, a), 0);
+	assert_memory_equal(tnorm_signature_what(d, &len), "bad \"key\"\t\x01k1", 13);
+	both[0] = b;
+	both[1] = a;
+	assert_int_equal(tnorm_signature_calibrate(&cal, &stable, both, 2), 0);
+	assert_string_equal(tnorm_signature_what(cal, NULL), "bad key k2");
+	memset(long_text, 'x', sizeof(long_text));
+	assert_int_equal(tnorm_signature_set_what(d, long_text, sizeof(long_text)), 0);
+	assert_int_equal(tnorm_signature_format_top(d, &t), 0);
+	assert_non_null(strstr(t, "xxx\"...) at lookup (kv.cc:24)"));
+	assert_int_equal(strlen(t), strlen("uncaught std::invalid_argument (\"\"...) at lookup (kv.cc:24)") + 160);
+	assert_int_equal(tnorm_signature_set_what(d, NULL, 0), 0);
+	assert_null(tnorm_signature_what(d, NULL));
+	assert_int_equal(tnorm_signature_set_what(d, NULL, 3), TNORM_EINVALID);
+	tnorm_free(t);
+	tnorm_free(json);
+	tnorm_free(ka);
+	tnorm_free(kb);
+	tnorm_free(ko);
+	tnorm_match_free(line);
+	tnorm_signature_free(cal);
+	tnorm_signature_free(d);
+	tnorm_signature_free(a);
+	tnorm_signature_free(b);
+	tnorm_signature_free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -410,6 +476,7 @@ int main(void)
 		cmocka_unit_test(test_signature__static_sanitizer_runtime),
 		cmocka_unit_test(test_signature__offsets_and_free_stack),
 		cmocka_unit_test(test_signature__calibrate),
+		cmocka_unit_test(test_signature__uncaught_exception),
 	};
 	return cmocka_run_group_tests_name("signature", tests, NULL, NULL);
 }

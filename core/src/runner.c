@@ -42,6 +42,7 @@
 
 #include "report.h"
 #include "options.h"
+#include "cxxexc.h"
 #include "runner_internal.h"
 #include "sanopts.h"
 #include "signature_internal.h"
@@ -406,6 +407,20 @@ static void set_last_line(tnorm_signature *sig, const char *err)
 	tnorm_signature_set_message(sig, line);
 }
 
+/* An uncaught exception whose what() text the memory could not give (a class that overrides
+ * what()): the text libstdc++'s terminate handler printed, when it did. */
+static void uncaught_what(tnorm_signature *sig, const char *err)
+{
+	const char *kind = tnorm_signature_kind(sig);
+	char *what = NULL;
+	size_t len = 0;
+	if (strncmp(kind, "uncaught ", 9) || tnorm_signature_what(sig, NULL) ||
+	    tnorm__cxx_what_from_stderr(err, kind + 9, &what, &len) <= 0)
+		return;
+	tnorm_signature_set_what(sig, what, len);
+	free(what);
+}
+
 /*
  * What the program's standard error says about the failure: a sanitizer report gives the kind
  * (bug type and access) and the free/alloc stacks; a leak report's allocation stack becomes the
@@ -428,6 +443,7 @@ static void apply_report(tnorm_runner *r, const char *err, tnorm_signature **sig
 		if (ended_by_report)
 			tnorm__report_dispose(&rep);
 		set_last_line(*sig, err);
+		uncaught_what(*sig, err);
 		return;
 	}
 	if (rep.nstack[TNORM__REPORT_LEAK]) {

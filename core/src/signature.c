@@ -17,7 +17,9 @@
 #include <string.h>
 
 #include "common.h"
+#include "cxxexc.h"
 #include "json.h"
+#include "model.h"
 #include "signature_internal.h"
 #include "symbolize.h"
 #include "tnorm/signature.h"
@@ -30,6 +32,8 @@ struct tnorm_signature {
 	tnorm_frame *aux[TNORM_STACK_COUNT]; /* the sanitizer report's free and alloc stacks */
 	size_t naux[TNORM_STACK_COUNT];
 	char *message; /* the program's last line on stderr, values masked; NULL when none */
+	char *what;    /* an uncaught exception's what() text (what_len bytes, any); NULL if none */
+	size_t what_len;
 };
 
 struct tnorm_match {
@@ -91,7 +95,8 @@ int tnorm_frame_is_runtime(const char *fn, const char *module)
 	       has_prefix(fn, "__cxa_rethrow") || has_prefix(fn, "_Unwind_") ||
 	       has_prefix(fn, "_ZSt9terminate") || has_prefix(fn, "_ZN10__cxxabiv1") ||
 	       has_prefix(fn, "std::terminate") || has_prefix(fn, "__gnu_cxx::") ||
-	       has_prefix(fn, "__cxxabiv1::") || !strcmp(fn, "__cxa_call_terminate");
+	       has_prefix(fn, "__cxxabiv1::") || !strcmp(fn, "__cxa_call_terminate") ||
+	       !strcmp(fn, "__clang_call_terminate");
 }
 
 static void free_frame_strings(tnorm_frame *f)
@@ -122,6 +127,7 @@ void tnorm_signature_free(tnorm_signature *s)
 		free_frames(s->aux[k], s->naux[k]);
 	free(s->kind);
 	free(s->message);
+	free(s->what);
 	free(s);
 }
 
@@ -254,6 +260,38 @@ const char *tnorm_signature_message(const tnorm_signature *s)
 	return s ? s->message : NULL;
 }
 
+int tnorm_signature_set_what(tnorm_signature *s, const char *what, size_t len)
+{
+	char *w = NULL;
+	if (!s || (!what && len))
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_signature_set_what: bad argument");
+	if (what) {
+		if (!(w = tnorm__malloc(len + 1)))
+			return TNORM_ENOMEM;
+		memcpy(w, what, len);
+		w[len] = '\0';
+	}
+	free(s->what);
+	s->what = w;
+	s->what_len = what ? len : 0;
+	return 0;
+}
+
+const char *tnorm_signature_what(const tnorm_signature *s, size_t *len)
+{
+	if (len)
+		*len = s ? s->what_len : 0;
+	return s ? s->what : NULL;
+}
+
+/* The extras a copy keeps: the message and the exception's text. */
+static int copy_extras(tnorm_signature *d, const tnorm_signature *s)
+{
+	if (s->message && !(d->message = tnorm__strdup(s->message)))
+		return TNORM_ENOMEM;
+	return s->what ? tnorm_signature_set_what(d, s->what, s->what_len) : 0;
+}
+
 int tnorm_signature_new(tnorm_signature **out, const char *kind, const tnorm_frame *frames,
                         size_t nframes)
 {
@@ -298,10 +336,10 @@ int tnorm_signature_dup(tnorm_signature **out, const tnorm_signature *s)
 			*out = NULL;
 			return err;
 		}
-	if (s->message && !((*out)->message = tnorm__strdup(s->message))) {
+	if ((err = copy_extras(*out, s)) < 0) {
 		tnorm_signature_free(*out);
 		*out = NULL;
-		return TNORM_ENOMEM;
+		return err;
 	}
 	return 0;
 }
@@ -341,8 +379,8 @@ int tnorm_signature_from_process(tnorm_signature **out, const char *kind, int pi
 	tnorm__symcache *syms = NULL;
 	tnorm_frame frames[TNORM__MAX_FRAMES];
 	char names[TNORM__MAX_FRAMES][32];
-	char mpath[64], *maps = NULL;
-	size_t n;
+	char mpath[64], *maps = NULL, *xkind = NULL, *what = NULL;
+	size_t n, what_len = 0;
 	int err;
 	if (!out || !kind || (npcs && !pcs))
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_signature_from_process: NULL argument");
@@ -355,15 +393,24 @@ int tnorm_signature_from_process(tnorm_signature **out, const char *kind, int pi
 		goto done;
 	n = tnorm__frames_from_pcs(syms, maps, pcs, NULL, NULL, npcs, frames, names,
 	                           TNORM__MAX_FRAMES);
-	if ((err = tnorm_signature_new(out, kind, frames, n)) < 0)
+	/* An uncaught C++ exception, read as the runner reads it (from the stack alone: the
+	 * debugger's registers of each frame are not at hand). */
+	if (!strcmp(kind, "SIGABRT") && npcs && tnorm__cxx_throw_frames(frames, n) &&
+	    (err = tnorm__cxx_exception_stopped(pid, pcs[0], syms, maps, &xkind, &what,
+	                                        &what_len)) < 0)
 		goto done;
-	if (message && (err = tnorm_signature_set_message(*out, message)) < 0) {
+	if ((err = tnorm_signature_new(out, xkind ? xkind : kind, frames, n)) < 0)
+		goto done;
+	if ((what && (err = tnorm_signature_set_what(*out, what, what_len)) < 0) ||
+	    (message && (err = tnorm_signature_set_message(*out, message)) < 0)) {
 		tnorm_signature_free(*out);
 		*out = NULL;
 	}
 done:
 	tnorm__symcache_free(syms);
 	free(maps);
+	free(xkind);
+	free(what);
 	return err;
 }
 
@@ -504,6 +551,20 @@ static int site_unknown(const tnorm_signature *s, size_t caller)
 	return caller >= s->n || (s->frames[caller].line == 0 && s->frames[s->throwing].line != 0);
 }
 
+/* The kind as the text shows it: an uncaught exception's what() text follows it, quoted and
+ * escaped as tnorm quotes strings everywhere, cut after WHAT_SHOWN bytes. */
+#define WHAT_SHOWN 160
+static int put_kind(tnorm__buf *b, const tnorm_signature *s)
+{
+	size_t n = s->what_len < WHAT_SHOWN ? s->what_len : WHAT_SHOWN;
+	int err;
+	if ((err = tnorm__buf_puts(b, s->kind)) < 0 || !s->what)
+		return err;
+	if ((err = tnorm__buf_puts(b, " (")) < 0 || (err = tnorm__buf_put_quoted(b, s->what, n)) < 0)
+		return err;
+	return tnorm__buf_puts(b, n < s->what_len ? "...)" : ")");
+}
+
 int tnorm_signature_format(const tnorm_signature *s, size_t depth, char **out)
 {
 	tnorm__buf b = TNORM__BUF_INIT;
@@ -511,7 +572,7 @@ int tnorm_signature_format(const tnorm_signature *s, size_t depth, char **out)
 	if (!s || !out)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_signature_format: NULL argument");
 	*out = NULL;
-	if ((err = tnorm__buf_puts(&b, s->kind)) < 0 ||
+	if ((err = put_kind(&b, s)) < 0 ||
 	    (err = put_frames(&b, s->frames, s->throwing, useful_end(s), depth, " at ")) < 0)
 		goto fail;
 	if (s->naux[TNORM_STACK_FREE] &&
@@ -537,7 +598,7 @@ int tnorm_signature_format_top(const tnorm_signature *s, char **out)
 		*out = NULL;
 	if (!s || !out)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_signature_format_top: NULL argument");
-	if ((err = tnorm__buf_puts(&b, s->kind)) < 0 ||
+	if ((err = put_kind(&b, s)) < 0 ||
 	    (err = put_frames(&b, s->frames, s->throwing, useful_end(s), 1, " at ")) < 0) {
 		tnorm__buf_dispose(&b);
 		return err;
@@ -599,6 +660,8 @@ int tnorm_signature_json(const tnorm_signature *s, char **out)
 	root = json_object();
 	bad |= json_object_set_new(root, "kind", tnorm__json_str(s->kind));
 	bad |= json_object_set_new(root, "text", tnorm__json_str(text));
+	if (s->what)
+		bad |= json_object_set_new(root, "what", tnorm__json_text(s->what, s->what_len));
 	bad |= json_object_set_new(root, "throwing", json_integer((json_int_t)s->throwing));
 	bad |= json_object_set_new(root, "frames", json_frames(s->frames, s->n, 1));
 	for (k = 0; k < TNORM_STACK_COUNT; k++)
@@ -870,10 +933,10 @@ int tnorm_signature_calibrate(tnorm_signature **out, int *stable, tnorm_signatur
 	 * cannot be told, it is what tells failures apart, and a target without it took every
 	 * candidate for a slip (issue 27: `SIGABRT at main (driver.c:25)` against the same with
 	 * `[message]`, not one byte removed in 6,134 runs). */
-	if (s0->message && !((*out)->message = tnorm__strdup(s0->message))) {
+	if ((err = copy_extras(*out, s0)) < 0) {
 		tnorm_signature_free(*out);
 		*out = NULL;
-		return TNORM_ENOMEM;
+		return err;
 	}
 	*stable = all;
 	return 0;

@@ -177,6 +177,15 @@ static char *demangled_dup(const char *name)
 	return tnorm__strdup(name);
 }
 
+char *tnorm__demangle_type(const char *mangled)
+{
+	int status = -1;
+	char *d = __cxa_demangle(mangled, NULL, NULL, &status), *copy;
+	copy = tnorm__strdup(d && status == 0 ? d : mangled);
+	free(d);
+	return copy;
+}
+
 static int push_func(func **arr, size_t *n, size_t *cap, uint64_t lo, uint64_t hi, const char *name)
 {
 	if (*n == *cap) {

@@ -102,4 +102,9 @@ int tnorm__symcache_proc_addr(tnorm__symcache *c, const char *maps, const char *
 int tnorm__symcache_module_rows(tnorm__symcache *c, const char *path, uint64_t **addrs,
                                 size_t *n);
 
+/* A type's mangled name as type_info::name() gives it ("St16invalid_argument", "i") demangled
+ * ("std::invalid_argument", "int") with the same demangler as function names; the name itself
+ * when it does not demangle.  Allocated (free it), or NULL when out of memory. */
+char *tnorm__demangle_type(const char *mangled);
+
 #endif

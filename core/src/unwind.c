@@ -22,6 +22,7 @@
 
 #include <libunwind-ptrace.h>
 
+#include "cxxexc.h"
 #include "runner_internal.h"
 #include "signature_internal.h"
 
@@ -276,14 +277,46 @@ static uint64_t frame_start(void *arg, size_t i)
 	return unw_get_proc_info(&rm->at[i], &pi) == 0 ? (uint64_t)pi.start_ip : 0;
 }
 
+/*
+ * An abort in the C++ runtime's throw or terminate code: the exception it aborts with
+ * (cxxexc.c), found among the callee-saved registers of the machine frames up to the throwing
+ * one, as the unwinder restores them for each, and the words of their stack.  On 1, *kind is
+ * "uncaught TYPE" and *what the exception's text or NULL (both allocated).  Called during the
+ * walk (the cursors read the stack through it).
+ */
+static int uncaught_exception(tnorm_runner *r, remote *rm, const tnorm_frame *frames, size_t n,
+                              const uint64_t *pcs, size_t npcs, char **kind, char **what,
+                              size_t *what_len)
+{
+	static const int saved[] = {UNW_X86_64_RBX, UNW_X86_64_RBP, UNW_X86_64_R12,
+	                            UNW_X86_64_R13, UNW_X86_64_R14, UNW_X86_64_R15};
+	uint64_t regs[TNORM__MAX_FRAMES * 6];
+	unw_word_t v, lo = 0, hi = 0;
+	size_t t = first_user_frame(frames, n), j, i, k, nregs = 0;
+	if (t >= n || !tnorm__cxx_throw_frames(frames, n))
+		return 0;
+	for (j = 0; j < npcs && pcs[j] != frames[t].pc; j++)
+		;
+	if (j == npcs)
+		return 0;
+	for (i = 0; i <= j; i++)
+		for (k = 0; k < sizeof(saved) / sizeof(saved[0]); k++)
+			if (unw_get_reg(&rm->at[i], saved[k], &v) == 0)
+				regs[nregs++] = (uint64_t)v;
+	if (unw_get_reg(&rm->at[0], UNW_REG_SP, &lo) < 0 || unw_get_reg(&rm->at[j], UNW_REG_SP, &hi) < 0)
+		lo = hi = 0;
+	return tnorm__cxx_exception(rm->tid, r->syms, rm->maps, regs, nregs, (uint64_t)lo,
+	                            (uint64_t)hi, kind, what, what_len);
+}
+
 /* Unwind the stopped thread `tid` of process `pid` and build its signature. */
 void tnorm__unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnorm_signature **out)
 {
 	tnorm_frame frames[TNORM__MAX_FRAMES];
 	uint64_t pcs[TNORM__MAX_FRAMES];
 	char names[TNORM__MAX_FRAMES][32];
-	char mpath[64], *maps = NULL;
-	size_t n = 0, npcs = 0;
+	char mpath[64], *maps = NULL, *xkind = NULL, *what = NULL;
+	size_t n = 0, npcs = 0, what_len = 0;
 	remote *rm = r->unwinder;
 	int walked = 0;
 
@@ -323,6 +356,8 @@ void tnorm__unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnor
 		}
 		n = tnorm__frames_from_pcs(r->syms, maps, pcs, frame_start, rm, npcs, frames, names,
 		                           TNORM__MAX_FRAMES);
+		if (!strcmp(kind, "SIGABRT"))
+			uncaught_exception(r, rm, frames, n, pcs, npcs, &xkind, &what, &what_len);
 		walked = 1;
 		unwinding = NULL;
 		_UPT_destroy(rm->upt);
@@ -335,6 +370,12 @@ void tnorm__unwind(tnorm_runner *r, pid_t pid, pid_t tid, const char *kind, tnor
 	free(maps);
 	tnorm_signature_free(*out);
 	*out = NULL;
-	if (tnorm_signature_new(out, kind, frames, n) < 0)
+	if (tnorm_signature_new(out, xkind ? xkind : kind, frames, n) < 0)
 		*out = NULL;
+	else if (what && tnorm_signature_set_what(*out, what, what_len) < 0) {
+		tnorm_signature_free(*out);
+		*out = NULL;
+	}
+	free(xkind);
+	free(what);
 }

@@ -3,11 +3,12 @@
 # The plugins agree with the CLI (issue 12): for real programs built here with gcc and clang at
 # -O0 and -O2 (tests/suts/agree/agree.c) -- an ASan heap-buffer-overflow (clang's static runtime,
 # gcc's shared one), a fault inside an inlined helper, a fault in a second thread, a UBSan signed
-# overflow (gcc) -- and the probe driver's failing `check`, the text `tnorm signature` prints in
-# real gdb and real lldb equals the `signature:` line of `tnorm run TEST -- PROG {}`.  Prints the
-# table (variant, gdb, lldb).  The CLI's signature is also taken with every run served by the
-# preload fork server (TNORM_PRELOAD=always, issue 30) and must be the same.  Also: the sanitizer
-# options the plugins put in the environment.
+# overflow (gcc), an uncaught C++ exception (tests/suts/exceptions.cc, g++ and clang++) -- and the
+# probe driver's failing `check`, the text `tnorm signature` prints in real gdb and real lldb
+# equals the `signature:` line of `tnorm run TEST -- PROG {}`.  Prints the table (variant, gdb,
+# lldb).  The CLI's signature is also taken with every run served by the preload fork server
+# (TNORM_PRELOAD=always, issue 30) and must be the same.  Also: the sanitizer options the plugins
+# put in the environment.
 . "$(dirname "$0")/lib.sh"
 export PYTHONPATH=/usr/lib/llvm-14/lib/python3.11/dist-packages${PYTHONPATH:+:$PYTHONPATH}
 GDB_PLUGIN=$B/gdb-plugin/tnorm-gdb.py
@@ -35,6 +36,8 @@ printf 'inline\n' >inline.t
 printf 'thread\n' >thread.t
 printf 'overflow\n' >overflow.t
 printf 'n0 = -2\nobj0 = make(n0)\n' >check.t
+printf 'a k1\n' >badkey.t
+printf 'i\n' >int.t
 
 variants=()
 for cc in gcc clang; do
@@ -51,6 +54,13 @@ for cc in gcc clang; do
 			$cc -g -$o -fsanitize=undefined -o "ubsan-$cc-$o" "$SUT" -lpthread &&
 				variants+=("ubsan-$cc-$o overflow")
 		fi
+	done
+done
+for cxx in g++ clang++; do
+	for o in O0 O2; do
+		$cxx -g -$o -w -o "exc-$cxx-$o" "$SRC/tests/suts/exceptions.cc" ||
+			{ bad "build exceptions.cc with $cxx -$o"; continue; }
+		variants+=("exc-$cxx-$o badkey" "exc-$cxx-$o int")
 	done
 done
 ln -s "$PROBE" probe-driver
@@ -80,6 +90,8 @@ cat table.txt
 # ---- the kinds: the sanitizer's and the driver runtime's, not SIGABRT ---------------------------
 expect "kind: ASan's bug type and access" grep -q '^asan-gcc-O0 .*asan:heap-buffer-overflow:WRITE at hbo_fill' table.txt
 expect "kind: UBSan's message" grep -q '^ubsan-gcc-O0 .*ubsan:signed-integer-overflow at overflow_add' table.txt
+expect "kind: the uncaught exception's type and what()" grep -q '^exc-g++-O2 *badkey .*uncaught std::invalid_argument ("bad key k1") at lookup' table.txt
+expect "kind: the uncaught exception's type" grep -q '^exc-clang++-O0 *int .*uncaught int at main' table.txt
 expect "kind: the driver runtime's failed check" grep -q '^probe-driver .*check-failed:positive' table.txt
 expect "inlined: the crash is named inside the inlined helper at -O2" grep -q '^plain-clang-O2 *inline .*at helper_read (agree.c:[0-9]*) <- inline_caller' table.txt
 

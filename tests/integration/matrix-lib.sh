@@ -4,15 +4,16 @@
 # judged.  Sourced; the caller sets T (the tnorm executable), SRC (the source root) and W (a
 # scratch folder).  Bash.
 #
-# The programs (tests/suts/matrix/*.c) each have two bugs, A and B; each prints "BUG-A" or "BUG-B"
-# on stderr right before its bug fires.  inputs/NAME.txt fails with A and has B's (smaller)
+# The programs (tests/suts/matrix/*.c, and exc.cc, built with g++ and clang++) each have two
+# bugs, A and B; each prints "BUG-A" or "BUG-B" on stderr right before its bug fires.  inputs/NAME.txt fails with A and has B's (smaller)
 # trigger too; inputs/NAME-b.txt fails with B only.  A variant is "COMPILER-OPT-MODE[-RUNTIME]
 # [-stripped] PROGRAM", e.g. "gcc-O2-asan-static heap".
 #
 # The matrix (what is built, and what is left out and why):
 #   compiler gcc, clang  x  -O0, -O2  x  mode:
-#   - plain:  inline, thread, helper.  heap, uaf and uafrw are left out: without ASan their bugs
-#             do not fault at all (a silent overflow, reads of freed memory); ubsan.c likewise
+#   - plain:  inline, thread, helper, exc (two C++ exception types thrown from one line: only
+#             the kind, `uncaught TYPE`, tells them apart).  heap, uaf and uafrw are left out:
+#             without ASan their bugs do not fault at all (a silent overflow, reads of freed memory); ubsan.c likewise
 #             (its UB does not fault without UBSan).
 #   - asan:   every program but ubsan.c, with the compiler's default runtime (gcc: shared libasan;
 #             clang: static, linked into the executable) and with the other one (gcc
@@ -28,8 +29,8 @@
 #   Every build has -g (a stripped one loses it); thread.c gets -pthread.
 
 MX_SRC=$SRC/tests/suts/matrix
-MX_PLAIN="inline thread helper"
-MX_ASAN="heap uaf uafrw inline thread helper"
+MX_PLAIN="inline thread helper exc"
+MX_ASAN="heap uaf uafrw inline thread helper exc"
 
 # Print the variants, one "VARIANT PROGRAM" a line.
 mx_variants() {
@@ -58,8 +59,14 @@ mx_variants() {
 
 # mx_build VARIANT PROGRAM EXE: compile tests/suts/matrix/PROGRAM.c into EXE.
 mx_build() {
-	local v=$1 p=$2 exe=$3 cc opt flags=()
+	local v=$1 p=$2 exe=$3 cc opt flags=() src=$MX_SRC/$p.c driver
 	cc=${v%%-*}
+	driver=$cc
+	if [ -f "$MX_SRC/$p.cc" ]; then # C++: the compiler's C++ driver (g++, clang++)
+		src=$MX_SRC/$p.cc
+		driver=${cc/gcc/g++}
+		[ "$cc" = clang ] && driver=clang++
+	fi
 	opt=${v#*-}; opt=${opt%%-*}
 	flags=(-"$opt" -g -w)
 	[ "$p" = thread ] && flags+=(-pthread)
@@ -73,7 +80,7 @@ mx_build() {
 	clang-asan-shared*) # the shared runtime is not on the loader's path: say where it is
 		flags+=(-shared-libasan "-Wl,-rpath,$(dirname "$(clang -print-file-name=libclang_rt.asan-x86_64.so)")") ;;
 	esac
-	"$cc" "${flags[@]}" -o "$exe" "$MX_SRC/$p.c" || return 1
+	"$driver" "${flags[@]}" -o "$exe" "$src" || return 1
 	case $v in *-stripped) strip "$exe" || return 1 ;; esac
 }
 

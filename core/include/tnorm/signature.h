@@ -10,6 +10,11 @@
  *
  *     SIGABRT at check_node (avl.c:191) <- avl_check (avl.c:197) <- h_check (driver.c:40)
  *
+ * An uncaught C++ exception is a kind of its own, named after the thrown object's type, with
+ * the text its what() gave where it can be read (shown, never compared):
+ *
+ *     uncaught std::invalid_argument ("bad key") at parse (conf.cc:12) <- main (conf.cc:40)
+ *
  * Defined in: signature.c, report.c (sanitizer reports: tnorm_signature_ubsan_kind).
  */
 #ifndef TNORM_SIGNATURE_H
@@ -48,7 +53,7 @@ typedef struct tnorm_frame {
  */
 TNORM_EXTERN int tnorm_signature_ubsan_kind(char **out, const char *message);
 
-/** The kind, e.g. "SIGABRT" or "exit(3)".  Borrowed. */
+/** The kind, e.g. "SIGABRT", "exit(3)" or "uncaught std::invalid_argument".  Borrowed. */
 TNORM_EXTERN const char *tnorm_signature_kind(const tnorm_signature *s);
 
 /** Number of frames (all of them, runtime frames included). */
@@ -76,7 +81,8 @@ TNORM_EXTERN int tnorm_signature_format_top(const tnorm_signature *s, char **out
 
 /**
  * The same facts as JSON: an object with "kind", "text", "throwing", "frames" (and "free" and
- * "alloc" when the sanitizer report gave those stacks), one line, valid UTF-8 (see
+ * "alloc" when the sanitizer report gave those stacks, "what" when an uncaught exception's what()
+ * text is known), one line, valid UTF-8 (see
  * tnorm_text_utf8).  On success *out is a new string owned by the caller, freed with
  * tnorm_free(); on error *out is NULL.  0, TNORM_EINVALID or TNORM_ENOMEM.
  */
@@ -121,6 +127,18 @@ TNORM_EXTERN int tnorm_signature_set_message(tnorm_signature *s, const char *mes
 
 /** The masked message, or NULL.  Borrowed: valid while the signature lives. */
 TNORM_EXTERN const char *tnorm_signature_message(const tnorm_signature *s);
+
+/**
+ * Record the text an uncaught C++ exception's what() gave (`len` bytes, any: the text shows them
+ * escaped; NULL clears it), for a signature whose kind is "uncaught TYPE".  Shown after the kind
+ * (`uncaught std::runtime_error ("no such key")`) but never compared: it may carry the test's
+ * data.  0, TNORM_EINVALID, TNORM_ENOMEM (the signature is unchanged then).
+ */
+TNORM_EXTERN int tnorm_signature_set_what(tnorm_signature *s, const char *what, size_t len);
+
+/** The exception's what() text (NUL-terminated; *len its length when len is not NULL), or NULL
+ * when there is none.  Borrowed: valid while the signature lives. */
+TNORM_EXTERN const char *tnorm_signature_what(const tnorm_signature *s, size_t *len);
 
 /**
  * The signature of a process that a debugger has stopped, computed as the runner computes it:
