@@ -87,6 +87,23 @@ wait $tp; rc=$?
 expect "... Ctrl-C while it runs ends tnorm (ended: $ended, exit $rc)" \
 	sh -c "[ -s '$W/stall-int/tnorm-staller.started' ] && [ $ended = yes ] && [ $rc = 130 ]"
 
+# The program itself says the fork server's hello ("TNFS2"), stops itself as a driver does, then
+# never forks a child for tnorm's request: tnorm waited for that child without looking at Ctrl-C
+# or SIGTERM (for good without a timeout; here, a 600 s one).
+printf 'SERVER\nboom\n' >server.t
+for sig in INT TERM; do
+	mkdir -p "$W/server-$sig"
+	TMPDIR=$W/server-$sig "$T" run --timeout 600 server.t -- "$S/sut_staller" {} >"server-$sig.out" 2>&1 &
+	tp=$!
+	for _ in $(seq 600); do [ -s "$W/server-$sig/tnorm-staller.started" ] && break; sleep 0.5; done
+	kill -"$sig" $tp
+	for _ in $(seq 240); do kill -0 $tp 2>/dev/null || break; sleep 0.5; done
+	if kill -0 $tp 2>/dev/null; then ended=no; kill -KILL $tp; else ended=yes; fi
+	wait $tp; rc=$?
+	expect "a program that says hello and never forks: SIG$sig ends tnorm (ended: $ended, exit $rc)" \
+		sh -c "[ -s '$W/server-$sig/tnorm-staller.started' ] && [ $ended = yes ] && [ $rc = 130 ]"
+done
+
 # ---- items 1 and 9: -o is checked before anything runs; never a device, FIFO or folder ----------
 AVL=$SRC/examples/avl
 H=$AVL/avl.tnh

@@ -9,6 +9,9 @@
  *          reading tnorm's answers ('N', "you are not my server"): they fill the socket, and a
  *          tnorm that answers with a blocking send waits there for good, with the run's program
  *          stopped, its timeout and Ctrl-C unheard.
+ *   SERVER the program itself says the fork server's hello ("TNFS2") and stops itself, as a
+ *          driver does, then never forks a child for tnorm's request: sleeps.  tnorm waited for
+ *          that child without looking at Ctrl-C (and for good without a timeout).
  *   HANG   sleeps.
  * Each run first appends a byte to ../tnorm-staller.started (beside its run folder): the test
  * waits for that file, the condition "the program is running", before it sends Ctrl-C.
@@ -65,6 +68,11 @@ int main(int argc, char **argv)
 		line[strcspn(line, "\n")] = '\0';
 		if (!strcmp(line, "boom"))
 			abort();
+		if (!strcmp(line, "SERVER") && ctl >= 0 && send(ctl, "TNFS2", 5, MSG_NOSIGNAL) == 5) {
+			raise(SIGSTOP);
+			for (;;)
+				pause();
+		}
 		if (!strcmp(line, "HELLO") || !strcmp(line, "HANG"))
 			stall(line, ctl);
 	}
