@@ -635,7 +635,7 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
                     stream *se, int *pending, double start, const sigset_t *mask, tnorm__waited *w)
 {
 	double deadline = r->opts.timeout > 0 ? start + r->opts.timeout : 0, term_at = 0, kill_at = 0;
-	int term_sent = 0, kill_sent = 0, done_seen = 0, got, pgot = 0;
+	int term_sent = 0, kill_sent = 0, blind_kill = 0, done_seen = 0, got, pgot = 0;
 	int pctl = mode == TNORM__RUN_SERVED && may_end_persisting(what) ? r->ctl : -1, ppoll_fd = pctl;
 	struct rusage pru;
 	size_t i;
@@ -643,8 +643,9 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 	while (!done_seen) {
 		int timeout = -1;
 		double tnow;
-		if (deadline && !term_sent)
-			timeout = pid ? ms_until(deadline) : 1 + ms_until(deadline);
+		if (deadline && !term_sent) /* (no pid yet: a second's grace for the fork) */
+			timeout = pid ? ms_until(deadline)
+			              : 1 + ms_until(tnorm__now() < deadline ? deadline : deadline + 1.0);
 		else if (term_sent && !kill_sent)
 			timeout = ms_until(term_at + 0.2);
 		else if (kill_sent)
@@ -696,19 +697,25 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 		if (kill_sent && tnow >= kill_at + TNORM__KILL_GRACE)
 			return gave_up(r, t, pid, w); /* (never for good, issue 39, item 4) */
 		if (!pid && !kill_sent &&
-		    ((r->cancel && *r->cancel) ||
-		     (deadline && tnow > deadline + 1.0 && mode != TNORM__RUN_PLAIN))) {
+		    ((r->cancel && *r->cancel) || (deadline && tnow > deadline + 1.0))) {
 			/* A fork server that does not fork (a program that said hello and sleeps, issue
-			 * 39 item 4: Ctrl-C went unheard, and for good without a timeout), or Ctrl-C
-			 * before the fork: the server goes (then a run afresh, or the job ends). */
+			 * 39 item 4: Ctrl-C went unheard, and for good without a timeout), a program the
+			 * tracer has not started yet, or Ctrl-C before the fork: the server goes (then a
+			 * run afresh, or the job ends), and a program started after all is killed when
+			 * it is known (blind_kill). */
 			w->cancelled = r->cancel && *r->cancel;
 			w->timed_out = !w->cancelled;
-			term_sent = kill_sent = 1;
+			term_sent = kill_sent = blind_kill = 1;
 			kill_at = tnow;
 			tnorm__tracer_kill_server(t);
 		}
 		if (pid == 0)
 			continue; /* pid 0: started a moment ago, the timeout waits for the fork */
+		if (blind_kill) {
+			blind_kill = 0;
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+		}
 		if (r->cancel && *r->cancel && !w->cancelled) {
 			/* Ctrl-C: the run ends now, not at its timeout (issue 28, item 6); also while
 			 * a timed-out run's processes are being killed. */
