@@ -13,8 +13,9 @@
  *          driver does, then never forks a child for tnorm's request: sleeps.  tnorm waited for
  *          that child without looking at Ctrl-C (and for good without a timeout).
  *   HANG   sleeps.
- * Each run first appends a byte to ../tnorm-staller.started (beside its run folder): the test
- * waits for that file, the condition "the program is running", before it sends Ctrl-C.
+ * Each run first writes its process ID to ../tnorm-staller.pid, then appends a byte to
+ * ../tnorm-staller.started (beside its run folder): the test waits for that file, the condition
+ * "the program is running", before it sends Ctrl-C (or freezes the program: hostile.sh).
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -26,7 +27,16 @@
 
 static void started(void)
 {
-	int fd = open("../tnorm-staller.started", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	char pid[32];
+	int fd = open("../tnorm-staller.pid", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), n;
+	/* (its process ID first: a test that freezes the program reads it once "started" is there) */
+	n = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	if (fd >= 0) {
+		if (write(fd, pid, (size_t)n) < 0)
+			perror("staller");
+		close(fd);
+	}
+	fd = open("../tnorm-staller.started", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (fd >= 0) {
 		if (write(fd, "s", 1) < 0)
 			perror("staller");
