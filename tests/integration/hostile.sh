@@ -133,6 +133,14 @@ else
 	echo "(no freezer cgroup to be made here: the frozen-program checks are not run)"
 fi
 
+# A driver that, asked about itself (--print-hooks), closes its output and sleeps instead of
+# exiting: tnorm waited for its end for good, Ctrl-C unheard; now 5 s, then it is killed.
+mkdir -p "$W/linger"
+TNORM_GATE_ASK=linger TMPDIR=$W/linger timeout -k 10 120 "$T" fuzz "$SRC/examples/avl/avl.tnh" --runs 3 \
+	-o linger.fz -- "$GATE_D" {} >linger.out 2>&1; rc=$?
+expect "a driver that lingers when asked about itself: fuzz goes on and ends (exit $rc)" \
+	sh -c "[ $rc = 0 ] && grep -q '^linger.fz: 3 runs' linger.out"
+
 # ---- items 1 and 9: -o is checked before anything runs; never a device, FIFO or folder ----------
 AVL=$SRC/examples/avl
 H=$AVL/avl.tnh
