@@ -34,8 +34,8 @@ int tnorm__ask_program(const char *path, const char *option, char *const *envp, 
 	posix_spawn_file_actions_t fa;
 	char *argv[3];
 	size_t n = 0;
-	int pfd[2], st;
-	pid_t pid;
+	int pfd[2], st = 0, k;
+	pid_t pid, w;
 	struct timespec start, now;
 	out[0] = '\0';
 	if (pipe2(pfd, O_CLOEXEC) < 0)
@@ -79,9 +79,17 @@ int tnorm__ask_program(const char *path, const char *option, char *const *envp, 
 	}
 	close(pfd[0]);
 	out[n] = '\0';
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	/* Its end, for 10 s more at most (killed then): a process the kernel holds past its
+	 * SIGKILL is left as it is, not waited for (issue 39, item 4). */
+	for (k = 0; (w = waitpid(pid, &st, WNOHANG)) == 0 || (w < 0 && errno == EINTR); k++) {
+		struct timespec ts = {0, 10000000L};
+		if (k == 500)
+			kill(pid, SIGKILL);
+		if (k >= 1500)
+			return 0;
+		nanosleep(&ts, NULL);
+	}
+	return w == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
 /* ---- checks whose failures look alike (issue 16 item 6) --------------------------------------

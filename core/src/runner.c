@@ -73,12 +73,15 @@ void tnorm_runner_free(tnorm_runner *r)
 {
 	if (!r)
 		return;
+	/* A stuck tracer's thread still uses the runner (its options, argv, symbols): both are
+	 * left as they are, a leak that only a process the kernel would not kill can cause. */
+	if (tnorm__tracer_free(r->tr))
+		return;
 	tnorm__strv_free(r->argv);
 	tnorm__strv_free(r->envp);
 	tnorm__strv_free(r->leak_envp);
 	free(r->suffix);
 	free(r->invalid_exits);
-	tnorm__tracer_free(r->tr);
 	tnorm__probe_free(r->probe);
 	tnorm__mtrap_free(r->mtrap);
 	if (r->ctl >= 0)
@@ -610,11 +613,45 @@ static int may_end_persisting(char what)
  * after the tracer reaped the child: a "TNPS" it sent before it died is taken there (the pass
  * stands, unless the run timed out or was cancelled), and never left for the next run.
  */
+/* The state letter of process `pid` (/proc/PID/stat), '?' when it cannot be read. */
+static char proc_state(pid_t pid)
+{
+	char path[64], *text = NULL, *p, c = '?';
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (tnorm__read_file(path, &text, NULL) == 0 && (p = strrchr(text, ')')) && p[1] == ' ' && p[2])
+		c = p[2];
+	free(text);
+	return c;
+}
+
+/*
+ * A run whose processes were sent SIGKILL TNORM__KILL_GRACE seconds ago and are not reaped (or
+ * whose program was never started: the tracer waits in a vfork that does not return): the
+ * kernel holds them.  Waiting on would be for good, with Ctrl-C unheard: the tracer is left to
+ * it (stuck: this runner runs nothing more) and the run ends with an error (TNORM_EINTERRUPTED
+ * when the user stopped it, else TNORM_EIO).
+ */
+static int gave_up(tnorm_runner *r, tnorm__tracer *t, pid_t pid, tnorm__waited *w)
+{
+	tnorm__tracer_abandon(t);
+	w->pid = pid;
+	if (pid > 0)
+		return tnorm__error_set(w->cancelled ? TNORM_EINTERRUPTED : TNORM_EIO,
+		                        "%s'%s' (pid %d, state %c) did not end %.0f s after SIGKILL: "
+		                        "no longer waited for, and no more runs",
+		                        w->cancelled ? "interrupted; " : "", r->argv[0], (int)pid,
+		                        proc_state(pid), TNORM__KILL_GRACE);
+	return tnorm__error_set(w->cancelled ? TNORM_EINTERRUPTED : TNORM_EIO,
+	                        "%s'%s' was not started %.0f s after its run was stopped: no "
+	                        "longer waited for, and no more runs",
+	                        w->cancelled ? "interrupted; " : "", r->argv[0], TNORM__KILL_GRACE);
+}
+
 static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, char what, stream *so,
                     stream *se, int *pending, double start, const sigset_t *mask, tnorm__waited *w)
 {
-	double deadline = r->opts.timeout > 0 ? start + r->opts.timeout : 0, term_at = 0;
-	int term_sent = 0, kill_sent = 0, done_seen = 0, got, pgot = 0;
+	double deadline = r->opts.timeout > 0 ? start + r->opts.timeout : 0, term_at = 0, kill_at = 0;
+	int term_sent = 0, kill_sent = 0, blind_kill = 0, done_seen = 0, got, pgot = 0;
 	int pctl = mode == TNORM__RUN_SERVED && may_end_persisting(what) ? r->ctl : -1, ppoll_fd = pctl;
 	struct rusage pru;
 	size_t i;
@@ -622,10 +659,13 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 	while (!done_seen) {
 		int timeout = -1;
 		double tnow;
-		if (deadline && !term_sent)
-			timeout = pid ? ms_until(deadline) : 1 + ms_until(deadline);
+		if (deadline && !term_sent) /* (no pid yet: a second's grace for the fork) */
+			timeout = pid ? ms_until(deadline)
+			              : 1 + ms_until(tnorm__now() < deadline ? deadline : deadline + 1.0);
 		else if (term_sent && !kill_sent)
 			timeout = ms_until(term_at + 0.2);
+		else if (kill_sent)
+			timeout = ms_until(kill_at + TNORM__KILL_GRACE);
 		if (r->cancel && !kill_sent && (timeout < 0 || timeout > CANCEL_POLL_MS))
 			timeout = CANCEL_POLL_MS;
 		got = poll_streams2(so, se, tnorm__tracer_fd(t), ppoll_fd, timeout, r->opts.output_cap, mask);
@@ -668,14 +708,35 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 			return tnorm__error_errno(TNORM_EIO, "fork failed");
 		}
 		tnow = tnorm__now();
-		if (!done_seen && !pid && deadline && tnow > deadline + 1.0 && mode != TNORM__RUN_PLAIN) {
-			/* A fork server that does not fork: gone with it (then a run afresh). */
+		if (done_seen)
+			continue;
+		if (kill_sent && tnow >= kill_at + TNORM__KILL_GRACE)
+			return gave_up(r, t, pid, w); /* (never for good, issue 39, item 4) */
+		if (!pid && !kill_sent &&
+		    ((r->cancel && *r->cancel) || (deadline && tnow > deadline + 1.0))) {
+			/* A fork server that does not fork (a program that said hello and sleeps, issue
+			 * 39 item 4: Ctrl-C went unheard, and for good without a timeout), a program the
+			 * tracer has not started yet, or Ctrl-C before the fork: the server goes (then a
+			 * run afresh, or the job ends), and a program started after all is killed when
+			 * it is known (blind_kill). */
+			w->cancelled = r->cancel && *r->cancel;
+			w->timed_out = !w->cancelled;
+			term_sent = kill_sent = blind_kill = 1;
+			kill_at = tnow;
 			tnorm__tracer_kill_server(t);
 		}
-		if (done_seen || pid == 0)
+		if (pid == 0)
 			continue; /* pid 0: started a moment ago, the timeout waits for the fork */
-		if (r->cancel && *r->cancel && !kill_sent) {
-			/* Ctrl-C: the run ends now, not at its timeout (issue 28, item 6). */
+		if (blind_kill) {
+			blind_kill = 0;
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+		}
+		if (r->cancel && *r->cancel && !w->cancelled) {
+			/* Ctrl-C: the run ends now, not at its timeout (issue 28, item 6); also while
+			 * a timed-out run's processes are being killed. */
+			if (!kill_sent)
+				kill_at = tnow;
 			w->cancelled = term_sent = kill_sent = 1;
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
@@ -687,6 +748,7 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 			kill(pid, SIGTERM);
 		} else if (term_sent && !kill_sent && tnow >= term_at + 0.2) {
 			kill_sent = 1;
+			kill_at = tnow;
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 		}
@@ -881,7 +943,7 @@ static void fds_collect(tnorm_runner *r, run_fds *a, const tnorm__waited *w, dou
 	/* Children the program left behind die with their group (a persistent child that passed
 	 * is alive, waiting for its next candidate: it persists only when its candidate left no
 	 * process or thread running). */
-	if (!w->persisted)
+	if (!w->persisted && w->pid > 0)
 		kill(-w->pid, SIGKILL);
 	/* Collect what is left in the pipes (writers in the group are dead now, or soon). */
 	until = tnorm__now() + 0.5;
@@ -914,6 +976,9 @@ static int run_attempt(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode,
 	char what;
 
 	*retry = 0;
+	if (tnorm__tracer_stuck(t))
+		return tnorm__error_set(TNORM_EIO, "a process of an earlier run of '%s' outlived its "
+		                        "SIGKILL: this runner runs no more", r->argv[0]);
 	r->fs_reused = 0;
 	tnorm__mtrap_reset(r->mtrap);
 	memset(res, 0, sizeof(*res));
@@ -934,7 +999,8 @@ static int run_attempt(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode,
 	tnorm__tracer_end(t);
 	*retry = tnorm__forkserver_after(r, mode, &w);
 	if (w.cancelled) {
-		kill(-w.pid, SIGKILL);
+		if (w.pid > 0) /* (0: none was started; kill(0) is our own group) */
+			kill(-w.pid, SIGKILL);
 		*retry = 0;
 		err = tnorm__error_set(TNORM_EINTERRUPTED, "interrupted: the run under way was stopped");
 		goto done;

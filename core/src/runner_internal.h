@@ -148,8 +148,11 @@ typedef struct {
  */
 int tnorm__tracer_get(tnorm_runner *r, tnorm__tracer **out);
 
-/* Stop and join the tracer thread (when this process started it), free its state.  NULL: no-op. */
-void tnorm__tracer_free(tnorm__tracer *t);
+/* Stop and join the tracer thread (when this process started it), free its state.  NULL: no-op.
+ * 1 when the tracer is stuck (tnorm__tracer_stop_server): then its thread, still waiting for a
+ * process that outlived its SIGKILL, keeps the tracer and the runner it uses, and neither is
+ * freed (the caller must not free the runner either); else 0. */
+int tnorm__tracer_free(tnorm__tracer *t);
 
 /* Get ready for a run: the tracer's answer cleared, `res` the run's result (the tracer sets
  * res->sig, nothing else, until tnorm__tracer_end).  For a run of the fork server (`served`), 0
@@ -192,9 +195,21 @@ pid_t tnorm__tracer_server(tnorm__tracer *t);
 /* Kill the fork server, if there is one, and its persistent child: the tracer reports it gone. */
 void tnorm__tracer_kill_server(tnorm__tracer *t);
 
-/* Stop the fork server (and its persistent child), if there is one, and wait until the tracer is idle (ready for a job,
- * with nothing of the last one left to report). */
-void tnorm__tracer_stop_server(tnorm__tracer *t);
+/* How long a process that was sent SIGKILL is waited for (seconds).  Past that it is one the
+ * kernel holds (an uninterruptible wait): the run ends with an error instead of waiting for good,
+ * and the tracer, whose thread still waits for it, is stuck (issue 39, item 4). */
+#define TNORM__KILL_GRACE 10.0
+
+/* Stop the fork server (and its persistent child), if there is one, and wait until the tracer is
+ * idle (ready for a job, with nothing of the last one left to report), TNORM__KILL_GRACE seconds
+ * at most.  0, or -1 when the tracer is stuck (it takes no more jobs). */
+int tnorm__tracer_stop_server(tnorm__tracer *t);
+
+/* The tracer is stuck: the caller gave up on a run's process that outlived its SIGKILL. */
+void tnorm__tracer_abandon(tnorm__tracer *t);
+
+/* 1 when the tracer is stuck (it takes no more jobs). */
+int tnorm__tracer_stuck(tnorm__tracer *t);
 
 /* ---- forkserver.c: the fork-server protocol -------------------------------------------------- */
 

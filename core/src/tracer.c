@@ -35,6 +35,7 @@
 #include <sys/types.h>
 #include <sys/user.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runner_internal.h"
@@ -437,6 +438,9 @@ struct tnorm__tracer {
 	int evfd;             /* the tracer's signal: news of the run (see below) */
 	job_kind job;
 	int busy;             /* a program (or a fork server) of ours is alive */
+	int stuck;            /* a run's process outlived its SIGKILL by the grace: the thread is
+	                       * left to it, and the tracer takes no more jobs (see
+	                       * tnorm__tracer_stop_server) */
 	int shielded;         /* the tracer thread has the programs' seccomp filter (shield.c):
 	                       * every child it starts inherits it (set and read by the thread) */
 	/* The filter's questions (shield.c): the thread that answers them (started before the
@@ -863,26 +867,55 @@ int tnorm__tracer_persistent(tnorm__tracer *t)
 }
 
 /* Stop the fork server, if there is one, and wait until the tracer is idle (ready for a job,
- * with nothing of the last one left to report). */
-void tnorm__tracer_stop_server(tnorm__tracer *t)
+ * with nothing of the last one left to report), for TNORM__KILL_GRACE seconds at most: what the
+ * tracer still waits for was killed, and a process that outlives its SIGKILL by that long (one
+ * the kernel holds in an uninterruptible wait) will not be waited for (issue 39, item 4).  Then
+ * the tracer is stuck for good: -1 (and from then on at once). */
+int tnorm__tracer_stop_server(tnorm__tracer *t)
 {
+	struct timespec until;
+	int stuck;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += (time_t)TNORM__KILL_GRACE;
 	pthread_mutex_lock(&t->mu);
 	if (t->server > 0)
 		kill(t->server, SIGKILL);
 	if (t->pchild > 0)
 		kill(t->pchild, SIGKILL);
-	while (t->busy || t->job != JOB_NONE)
-		pthread_cond_wait(&t->idle_cv, &t->mu);
+	while ((t->busy || t->job != JOB_NONE) && !t->stuck)
+		if (pthread_cond_timedwait(&t->idle_cv, &t->mu, &until) == ETIMEDOUT &&
+		    (t->busy || t->job != JOB_NONE))
+			t->stuck = 1;
+	stuck = t->stuck;
+	pthread_mutex_unlock(&t->mu);
+	return stuck ? -1 : 0;
+}
+
+void tnorm__tracer_abandon(tnorm__tracer *t)
+{
+	pthread_mutex_lock(&t->mu);
+	t->stuck = 1;
 	pthread_mutex_unlock(&t->mu);
 }
 
-/* Stop and join the tracer thread (when this process started it), free its state. */
-void tnorm__tracer_free(tnorm__tracer *t)
+int tnorm__tracer_stuck(tnorm__tracer *t)
+{
+	int stuck;
+	pthread_mutex_lock(&t->mu);
+	stuck = t->stuck;
+	pthread_mutex_unlock(&t->mu);
+	return stuck;
+}
+
+/* Stop and join the tracer thread (when this process started it), free its state; a stuck
+ * tracer is left as it is (1). */
+int tnorm__tracer_free(tnorm__tracer *t)
 {
 	if (!t)
-		return;
+		return 0;
 	if (t->owner && t->owner == getpid()) {
-		tnorm__tracer_stop_server(t);
+		if (tnorm__tracer_stop_server(t) < 0)
+			return 1; /* (its thread waits for a process that will not die: left to it) */
 		pthread_mutex_lock(&t->mu);
 		t->job = JOB_QUIT;
 		pthread_cond_signal(&t->cv);
@@ -910,6 +943,7 @@ void tnorm__tracer_free(tnorm__tracer *t)
 	pthread_cond_destroy(&t->idle_cv);
 	pthread_mutex_destroy(&t->mu);
 	free(t);
+	return 0;
 }
 
 /*
@@ -941,7 +975,14 @@ int tnorm__tracer_get(tnorm_runner *r, tnorm__tracer **out)
 	t->shield_quit = -1;
 	pthread_mutex_init(&t->mu, NULL);
 	pthread_cond_init(&t->cv, NULL);
-	pthread_cond_init(&t->idle_cv, NULL);
+	{
+		/* (stop_server's timed wait counts monotonic time) */
+		pthread_condattr_t ca;
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&t->idle_cv, &ca);
+		pthread_condattr_destroy(&ca);
+	}
 	r->tr = t;
 	if ((t->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
 		return tnorm__error_errno(TNORM_EIO, "cannot create an eventfd for the runner");

@@ -87,6 +87,60 @@ wait $tp; rc=$?
 expect "... Ctrl-C while it runs ends tnorm (ended: $ended, exit $rc)" \
 	sh -c "[ -s '$W/stall-int/tnorm-staller.started' ] && [ $ended = yes ] && [ $rc = 130 ]"
 
+# The program itself says the fork server's hello ("TNFS2"), stops itself as a driver does, then
+# never forks a child for tnorm's request: tnorm waited for that child without looking at Ctrl-C
+# or SIGTERM (for good without a timeout; here, a 600 s one).
+printf 'SERVER\nboom\n' >server.t
+for sig in INT TERM; do
+	mkdir -p "$W/server-$sig"
+	TMPDIR=$W/server-$sig "$T" run --timeout 600 server.t -- "$S/sut_staller" {} >"server-$sig.out" 2>&1 &
+	tp=$!
+	for _ in $(seq 600); do [ -s "$W/server-$sig/tnorm-staller.started" ] && break; sleep 0.5; done
+	kill -"$sig" $tp
+	for _ in $(seq 240); do kill -0 $tp 2>/dev/null || break; sleep 0.5; done
+	if kill -0 $tp 2>/dev/null; then ended=no; kill -KILL $tp; else ended=yes; fi
+	wait $tp; rc=$?
+	expect "a program that says hello and never forks: SIG$sig ends tnorm (ended: $ended, exit $rc)" \
+		sh -c "[ -s '$W/server-$sig/tnorm-staller.started' ] && [ $ended = yes ] && [ $rc = 130 ]"
+done
+
+# A program that SIGKILL does not end: frozen by a cgroup (v1) freezer, it stays in state D, killed
+# only when thawed.  tnorm waited for it for good after its timeout's SIGKILL, Ctrl-C unheard;
+# it now gives up 10 s after the SIGKILL with an error naming the program.  (Only where this test
+# may make a freezer cgroup: as root, with the v1 freezer mounted.)
+FRZ=/sys/fs/cgroup/freezer
+if [ -w "$FRZ" ] && [ -f "$FRZ/tasks" ] && mkdir "$FRZ/tnorm-hostile-$$" 2>/dev/null; then
+	printf 'HANG\n' >frozen.t
+	for how in timeout INT; do
+		mkdir -p "$W/frozen-$how"
+		if [ $how = timeout ]; then to=2; else to=600; fi
+		TMPDIR=$W/frozen-$how "$T" run --timeout $to frozen.t -- "$S/sut_staller" {} >"frozen-$how.out" 2>&1 &
+		tp=$!
+		for _ in $(seq 600); do [ -s "$W/frozen-$how/tnorm-staller.started" ] && break; sleep 0.5; done
+		cat "$W/frozen-$how/tnorm-staller.pid" >"$FRZ/tnorm-hostile-$$/tasks"
+		echo FROZEN >"$FRZ/tnorm-hostile-$$/freezer.state"
+		[ $how = INT ] && kill -INT $tp
+		for _ in $(seq 240); do kill -0 $tp 2>/dev/null || break; sleep 0.5; done
+		if kill -0 $tp 2>/dev/null; then ended=no; kill -KILL $tp; else ended=yes; fi
+		wait $tp; rc=$?
+		echo THAWED >"$FRZ/tnorm-hostile-$$/freezer.state"
+		if [ $how = timeout ]; then want=3; else want=130; fi
+		expect "a frozen program (SIGKILL cannot end it), $how: tnorm ends with an error (ended: $ended, exit $rc)" \
+			sh -c "[ $ended = yes ] && [ $rc = $want ] && grep -q 'did not end 10 s after SIGKILL' frozen-$how.out"
+	done
+	for _ in $(seq 120); do rmdir "$FRZ/tnorm-hostile-$$" 2>/dev/null && break; sleep 0.5; done
+else
+	echo "(no freezer cgroup to be made here: the frozen-program checks are not run)"
+fi
+
+# A driver that, asked about itself (--print-hooks), closes its output and sleeps instead of
+# exiting: tnorm waited for its end for good, Ctrl-C unheard; now 5 s, then it is killed.
+mkdir -p "$W/linger"
+TNORM_GATE_ASK=linger TMPDIR=$W/linger timeout -k 10 120 "$T" fuzz "$SRC/examples/avl/avl.tnh" --runs 3 \
+	-o linger.fz -- "$GATE_D" {} >linger.out 2>&1; rc=$?
+expect "a driver that lingers when asked about itself: fuzz goes on and ends (exit $rc)" \
+	sh -c "[ $rc = 0 ] && grep -q '^linger.fz: 3 runs' linger.out"
+
 # ---- items 1 and 9: -o is checked before anything runs; never a device, FIFO or folder ----------
 AVL=$SRC/examples/avl
 H=$AVL/avl.tnh

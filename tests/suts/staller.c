@@ -9,9 +9,13 @@
  *          reading tnorm's answers ('N', "you are not my server"): they fill the socket, and a
  *          tnorm that answers with a blocking send waits there for good, with the run's program
  *          stopped, its timeout and Ctrl-C unheard.
+ *   SERVER the program itself says the fork server's hello ("TNFS2") and stops itself, as a
+ *          driver does, then never forks a child for tnorm's request: sleeps.  tnorm waited for
+ *          that child without looking at Ctrl-C (and for good without a timeout).
  *   HANG   sleeps.
- * Each run first appends a byte to ../tnorm-staller.started (beside its run folder): the test
- * waits for that file, the condition "the program is running", before it sends Ctrl-C.
+ * Each run first writes its process ID to ../tnorm-staller.pid, then appends a byte to
+ * ../tnorm-staller.started (beside its run folder): the test waits for that file, the condition
+ * "the program is running", before it sends Ctrl-C (or freezes the program: hostile.sh).
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -23,7 +27,16 @@
 
 static void started(void)
 {
-	int fd = open("../tnorm-staller.started", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	char pid[32];
+	int fd = open("../tnorm-staller.pid", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), n;
+	/* (its process ID first: a test that freezes the program reads it once "started" is there) */
+	n = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	if (fd >= 0) {
+		if (write(fd, pid, (size_t)n) < 0)
+			perror("staller");
+		close(fd);
+	}
+	fd = open("../tnorm-staller.started", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (fd >= 0) {
 		if (write(fd, "s", 1) < 0)
 			perror("staller");
@@ -65,6 +78,11 @@ int main(int argc, char **argv)
 		line[strcspn(line, "\n")] = '\0';
 		if (!strcmp(line, "boom"))
 			abort();
+		if (!strcmp(line, "SERVER") && ctl >= 0 && send(ctl, "TNFS2", 5, MSG_NOSIGNAL) == 5) {
+			raise(SIGSTOP);
+			for (;;)
+				pause();
+		}
 		if (!strcmp(line, "HELLO") || !strcmp(line, "HANG"))
 			stall(line, ctl);
 	}
