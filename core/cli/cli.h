@@ -131,7 +131,7 @@ typedef struct cli_args {
 	char **rest;      /* the command after --, NULL without -- */
 	int nrest;
 	cli_run_args run; /* --timeout, --mem, --stdin, --env, ... (cli_run_args_apply) */
-	const char *harness, *out, *match, *db, *driver, *algo, *rules, *expect;
+	const char *harness, *out, *match, *db, *driver, *algo, *rules, *expect, *sarif;
 	int quiet, json, no_db, no_harness, verbose, wide, no_rewire, generalize, no_replay;
 	int no_slice, no_chunks, allow_flaky, no_generalize, normal, thorough;
 	unsigned long long jobs, max_edit, confirm, max_runs, seed, steps, runs, max_failures;

@@ -25,7 +25,8 @@ static void help(FILE *f)
 	           "                   [--mem SIZE] [--stdin] [--no-fork-server] [--env N=V]...\n"
 	           "                   [--invalid-exit N]... [--fixed CMD] [--rules calls|paper]\n"
 	           "                   [--shard K/N] [--lease S] [--polish N | --no-polish]\n"
-	           "                   [--polish-runs R] [--thorough] [--quiet] -- CMD ARGS...\n\n"
+	           "                   [--polish-runs R] [--thorough] [--sarif FILE] [--quiet]\n"
+	           "                   -- CMD ARGS...\n\n"
 	           "Run every test (*.t) in DIR once for its signature, on N worker threads\n"
 	           "(default: the number of cores) sharing one database (default DIR/.tnorm/cache.db);\n"
 	           "confirm, reduce and normalize a few tests of each signature (the smallest, one\n"
@@ -39,7 +40,9 @@ static void help(FILE *f)
 	           "bytes; {} or @@ in ARGS is its path (or\n"
 	           "--stdin).  Prints the summary, writes each bucket's representative to\n"
 	           "OUT/buckets/N-NAME, and OUT/report.json and OUT/report.html (OUT defaults to\n"
-	           "DIR/triage).  Resumable: rerun after Ctrl-C or a crash and only the tests not\n"
+	           "DIR/triage); --sarif FILE also writes the buckets as SARIF 2.1.0, one result\n"
+	           "per bucket, for code-scanning tools.  Each bucket has a severity class\n"
+	           "(EXPLOITABLE, PROBABLY_EXPLOITABLE, NOT_EXPLOITABLE, UNKNOWN).  Resumable: rerun after Ctrl-C or a crash and only the tests not\n"
 	           "done yet are worked on.  --invalid-exit and --fixed as for tnorm reduce; --rules\n"
 	           "as for tnorm minimize.  --shard K/N does only the K-th of N parts of DIR, K from\n"
 	           "1 to N (1/3, 2/3, 3/3, as Jest and Playwright count; 0/N is refused),\n"
@@ -214,6 +217,7 @@ static void print_summary(const tnorm_triage_result *r)
 		       r->polish_complete < r->polish_forms ? "; --polish-runs N for more" : "");
 	for (b = 0; b < r->nbuckets; b++) {
 		const tnorm_triage_bucket *bk = &r->buckets[b];
+		tnorm_severity sev;
 		size_t assigned = 0;
 		for (i = 0; i < r->ntests; i++)
 			assigned += r->tests[i].bucket == b + 1 && !r->tests[i].minimized;
@@ -224,6 +228,8 @@ static void print_summary(const tnorm_triage_result *r)
 			printf(" in %zu normal forms (report.json lists them)", bk->nforms);
 		printf("; ");
 		cli_put(stdout, bk->signature);
+		if (tnorm_severity_of_text(&sev, bk->signature ? bk->signature : "") == 0)
+			printf("; severity %s (%s)", sev.name, sev.reason);
 		printf("\n   representative ");
 		cli_put(stdout, r->tests[bk->representative].name);
 		printf(" (");
@@ -298,6 +304,9 @@ static int parse(cli_args *a, tnorm_triage_options *o, int argc, char **argv)
 	if (o->shards > 1 && a->no_db)
 		return cli_usage_error("triage", "--shard needs a database where the shards' results "
 		                       "meet (--db URL), not --no-db");
+	if (o->shards > 1 && a->sarif)
+		return cli_usage_error("triage", "--sarif writes the report's buckets, which a shard "
+		                       "does not make: give it to the run without --shard");
 	if (cli_check_command(&a->run, "triage", a->rest, a->nrest,
 	                      "tnorm triage DIR -- CMD ARGS {} (or @@)") < 0)
 		return EXIT_USAGE;
@@ -362,6 +371,8 @@ int cmd_triage(int argc, char **argv)
 	err = tnorm_triage_run(&o, &res);
 	if (err == 0 && o.shards <= 1) /* the report is the caller's to write (a shard has none) */
 		err = tnorm_triage_report_write(&res);
+	if (err == 0 && o.shards <= 1 && a.sarif)
+		err = tnorm_triage_report_sarif_write(&res, a.sarif);
 	cli_cancel_end(&sigs_in);
 	undraw(&sh);
 	if (res.warning)

@@ -1343,13 +1343,14 @@ static PyObject *py_triage(PyObject *self, PyObject *args, PyObject *kw)
 	static char *kwlist[] = {"dir",      "argv",    "harness", "out",          "db",
 	                         "jobs",     "match",   "generalize", "progress",  "timeout",
 	                         "max_time_per_test",   "confirm", "invalid_exit", "fixed",
-	                         "rules",    "stdin",   "thorough", NULL};
+	                         "rules",    "stdin",   "thorough", "sarif", NULL};
 	tnorm_triage_options o = TNORM_TRIAGE_OPTIONS_INIT;
 	tnorm_triage_result r;
 	PyObject *argv_obj, *progress = Py_None, *result = NULL;
 	PyObject *invalid_obj = Py_None, *fixed_obj = Py_None;
 	cmd_args a;
 	const char *dir, *harness = NULL, *out = NULL, *db = NULL, *match = "line", *rules = "calls";
+	const char *sarif = NULL;
 	int generalize = 1, use_stdin = 0, thorough = 0, err;
 	unsigned int confirm = 3;
 	Py_ssize_t jobs = 1; /* "n": a number too large is an OverflowError, not cut down */
@@ -1361,10 +1362,10 @@ static PyObject *py_triage(PyObject *self, PyObject *args, PyObject *kw)
 	memset(&r, 0, sizeof(r));
 	memset(&c, 0, sizeof(c));
 	memset(&a, 0, sizeof(a));
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "sO|zzznzpOddIOOspp:triage", kwlist, &dir,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "sO|zzznzpOddIOOsppz:triage", kwlist, &dir,
 	                                 &argv_obj, &harness, &out, &db, &jobs, &match, &generalize,
 	                                 &progress, &timeout, &max_time, &confirm, &invalid_obj,
-	                                 &fixed_obj, &rules, &use_stdin, &thorough))
+	                                 &fixed_obj, &rules, &use_stdin, &thorough, &sarif))
 		return NULL;
 	if (jobs < 0 || jobs > TNORM_MAX_JOBS)
 		return PyErr_Format(PyExc_ValueError, "jobs: 1 to %d, not %zd", TNORM_MAX_JOBS, jobs);
@@ -1398,6 +1399,8 @@ static PyObject *py_triage(PyObject *self, PyObject *args, PyObject *kw)
 	err = tnorm_triage_run(&o, &r);
 	if (err == 0 && o.shards <= 1) /* the report is the caller's to write (a shard has none) */
 		err = tnorm_triage_report_write(&r);
+	if (err == 0 && o.shards <= 1 && sarif)
+		err = tnorm_triage_report_sarif_write(&r, sarif);
 	PyEval_RestoreThread(saved);
 	ctx_stop(&c);
 
@@ -1660,10 +1663,11 @@ static PyMethodDef methods[] = {
 	{"triage", (PyCFunction)(void (*)(void))py_triage, METH_VARARGS | METH_KEYWORDS,
 	 "triage(dir, argv, harness=None, out=None, db=None, jobs=1, match='line', generalize=True,\n"
 	 "       progress=None, timeout=0.0, max_time_per_test=0.0, confirm=3, invalid_exit=(),\n"
-	 "       fixed=None, rules='calls', stdin=False, thorough=False) -> dict\n\n"
+	 "       fixed=None, rules='calls', stdin=False, thorough=False, sarif=None) -> dict\n\n"
 	 "Run every test (*.t) in dir once, minimize a few of each signature (every one when\n"
 	 "thorough) on `jobs` worker threads and group them into buckets, as `tnorm triage` does: out (default dir/triage) receives the\n"
-	 "results, report.json and report.html; db is the database file (None: none; see db_path).\n"
+	 "results, report.json and report.html; sarif, a path, also receives the buckets as SARIF\n"
+	 "2.1.0; db is the database file (None: none; see db_path).\n"
 	 "Without a harness dir is a fuzzer's crash folder: any files, minimized as bytes (each\n"
 	 "bucket's 'normal_form_bytes' exact, its representative written to its 'file').\n"
 	 "progress(dict) is called on this thread: event 'start', 'test' (a test done: its dict in\n"

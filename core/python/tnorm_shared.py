@@ -59,11 +59,13 @@ HELP = {
              "  List the steps of the test being run; '=>' marks the current one.",
     "triage": "tnorm triage DIR [--harness H] [-j N] [-o OUT] [--match P] [--db PATH | --no-db]\n"
               "             [--max-time-per-test T] [--no-generalize] [--timeout T]\n"
-              "             [--rules calls|paper] [--stdin] [--thorough] [--quiet]\n"
+              "             [--rules calls|paper] [--stdin] [--thorough] [--sarif FILE]\n"
+              "             [--quiet]\n"
               "  Run every test (*.t) in DIR once with the current program, minimize a few of\n"
               "  each signature (--thorough: every one) and group them into buckets, one per\n"
               "  fault; print the bucket table and write the report\n"
-              "  (OUT/report.html, default DIR/triage).  Ctrl-C stops; run it again to resume.\n"
+              "  (OUT/report.html, default DIR/triage; --sarif FILE: SARIF 2.1.0 too).\n"
+              "  Ctrl-C stops; run it again to resume.\n"
               "  A program that is not a tnorm driver, without --harness: DIR is a fuzzer's crash\n"
               "  folder (any files, minimized as bytes).  Afterwards tnorm run starts the first\n"
               "  bucket's test (with a harness).",
@@ -120,6 +122,7 @@ def _triage_arguments(p):
     p.add_argument("--rules", choices=("calls", "paper"), default="calls")
     p.add_argument("--stdin", action="store_true")
     p.add_argument("--thorough", action="store_true")
+    p.add_argument("--sarif")
     p.add_argument("--quiet", action="store_true")
 
 
@@ -948,7 +951,8 @@ class Session(_Navigation):
         res = _tnorm.triage(a.dir, argv, harness, out=a.out, db=db, jobs=a.jobs, match=a.match,
                             generalize=not a.no_generalize, progress=progress,
                             timeout=a.timeout, max_time_per_test=a.max_time_per_test,
-                            rules=a.rules, stdin=a.stdin, thorough=a.thorough)
+                            rules=a.rules, stdin=a.stdin, thorough=a.thorough,
+                            sarif=a.sarif)
         h.write(triage_table(res))
         h.flush()
         if res["buckets"] and harness is not None:

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tnorm/generic.h"
+#include "tnorm/severity.h"
 #include "tnorm/triage_report.h"
 
 #include "common.h"
@@ -73,6 +74,7 @@ static json_t *bucket_json(const tnorm_triage_result *r, size_t b)
 {
 	const tnorm_triage_bucket *bk = &r->buckets[b];
 	json_t *o = json_object(), *tests = json_array();
+	tnorm_severity sev;
 	size_t i;
 	int bad = 0;
 	for (i = 0; i < r->ntests && tests && !bad; i++)
@@ -81,6 +83,9 @@ static json_t *bucket_json(const tnorm_triage_result *r, size_t b)
 	bad |= json_object_set_new(o, "id", json_integer((json_int_t)b + 1));
 	bad |= json_object_set_new(o, "count", json_integer((json_int_t)bk->count));
 	bad |= json_object_set_new(o, "signature", tnorm__json_str(bk->signature));
+	tnorm_severity_of_text(&sev, bk->signature ? bk->signature : "");
+	bad |= json_object_set_new(o, "severity", json_pack("{s:s,s:s}", "class", sev.name, "reason",
+	                                                      sev.reason));
 	bad |= json_object_set_new(o, "representative",
 	                           tnorm__json_str(r->tests[bk->representative].name));
 	bad |= tnorm__json_set_bytes(o, "normal_form", "normal_form_hex", bk->normal, bk->normal_len);
@@ -267,15 +272,18 @@ static int put_bucket_table(tnorm__buf *h, const tnorm_triage_result *r)
 	int err = 0;
 	err |= tnorm__buf_printf(h, "<h2>Buckets</h2>\n<table id=\"buckets\">\n<thead><tr><th>bucket</th>"
 	                            "<th>tests</th><th>signature</th><th>representative</th><th>%s</th>"
-	                            "</tr></thead>\n<tbody>\n", r->unit ? r->unit : "steps");
+	                            "<th>severity</th></tr></thead>\n<tbody>\n", r->unit ? r->unit : "steps");
 	for (b = 0; b < r->nbuckets && err == 0; b++) {
 		const tnorm_triage_test *rep = &r->tests[r->buckets[b].representative];
+		tnorm_severity sev;
+		tnorm_severity_of_text(&sev, r->buckets[b].signature ? r->buckets[b].signature : "");
 		err |= tnorm__buf_printf(h, "<tr><td><a href=\"#bucket-%zu\">%zu</a></td><td>%zu</td>"
 		                            "<td><code>", b + 1, b + 1, r->buckets[b].count);
 		err |= put_html(h, r->buckets[b].signature);
 		err |= tnorm__buf_puts(h, "</code></td><td>");
 		err |= put_html_name(h, rep->name);
-		err |= tnorm__buf_printf(h, "</td><td>%ld</td></tr>\n", rep->normal_steps);
+		err |= tnorm__buf_printf(h, "</td><td>%ld</td><td title=\"%s\">%s</td></tr>\n",
+		                         rep->normal_steps, sev.reason, sev.name);
 	}
 	err |= tnorm__buf_puts(h, "</tbody>\n</table>\n");
 	return err ? TNORM_ENOMEM : 0;
@@ -313,10 +321,13 @@ static int put_buckets(tnorm__buf *h, const tnorm_triage_result *r)
 	int err = 0;
 	for (b = 0; b < r->nbuckets && err == 0; b++) {
 		const tnorm_triage_bucket *bk = &r->buckets[b];
+		tnorm_severity sev;
+		tnorm_severity_of_text(&sev, bk->signature ? bk->signature : "");
 		err |= tnorm__buf_printf(h, "<h2 id=\"bucket-%zu\">Bucket %zu: %zu tests</h2>\n<p><code>",
 		                         b + 1, b + 1, bk->count);
 		err |= put_html(h, bk->signature);
-		err |= tnorm__buf_puts(h, "</code></p>\n<pre>");
+		err |= tnorm__buf_printf(h, "</code></p>\n<p class=\"severity\">Severity: <strong>%s"
+		                            "</strong> (%s)</p>\n<pre>", sev.name, sev.reason);
 		err |= bk->annotated ? put_html(h, bk->annotated)
 		                     : put_html_bytes(h, bk->normal, bk->normal_len);
 		err |= tnorm__buf_puts(h, "</pre>\n");

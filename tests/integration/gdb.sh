@@ -102,7 +102,7 @@ E='' CRASH='Program received signal SIGABRT'
 
 # ---- tnorm triage (issue 18): a folder of AVL tests -> the bucket table; tnorm run on bucket 1 ----
 triage_folders
-g tri.log -ex 'tnorm triage tri -j 2 --thorough' -ex 'tnorm run' -ex 'echo ALIVE\n' --args "$D" fail-1.t
+g tri.log -ex 'tnorm triage tri -j 2 --thorough --sarif tri.sarif' -ex 'tnorm run' -ex 'echo ALIVE\n' --args "$D" fail-1.t
 triage_checks tri.log
 # Ctrl-C during triage: it stops, says how to resume, and the debugger goes on; then it resumes.
 gate_close gt 400

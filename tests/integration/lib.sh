@@ -66,7 +66,8 @@ triage_folders() {
 triage_checks() {
 	expect "triage: the counts and the bucket table" sh -c "grep -q '^tri: 4 tests, 3 failing, 1 distinct signatures, 3 distinct reduced, 1 distinct normalized: 1 bucket$' $1 && grep -qE '^ +1 +3 +10  fail-1.t +SIGABRT at check_node \(avl.c:191\)' $1"
 	expect "triage: a line per test as it is done" sh -c "[ \$(grep -c ': 100 -> 10 steps' $1) = 3 ] && grep -q '^not triaged: pass-1.t: notfail' $1"
-	"$T" triage cli-tri --quiet --thorough --harness "$H" -j 2 -- "$D" {} >/dev/null 2>&1
+	"$T" triage cli-tri --quiet --thorough --harness "$H" -j 2 --sarif cli-tri.sarif -- "$D" {} >/dev/null 2>&1
+	expect "triage --sarif FILE: the CLI's SARIF, one result per bucket, the same fingerprints" python3 -c "import json,sys; k=lambda f:[(r['ruleId'],r['partialFingerprints'],r['locations']) for r in json.load(open(f))['runs'][0]['results']]; a,b=k(sys.argv[1]),k(sys.argv[2]); sys.exit(not (len(a)==1 and a==b))" tri.sarif cli-tri.sarif
 	expect "triage: the report is the CLI's (same buckets, normal forms, tests)" python3 -c "import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); k=lambda r:[(x['count'],x['signature'],x['normal_form'],x['tests']) for x in r['buckets']]; sys.exit(k(a)!=k(b))" tri/triage/report.json cli-tri/triage/report.json
 	expect "triage: tnorm run then starts bucket 1's annotated test" sh -c "grep -q 'tnorm run: .*tri/triage/norm/fail-1.t.gen' $1 && grep -q '^STEP 0: ' $1"
 }

@@ -116,7 +116,7 @@ E='error: ' CRASH='stop reason = signal SIGABRT'
 
 # ---- tnorm triage (issue 18): a folder of AVL tests -> the bucket table; tnorm run on bucket 1 ----
 triage_folders
-l tri.log -o 'tnorm triage tri -j 2 --thorough' -o 'tnorm run' -o 'script print("ALIVE")' -- "$D" fail-1.t
+l tri.log -o 'tnorm triage tri -j 2 --thorough --sarif tri.sarif' -o 'tnorm run' -o 'script print("ALIVE")' -- "$D" fail-1.t
 triage_checks tri.log
 # Ctrl-C during triage: it stops, says how to resume, and the debugger goes on; then it resumes.
 gate_close gt 400

@@ -22,6 +22,7 @@
 #include "version.h"
 #include "triage.h"
 #include "triage_report.h"
+#include "severity.h"
 #include "why.h"
 #include "fuzz.h"
 #include "pools.h"
