@@ -56,6 +56,19 @@ l = d['lines'][0]
 assert $rc == 0 and l['file'].endswith('avl.c') and abs(l['line'] - $fault) <= 3, l
 "
 
+# ---- issue 40, item 6: the driver runtime's lines are left out ------------------------------------
+# c: no line of tnorm's driver runtime (core/driver, core/src, core/preload, compiled into the
+# driver) is ranked; the example's own driver.c, which shares a base name with the runtime's, is.
+expect "6c: the driver runtime's lines are left out by full path; the user's driver.c is kept" \
+	python3 -c "
+import json, os
+d = json.load(open('avl.json'))
+core = os.path.realpath('$SRC/core') + '/'
+files = {os.path.realpath(l['file']) for l in d['lines']}
+assert not [f for f in files if f.startswith(core)], sorted(f for f in files if f.startswith(core))
+assert os.path.realpath('$SRC/examples/avl/driver.c') in files, files
+"
+
 # ---- issue 39, item 8: lines the program's children run are covered -------------------------------
 # vforker's vfork child runs code in the memory it shares with the program (the first to hit a
 # breakpoint there), its fork child in a copy; each line marked VF_ counts in every run, failing
