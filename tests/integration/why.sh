@@ -56,7 +56,19 @@ l = d['lines'][0]
 assert $rc == 0 and l['file'].endswith('avl.c') and abs(l['line'] - $fault) <= 3, l
 "
 
-# ---- issue 40, item 6: the driver runtime's lines are left out ------------------------------------
+# ---- issue 40, item 6: a tnorm driver without --harness; the driver runtime's lines --------------
+# b: the harness compiled into the driver is used (its steps edited), as minimize and triage do;
+# as bytes, nearly every neighbour was invalid.
+"$T" why --json "$SRC/examples/avl/tests/fail-1.t" -- "$A/avl_driver_faulty" {} >avlh.json 2>avlh.err; rc=$?
+expect "6b: without --harness, the driver's own harness: few invalid neighbours, the fault first" \
+	python3 -c "
+import json
+d = json.load(open('avlh.json'))
+inv = sum(n['outcome'] == 'invalid' for n in d['neighbours'])
+l = d['lines'][0]
+assert $rc == 0 and 2 * inv < len(d['neighbours']), (inv, len(d['neighbours']))
+assert l['file'].endswith('avl.c') and abs(l['line'] - $fault) <= 3, l
+"
 # c: no line of tnorm's driver runtime (core/driver, core/src, core/preload, compiled into the
 # driver) is ranked; the example's own driver.c, which shares a base name with the runtime's, is.
 expect "6c: the driver runtime's lines are left out by full path; the user's driver.c is kept" \
