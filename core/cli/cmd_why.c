@@ -14,7 +14,7 @@
 static void help(FILE *f)
 {
 	fprintf(f, "usage: tnorm why [--harness H | --no-harness] [--json] [--top N] [--normal]\n"
-	           "                 [--neighbours N] [--timeout T] [--mem SIZE] [--stdin]\n"
+	           "                 [--neighbours N] [--no-db] [--timeout T] [--mem SIZE] [--stdin]\n"
 	           "                 [--no-fork-server] [--env NAME=VALUE]...\n"
 	           "                 [--invalid-exit N]... TEST -- CMD ARGS...\n\n"
 	           "Where is the bug?  Minimize TEST (as `tnorm minimize` does, without the database),\n"
@@ -29,6 +29,7 @@ static void help(FILE *f)
 	           "  --normal       TEST is a normal form already: do not minimize it first\n"
 	           "  --top N        print the N best lines (default 10; 0 = all)\n"
 	           "  --neighbours N run at most N neighbours (default 400)\n"
+	           "  --no-db        accepted as the other commands take it: why uses no database\n"
 	           "  --json         print {\"signature\", \"lines\": [{file, line, function, score,\n"
 	           "                 failing, passing}...] best first, \"neighbours\": [{test,\n"
 	           "                 outcome}...], \"runs\"}\n\n"

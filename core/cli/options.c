@@ -144,7 +144,7 @@ static const cli_option options[] = {
 	U64("-j|--jobs", REWRITES | CLI_TRIAGE, jobs, 1, TNORM_MAX_JOBS, "jobs"),
 	STRING("--db", PIPELINE, db, "--db needs a path"),
 	STRING("--db", CLI_TRIAGE, db, NULL),
-	FLAG("--no-db", PIPELINE | CLI_TRIAGE, no_db),
+	FLAG("--no-db", PIPELINE | CLI_TRIAGE | CLI_WHY, no_db),
 	CHOICE("--rules", REWRITES, rules, "calls|paper", "--rules needs a value: calls or paper",
 	       "--rules takes calls or paper", 1),
 	CHOICE("--rules", CLI_TRIAGE, rules, "calls|paper", "--rules takes calls or paper",

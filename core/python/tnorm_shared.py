@@ -186,7 +186,7 @@ is_driver = _tnorm.is_driver
 
 NOT_A_DRIVER = ("stepping needs a tnorm driver: %s does not link the tnorm driver runtime (it "
                 "has no test steps to stop at).  Without one, tnorm signature, reduce, minimize, "
-                "normalize and triage work on the test file's bytes; see docs/gdb.md")
+                "normalize and triage work on the test file's bytes; see %s")
 
 
 def program_harness(program, workdir):
@@ -448,7 +448,7 @@ class _Navigation:
         self._nav_init()
         program, args = self.host.program()
         if not is_driver(program):
-            raise UsageError(NOT_A_DRIVER % program)
+            raise UsageError(NOT_A_DRIVER % (program, self.host.doc))
         if not os.path.isfile(test):
             raise UsageError("%s: no such test file" % test)
         test = os.path.abspath(test)

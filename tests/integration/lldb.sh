@@ -141,6 +141,11 @@ if [ -x "$J" ]; then
 	crash_folder
 	l gen.log -o 'tnorm triage crashes -j 2 --no-db --quiet' -o 'script print("ALIVE")' -- "$J" @@
 	crash_folder_checks gen.log
+	# issue 40, item 6: stepping a program that is not a driver points at lldb's page
+	printf '{"n": 1}' >nd.json
+	l nd.log -o 'tnorm run' -- "$J" nd.json
+	expect "not a driver: the message points at docs/lldb.md, not gdb's" \
+		sh -c "grep -q 'stepping needs a tnorm driver: .*; see docs/lldb.md' nd.log && ! grep -q 'docs/gdb.md' nd.log"
 fi
 
 # ---- bad input: one clear error each, and lldb keeps working -----------------------------------

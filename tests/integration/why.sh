@@ -114,6 +114,9 @@ cp "$SRC/tests/suts/twowords.c" tw.c && gcc -O0 -o tw tw.c
 printf 'alpha omega' >tw.t
 "$T" why --normal tw.t -- ./tw {} >/dev/null 2>err; rc=$?
 expect "a program without a line table: exit 1, says to build with -g" sh -c "[ $rc = 1 ] && [ \$(wc -l <err) = 1 ] && grep -q -- 'with -g' err"
+"$T" why --no-db --normal --top 1 ob -- "$S/sut_opcodes" @@ >nodb.out 2>err; rc=$?
+expect "issue 40, item 6: why takes --no-db as every other command does (it uses no database)" \
+	sh -c "[ $rc = 0 ] && grep -q '^   1 ' nodb.out"
 "$T" why tw.t >/dev/null 2>err; rc=$?
 expect "no command: usage, exit 2" sh -c "[ $rc = 2 ] && grep -q 'missing the command' err"
 
