@@ -176,6 +176,9 @@ l why.log -o 'tnorm why --test fail-1.t.norm --top 3' -o 'tnorm why 1' -o 'bt 1'
 why_checks why.log 'frame #0: .*avl.c:%s:'
 l whyre.log -o run -k 'tnorm minimize --no-db -o re.norm' -k 'tnorm why --top 3' -- "$D" fail-1.t
 why_reuse_checks whyre.log
+mkdir -p "$W/wr"
+TMPDIR=$W/wr l whyraw.log -o run -k 'tnorm why --top 3' -- "$D" fail-1.t
+why_raw_checks whyraw.log "$W/wr"
 l changed.log -o 'tnorm why --test fail-1.t.norm --top 1' -o 'tnorm why 1' -o 'tnorm changed n->height' \
 	-o 'tnorm pools' -o 'tnorm changed nosuch->x' -- "$D" fail-1.t.norm
 if hw_watch_fires; then
