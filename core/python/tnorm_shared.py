@@ -9,7 +9,6 @@ plugins stay thin and cannot drift apart.  This module imports nothing from gdb 
 """
 
 import argparse
-import atexit
 import os
 import re
 import shlex
@@ -686,15 +685,11 @@ class _Navigation:
     # ---- dispatch ----------------------------------------------------------------------------
     # ---- why (issue 29) ----------------------------------------------------------------------
     def _why_minimize(self, program, tmpl, test):
-        """Minimize `test` into the session's private folder (removed when the debugger exits):
-        (the normal form's path, the runs one edit away from it)."""
+        """Minimize `test` into the file `tnorm minimize` would write (default_output): (the
+        normal form's path, the runs one edit away from it).  Not a private temporary folder:
+        lldb runs no atexit handler, so one would outlive the session (issue 40, item 6a)."""
         h = self.host
-        d = getattr(self, "_why_dir", None)
-        if d is None:
-            d = self._why_dir = tempfile.mkdtemp(prefix="tnorm-why-")
-            atexit.register(shutil.rmtree, d, True)
-        self._why_count = getattr(self, "_why_count", 0) + 1
-        out = os.path.join(d, "%d-%s.norm" % (self._why_count, os.path.basename(test)))
+        out = default_output(test, "minimize")
         h.write("tnorm why: minimizing the test first, as the tnorm why command does "
                 "(--normal: it is a normal form already)\n")
         h.flush()
