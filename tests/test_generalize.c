@@ -126,6 +126,42 @@ static void test_generalize__fresh_values(void **state)
 	tnorm_free(json);
 }
 
+/* Interesting iff the test is the one in ctx: no other value or order keeps the failure. */
+static int only_itself(void *ctx, const tnorm_test *t, int *yes)
+{
+	*yes = tnorm_test_compare(t, (const tnorm_test *)ctx) == 0;
+	return 0;
+}
+
+/* Nothing found (issue 40, item 6): the rendering says what was tried, and still parses. */
+static void test_generalize__nothing_found(void **state)
+{
+	static const char text[] = "int0 = 3\nt0 = mk()\nput(t0, int0)\n";
+	tnorm_harness *h = NULL;
+	tnorm_test *t = NULL, *back = NULL;
+	tnorm_generalization *g = NULL;
+	char *s = NULL;
+	(void)state;
+	assert_int_equal(tnorm_harness_parse(&h, "g.tnh", harness, strlen(harness)), 0);
+	assert_int_equal(tnorm_test_parse(&t, h, "g.t", text, strlen(text)), 0);
+	assert_int_equal(tnorm_generalize(&g, t, NULL, only_itself, t), 0);
+	assert_int_equal(tnorm_generalization_format(g, &s), 0);
+	/* 6 values above 3; 1 well-formed swap (the put needs both before it); 8 fresh values of
+	 * int0 before the put (its own, 3, is pruned; a fresh mk() too: no call touched t0) */
+	assert_string_equal(s, "# generalized: none of the 6 replacements, 1 swap and 8 fresh values "
+	                       "tried kept the failure\n"
+	                       "int0 = 3 # STEP 0\n"
+	                       "t0 = mk() # STEP 1\n"
+	                       "put(t0, int0) # STEP 2\n");
+	assert_int_equal(tnorm_test_parse(&back, h, "annotated", s, strlen(s)), 0);
+	assert_int_equal(tnorm_test_compare(back, t), 0);
+	tnorm_free(s);
+	tnorm_generalization_free(g);
+	tnorm_test_free(back);
+	tnorm_test_free(t);
+	tnorm_harness_free(h);
+}
+
 /* Large domains: a sample of 16 replacements of 998, said so, and folded into one range. */
 static int put_at_least(void *ctx, const tnorm_test *t, int *yes)
 {
@@ -188,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_generalize__ranges_swaps_blocks),
 		cmocka_unit_test(test_generalize__essential_order),
 		cmocka_unit_test(test_generalize__fresh_values),
+		cmocka_unit_test(test_generalize__nothing_found),
 		cmocka_unit_test(test_generalize__large_domain_sample),
 	};
 	return cmocka_run_group_tests_name("generalize", tests, NULL, NULL);

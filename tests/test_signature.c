@@ -464,6 +464,45 @@ static void test_signature__uncaught_exception(void **state)
 	tnorm_signature_free(o);
 }
 
+/* The crash state a triage prints (issue 40, item 6): a fuzzing engine's frames and the callers
+ * of LLVMFuzzerTestOneInput left out, 3 frames of the program's kept in each stack; any other
+ * text as it is. */
+static void shown_is(const char *text, const char *want)
+{
+	char *out = NULL;
+	assert_int_equal(tnorm_signature_text_shown(text, &out), 0);
+	assert_string_equal(out, want);
+	tnorm_free(out);
+}
+
+static void test_signature__text_shown(void **state)
+{
+	static const char deep[] = "SIGSEGV at a (x.c:1) <- b (x.c:2) <- c (x.c:3) <- d (x.c:4) <- "
+	                           "main (x.c:5)";
+	(void)state;
+	shown_is("asan:heap-use-after-free:READ at use (j.c:9) <- LLVMFuzzerTestOneInput (j.c:20) <- "
+	         "fuzzer::Fuzzer::ExecuteCallback(unsigned char const*, unsigned long) (fz+0x43303) <- "
+	         "fuzzer::RunOneTest(fuzzer::Fuzzer*, char const*, unsigned long) (fz+0x2d30f) <- main "
+	         "(fz+0x5ce82); freed at drop (j.c:5) <- f1 (j.c:6) <- f2 (j.c:7) <- f3 (j.c:8) <- "
+	         "fuzzer::RunOneTest(fuzzer::Fuzzer*, char const*, unsigned long) (fz+0x2d30f)",
+	         "asan:heap-use-after-free:READ at use (j.c:9) <- LLVMFuzzerTestOneInput (j.c:20); "
+	         "freed at drop (j.c:5) <- f1 (j.c:6) <- f2 (j.c:7)");
+	/* AFL++'s driver, and a helper's message kept */
+	shown_is("SIGABRT at die (p.c:3) <- parse (p.c:40) <- LLVMFuzzerTestOneInput (p.c:50) <- "
+	         "ExecuteFilesOnyByOne (aflpp_driver.c:200) <- LLVMFuzzerRunDriver (aflpp_driver.c:300) "
+	         "<- main (aflpp_driver.c:10) [bad token]",
+	         "SIGABRT at die (p.c:3) <- parse (p.c:40) <- LLVMFuzzerTestOneInput (p.c:50) "
+	         "[bad token]");
+	/* an exception's what() with " at " and " <- " inside its quotes */
+	shown_is("uncaught std::runtime_error (\"x at y <- z\") at f (e.cc:1) <- LLVMFuzzerTestOneInput "
+	         "(e.cc:2) <- fuzzer::RunOneTest(fuzzer::Fuzzer*, char const*, unsigned long) (fz+0x1)",
+	         "uncaught std::runtime_error (\"x at y <- z\") at f (e.cc:1) <- LLVMFuzzerTestOneInput "
+	         "(e.cc:2)");
+	/* no engine: byte for byte, however deep */
+	shown_is(deep, deep);
+	shown_is("exit(3)", "exit(3)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -477,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_signature__offsets_and_free_stack),
 		cmocka_unit_test(test_signature__calibrate),
 		cmocka_unit_test(test_signature__uncaught_exception),
+		cmocka_unit_test(test_signature__text_shown),
 	};
 	return cmocka_run_group_tests_name("signature", tests, NULL, NULL);
 }

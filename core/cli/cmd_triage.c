@@ -91,6 +91,20 @@ static void add_key(shown *s, const tnorm_triage_test *t)
 	s->nkeys++;
 }
 
+/* A signature as the lines show it: a fuzzing engine's frames left out (the crash state,
+ * tnorm_signature_text_shown); the key and the report keep the full text. */
+static void put_signature(const char *sig)
+{
+	char *text = NULL;
+	if (tnorm_signature_text_shown(sig, &text) < 0) {
+		tnorm_error_clear();
+		cli_put(stdout, sig);
+		return;
+	}
+	cli_put(stdout, text);
+	tnorm_free(text);
+}
+
 /* `[17/116] 2 buckets, 3.1 tests/s, 35 s left`, over the line drawn before. */
 static void draw(shown *s, const tnorm_triage_progress *p)
 {
@@ -163,11 +177,11 @@ static int on_progress(void *ctx, const tnorm_triage_progress *p)
 	if (t->status == TNORM_TRIAGE_OK && !t->minimized) {
 		printf(": %ld %s, checked (%llu run%s): ", t->original_steps, s->unit,
 		       (unsigned long long)t->runs, t->runs == 1 ? "" : "s");
-		cli_put(stdout, t->signature);
+		put_signature(t->signature);
 	} else if (t->status == TNORM_TRIAGE_OK) {
 		printf(": %ld -> %ld %s (%llu runs): ", t->original_steps, t->normal_steps, s->unit,
 		       (unsigned long long)t->runs);
-		cli_put(stdout, t->signature);
+		put_signature(t->signature);
 	} else {
 		printf(": %s: ", tnorm_triage_status_name(t->status));
 		cli_put(stdout, t->message);
@@ -227,7 +241,7 @@ static void print_summary(const tnorm_triage_result *r)
 		if (bk->nforms > 1)
 			printf(" in %zu normal forms (report.json lists them)", bk->nforms);
 		printf("; ");
-		cli_put(stdout, bk->signature);
+		put_signature(bk->signature);
 		if (tnorm_severity_of_text(&sev, bk->signature ? bk->signature : "") == 0)
 			printf("; severity %s (%s)", sev.name, sev.reason);
 		printf("\n   representative ");

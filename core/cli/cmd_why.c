@@ -2,7 +2,8 @@
 /*
  * cmd_why.c - `tnorm why [--harness H] TEST -- CMD ARGS {}`: where is the bug?  Minimize the
  * test (unless it is given as a normal form), then rank the source lines that make it fail over
- * its neighbours' runs (tnorm/why.h, docs/why.md).
+ * its neighbours' runs (tnorm/why.h, docs/why.md).  Without --harness, a tnorm driver's
+ * compiled-in harness is used, as minimize, triage and fuzz use it (cli_harness).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,9 @@
 
 static void help(FILE *f)
 {
-	fprintf(f, "usage: tnorm why [--harness H] [--json] [--top N] [--normal] [--neighbours N]\n"
-	           "                 [--timeout T] [--mem SIZE] [--stdin] [--no-fork-server] [--env NAME=VALUE]...\n"
+	fprintf(f, "usage: tnorm why [--harness H | --no-harness] [--json] [--top N] [--normal]\n"
+	           "                 [--neighbours N] [--no-db] [--timeout T] [--mem SIZE] [--stdin]\n"
+	           "                 [--no-fork-server] [--env NAME=VALUE]...\n"
 	           "                 [--invalid-exit N]... TEST -- CMD ARGS...\n\n"
 	           "Where is the bug?  Minimize TEST (as `tnorm minimize` does, without the database),\n"
 	           "then run its normal form and tests one small edit away from it with line coverage,\n"
@@ -21,10 +23,13 @@ static void help(FILE *f)
 	           "neighbours that fail with the normal form's signature from those that pass.\n"
 	           "CMD must be built with -g; its own executable's lines are covered, not libraries'.\n\n"
 	           "  --harness H    TEST is a harness test (steps): neighbours delete a step or change\n"
-	           "                 an integer; without it, a byte is deleted or changed\n"
+	           "                 an integer; without it, the harness compiled into CMD when it\n"
+	           "                 is a tnorm driver (CMD --print-harness), else (or with\n"
+	           "                 --no-harness) a byte is deleted or changed\n"
 	           "  --normal       TEST is a normal form already: do not minimize it first\n"
 	           "  --top N        print the N best lines (default 10; 0 = all)\n"
 	           "  --neighbours N run at most N neighbours (default 400)\n"
+	           "  --no-db        accepted as the other commands take it: why uses no database\n"
 	           "  --json         print {\"signature\", \"lines\": [{file, line, function, score,\n"
 	           "                 failing, passing}...] best first, \"neighbours\": [{test,\n"
 	           "                 outcome}...], \"runs\"}\n\n"
@@ -130,7 +135,7 @@ int cmd_why(int argc, char **argv)
 	cli_args a;
 	cli_cancel sigs_in;
 	const char *test, *harness;
-	char **rest, *data = NULL;
+	char **rest, *data = NULL, *tmp_harness = NULL;
 	unsigned long long top;
 	size_t len = 0, i;
 	int rc = EXIT_OK, err;
@@ -152,7 +157,10 @@ int cmd_why(int argc, char **argv)
 		goto done;
 	}
 	test = a.operands[0];
-	harness = a.harness;
+	if (cli_harness("why", &a, a.json, &harness, &tmp_harness) < 0) {
+		rc = EXIT_SYSTEM;
+		goto done;
+	}
 	rest = a.rest;
 	top = a.top;
 	cli_cancel_begin(&sigs_in);
@@ -195,6 +203,9 @@ int cmd_why(int argc, char **argv)
 		printf("                        %s\n", source_line(l->file, l->line, src, sizeof(src)));
 	}
 done:
+	if (tmp_harness)
+		unlink(tmp_harness);
+	free(tmp_harness);
 	tnorm_why_result_dispose(&w);
 	tnorm_pipeline_result_dispose(&pr);
 	tnorm_free(data);

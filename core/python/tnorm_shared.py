@@ -189,7 +189,7 @@ is_driver = _tnorm.is_driver
 
 NOT_A_DRIVER = ("stepping needs a tnorm driver: %s does not link the tnorm driver runtime (it "
                 "has no test steps to stop at).  Without one, tnorm signature, reduce, minimize, "
-                "normalize and triage work on the test file's bytes; see docs/gdb.md")
+                "normalize and triage work on the test file's bytes; see %s")
 
 
 def program_harness(program, workdir):
@@ -307,11 +307,13 @@ HELP.update({
                "  where the debugger can) while the test being stepped (or the last result) runs\n"
                "  again from the start, and every write that changed it is listed: the step, old\n"
                "  -> new, and the source line that wrote it.",
-    "why": "tnorm why [N] [--test TEST] [--top K]\n"
+    "why": "tnorm why [N] [--test TEST] [--top K] [--normal]\n"
            "  Where is the bug: rank the source lines that make the last result (or TEST, or\n"
            "  the program's test) fail, over its neighbours' runs with line coverage (as the\n"
-           "  tnorm why command, docs/why.md).  'tnorm why N' (re)starts the program on the\n"
-           "  test of the list shown last and stops at its N-th line.",
+           "  tnorm why command, docs/why.md).  A test that is not the last result is\n"
+           "  minimized first, as the command does (--normal: it is a normal form already).\n"
+           "  'tnorm why N' (re)starts the program on the test of the list shown last and\n"
+           "  stops at its N-th line.",
     "goto": "tnorm goto K|fail\n"
             "  (Re)start the program on the test being stepped (or the last result) and stop\n"
             "  before step K (0-based, as STEP lines print); 'fail': before the step during\n"
@@ -361,12 +363,16 @@ def _nav_parse(sub, words):
 
 
 def _why_parse(words):
-    """Arguments of tnorm why: (N or None, test or None, top); raises UsageError."""
+    """Arguments of tnorm why: (N or None, test or None, top, normal); raises UsageError."""
     usage = HELP["why"].splitlines()[0]
-    n, test, top = None, None, 10
+    n, test, top, normal = None, None, 10, False
     i = 0
     while i < len(words):
         w = words[i]
+        if w == "--normal":
+            normal = True
+            i += 1
+            continue
         if w in ("--test", "--top"):
             if i + 1 >= len(words):
                 raise UsageError("tnorm why: %s needs a value\nusage: %s" % (w, usage))
@@ -383,7 +389,7 @@ def _why_parse(words):
                              "not '%s'\nusage: %s" % (w, usage))
         n = int(w)
         i += 1
-    return n, test, top
+    return n, test, top, normal
 
 
 def why_table(res, top, source):
@@ -451,7 +457,7 @@ class _Navigation:
         self._nav_init()
         program, args = self.host.program()
         if not is_driver(program):
-            raise UsageError(NOT_A_DRIVER % program)
+            raise UsageError(NOT_A_DRIVER % (program, self.host.doc))
         if not os.path.isfile(test):
             raise UsageError("%s: no such test file" % test)
         test = os.path.abspath(test)
@@ -681,10 +687,28 @@ class _Navigation:
 
     # ---- dispatch ----------------------------------------------------------------------------
     # ---- why (issue 29) ----------------------------------------------------------------------
+    def _why_minimize(self, program, tmpl, test):
+        """Minimize `test` into the file `tnorm minimize` would write (default_output): (the
+        normal form's path, the runs one edit away from it).  Not a private temporary folder:
+        lldb runs no atexit handler, so one would outlive the session (issue 40, item 6a)."""
+        h = self.host
+        out = default_output(test, "minimize")
+        h.write("tnorm why: minimizing the test first, as the tnorm why command does "
+                "(--normal: it is a normal form already)\n")
+        h.flush()
+        res = self._with_workdir(lambda w: _tnorm.minimize(
+            [program] + tmpl, test, harness=program_harness(program, w), out=out, db=None,
+            keep_near=True, progress=lambda p: h.interrupted()))
+        if res["text"] is None or res["signature"] is None or not os.path.isfile(out):
+            raise UsageError("tnorm why: the minimization was interrupted before the target was "
+                             "confirmed")
+        h.write("tnorm why: its normal form is %s\n" % out)
+        return out, res.get("near") or []
+
     def why(self, arg):
         """tnorm why [N]: the ranked lines of the last result (computed once per test file and
         program, kept for tnorm why N), or the run of that test stopped at line N."""
-        n, test, top = arg
+        n, test, top, normal = arg
         self._nav_init()
         program, args = self.host.program()
         cache = getattr(self, "_why", None)
@@ -701,9 +725,14 @@ class _Navigation:
             self.host.flush()
             near = getattr(self, "_near", None)
             known = near[1] if near and near[0] == os.path.abspath(test) else None
-            res = _tnorm.why([program] + tmpl, test, steps=is_driver(program), known=known)
-            self._why = cache = (key, res)
-        res = cache[1]
+            run_test = test
+            if known is None and not normal:
+                # Not the result of a tnorm minimize: minimize it first, as the command does
+                # (over the raw test's neighbours the bug's line ranks far down, issue 40).
+                run_test, known = self._why_minimize(program, tmpl, test)
+            res = _tnorm.why([program] + tmpl, run_test, steps=is_driver(program), known=known)
+            self._why = cache = (key, res, run_test)
+        res, test = cache[1], cache[2]
         if n is None:
             self.host.write(why_table(res, top, source_line))
             self.host.flush()

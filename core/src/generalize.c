@@ -33,6 +33,7 @@ struct tnorm_generalization {
 	uint64_t **altno, **freshno;
 	size_t *naltno, *nfreshno;
 	size_t *alt_tried, *alt_domain, *fresh_tried, *fresh_domain;
+	size_t asked[3]; /* well-formed experiments asked about, by exp_kind */
 };
 
 void tnorm_generalization_free(tnorm_generalization *g)
@@ -201,6 +202,7 @@ static int exps_run(tnorm_generalization *g, exp_list *l, tnorm_test_batch_oracl
 	for (i = 0; i < m && err == 0; i++) {
 		const experiment *e = &l->e[which[i]];
 		size_t n = g->n;
+		g->asked[e->kind]++;
 		if (e->kind == EXP_ALT) {
 			if (yes[i])
 				err = push(&g->alt[e->i], &g->nalt[e->i], e->k);
@@ -519,6 +521,12 @@ int tnorm_generalization_format(const tnorm_generalization *g, char **out)
 	h = tnorm_test_harness(g->t);
 	if (annotated(g))
 		err = tnorm__buf_puts(&b, LEGEND);
+	else /* say what was tried: a test without a note reads as if nothing was (issue 40) */
+		err = tnorm__buf_printf(&b, "# generalized: none of the %zu replacement%s, %zu swap%s and "
+		                        "%zu fresh value%s tried kept the failure\n",
+		                        g->asked[EXP_ALT], g->asked[EXP_ALT] == 1 ? "" : "s",
+		                        g->asked[EXP_SWAP], g->asked[EXP_SWAP] == 1 ? "" : "s",
+		                        g->asked[EXP_FRESH], g->asked[EXP_FRESH] == 1 ? "" : "s");
 	for (i = 0; i < g->n && err == 0; i++) {
 		uint64_t idx = 0;
 		size_t k, j, nsw = 0;

@@ -608,6 +608,113 @@ int tnorm_signature_format_top(const tnorm_signature *s, char **out)
 	return 0;
 }
 
+/* The first "needle" (nlen bytes) in h[0..n), or NULL. */
+static const char *find_in(const char *h, size_t n, const char *needle, size_t nlen)
+{
+	size_t i;
+	for (i = 0; i + nlen <= n; i++)
+		if (!memcmp(h + i, needle, nlen))
+			return h + i;
+	return NULL;
+}
+
+/* A frame of a fuzzing engine's in a signature's text ("fn (loc)"): libFuzzer's, or the AFL++
+ * driver's. */
+static int engine_frame(const char *f, size_t n)
+{
+	static const char *const names[] = {"fuzzer::", "LLVMFuzzerRunDriver", "ExecuteFilesOnyByOne",
+	                                    "__afl_", NULL};
+	size_t i;
+	for (i = 0; names[i]; i++)
+		if (n >= strlen(names[i]) && !memcmp(f, names[i], strlen(names[i])))
+			return 1;
+	return find_in(f, n, "(aflpp_driver.c:", 16) != NULL;
+}
+
+/* One stack of a signature's text, frames f[0..n) joined by " <- ", appended to b without a
+ * fuzzing engine's frames and LLVMFuzzerTestOneInput's callers (*engine set when there were
+ * any), and at most 3 frames. */
+static int put_stack_shown(tnorm__buf *b, const char *f, size_t n, int *engine)
+{
+	static const char target[] = "LLVMFuzzerTestOneInput";
+	size_t kept = 0;
+	int err = 0, past = 0;
+	while (n && err == 0) {
+		const char *sep = find_in(f, n, " <- ", 4);
+		size_t len = sep ? (size_t)(sep - f) : n;
+		if (past || engine_frame(f, len)) {
+			*engine = 1;
+		} else if (kept < 3) {
+			err = kept ? tnorm__buf_puts(b, " <- ") : 0;
+			if (err == 0)
+				err = tnorm__buf_put(b, f, len);
+			kept++;
+		}
+		if (len >= sizeof(target) - 1 && !memcmp(f, target, sizeof(target) - 1) &&
+		    (len == sizeof(target) - 1 || f[sizeof(target) - 1] == ' '))
+			past = 1; /* its callers are the engine's */
+		n -= sep ? len + 4 : len;
+		f = sep ? sep + 4 : f + len;
+	}
+	return err;
+}
+
+int tnorm_signature_text_shown(const char *text, char **out)
+{
+	tnorm__buf b = TNORM__BUF_INIT;
+	const char *p, *end, *freed, *msg;
+	int err, engine = 0, quoted = 0;
+	if (out)
+		*out = NULL;
+	if (!text || !out)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_signature_text_shown: NULL argument");
+	/* The kind ends at the first " at " outside an exception's quoted what() text. */
+	for (p = text; *p; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		else if (*p == '\\' && quoted && p[1])
+			p++;
+		else if (!quoted && !strncmp(p, " at ", 4))
+			break;
+	}
+	end = text + strlen(text);
+	if (!*p) {
+		*out = tnorm__strdup(text);
+		return *out ? 0 : TNORM_ENOMEM;
+	}
+	p += 4;
+	/* After the frames: the free's stack, then a helper's message " [...]". */
+	msg = end[-1] == ']' ? strrchr(p, '[') : NULL;
+	if (msg && (msg == p || msg[-1] != ' '))
+		msg = NULL;
+	msg = msg ? msg - 1 : end;
+	freed = strstr(p, "; freed at ");
+	if (!freed || freed > msg)
+		freed = NULL;
+	err = tnorm__buf_put(&b, text, (size_t)(p - text));
+	if (err == 0)
+		err = put_stack_shown(&b, p, (size_t)((freed ? freed : msg) - p), &engine);
+	if (err == 0 && freed) {
+		err = tnorm__buf_puts(&b, "; freed at ");
+		if (err == 0)
+			err = put_stack_shown(&b, freed + 11, (size_t)(msg - freed - 11), &engine);
+	}
+	if (err == 0)
+		err = tnorm__buf_put(&b, msg, (size_t)(end - msg));
+	if (err < 0) {
+		tnorm__buf_dispose(&b);
+		return err;
+	}
+	if (!engine) { /* nothing of an engine's: the text as it is, byte for byte */
+		tnorm__buf_dispose(&b);
+		*out = tnorm__strdup(text);
+		return *out ? 0 : TNORM_ENOMEM;
+	}
+	if (!(*out = tnorm__buf_detach(&b)))
+		return TNORM_ENOMEM;
+	return 0;
+}
+
 /* "0x..." as the JSON shows addresses (a string: JSON numbers lose 64-bit precision). */
 static json_t *json_hex(uint64_t v)
 {

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buildinfo.h"
 #include "common.h"
 #include "tnorm/signature.h"
 #include "tnorm/why.h"
@@ -224,6 +225,45 @@ static int covered_run(tnorm_runner *r, const tnorm_match *m, const tnorm_signat
 	return tnorm_runner_coverage(r, v, nv);
 }
 
+/* 1 when `file` (a line table's path, perhaps "BUILD/../core/src/order.c") is one of the driver
+ * runtime's sources (TNORM_BUILD_RUNTIME_SOURCES: their full paths, ':' between them).  The
+ * full path, not the base name: a user's own driver.c is no runtime source. */
+static int runtime_source(const char *file)
+{
+	char path[4096], *w = path;
+	const char *p = file, *list = TNORM_BUILD_RUNTIME_SOURCES;
+	size_t n;
+	if (!file || file[0] != '/' || strlen(file) >= sizeof(path))
+		return 0;
+	/* Lexically: the source tree may be gone (an installed runtime), the names stay. */
+	while (*p) {
+		const char *e;
+		while (*p == '/')
+			p++;
+		e = p + strcspn(p, "/");
+		if ((e - p == 1 && p[0] == '.') || e == p) {
+			/* nothing */
+		} else if (e - p == 2 && p[0] == '.' && p[1] == '.') {
+			while (w > path && *--w != '/')
+				;
+		} else {
+			*w++ = '/';
+			memcpy(w, p, (size_t)(e - p));
+			w += e - p;
+		}
+		p = e;
+	}
+	*w = '\0';
+	n = (size_t)(w - path);
+	while (*list) {
+		size_t k = strcspn(list, ":");
+		if (k == n && !memcmp(list, path, n))
+			return 1;
+		list += k + (list[k] == ':');
+	}
+	return 0;
+}
+
 /* The normal form's covered run: it must fail; its lines (but the driver runtime's own) are the
  * candidates, in *spectra (*ns of them, each executed by this one failing run); its signature is
  * the target (*target, owned by the caller) and its text goes in res->signature. */
@@ -260,9 +300,10 @@ static int run_normal_form(const tnorm_why_options *o, tnorm_runner *r, const tn
 		goto done;
 	}
 	for (i = k = 0; i < n; i++) {
-		/* The tnorm driver runtime's own lines (its harness parser, its loop) are no user's
-		 * bug: they are left out of the ranking. */
-		if (v[i].function && !strncmp(v[i].function, "tnorm_", 6))
+		/* The tnorm driver runtime's own lines (its harness parser, its loop, their static
+		 * helpers) are no user's bug: they are left out of the ranking. */
+		if ((v[i].function && !strncmp(v[i].function, "tnorm_", 6)) ||
+		    runtime_source(v[i].file))
 			continue;
 		(*spectra)[k].file = v[i].file;
 		(*spectra)[k].line = v[i].line;

@@ -158,6 +158,9 @@ g why.log -ex 'tnorm why --test fail-1.t.norm --top 3' -ex 'tnorm why 1' -ex 'bt
 why_checks why.log '^#0 .*avl.c:%s$'
 g whyre.log -ex run -ex 'tnorm minimize --no-db -o re.norm' -ex 'tnorm why --top 3' --args "$D" fail-1.t
 why_reuse_checks whyre.log
+mkdir -p "$W/wr"
+TMPDIR=$W/wr g whyraw.log -ex run -ex 'tnorm why --top 3' --args "$D" fail-1.t
+why_raw_checks whyraw.log "$W/wr"
 g changed.log -ex 'tnorm why --test fail-1.t.norm --top 1' -ex 'tnorm why 1' -ex 'tnorm changed n->height' \
 	-ex 'tnorm pools' -ex 'tnorm changed nosuch->x' --args "$D" fail-1.t.norm
 changed_checks changed.log

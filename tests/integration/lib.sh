@@ -107,6 +107,21 @@ why_checks() { # LOG STOP
 	expect "why 1: the program restarted and stopped at that line" grep -q "$(printf "$stop" "$wline")" "$log"
 }
 
+# tnorm why right after `run`, on the test as it is (issue 40, item 6a): minimized first, as the
+# tnorm why command does (over the raw test's neighbours the fault ranked far down), into the
+# file tnorm minimize writes (TEST.norm), and nothing is left in TMPDIR when the debugger exits.
+why_raw_checks() { # LOG DIR (the debugger's TMPDIR)
+	local fault
+	fault=$(grep -n 'the fault: the height is updated' "$SRC/examples/avl/avl.c" | cut -d: -f1)
+	expect "why after run: the test is minimized first, as the command does" \
+		grep -q '^tnorm why: minimizing the test first, as the tnorm why command does' "$1"
+	expect "why after run: the first line is within 3 lines of the seeded fault (avl.c:$fault)" \
+		sh -c "l=\$(sed -n 's/^   1  .* avl\.c:\([0-9]*\) .*/\1/p' '$1'); [ -n \"\$l\" ] && [ \$((l - $fault)) -le 3 ] && [ \$(($fault - l)) -le 3 ]"
+	expect "why after run: the normal form is where tnorm minimize writes it" \
+		grep -q '^tnorm why: its normal form is .*fail-1\.t\.norm$' "$1"
+	expect "why after run: nothing left in TMPDIR" sh -c "[ -z \"\$(ls -A '$2')\" ]"
+}
+
 # tnorm why right after tnorm minimize in one debugger session: the minimization's runs one edit
 # away from the normal form are its first neighbours (issue 29: reused, run again for coverage).
 why_reuse_checks() { # LOG

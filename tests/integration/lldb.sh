@@ -141,6 +141,11 @@ if [ -x "$J" ]; then
 	crash_folder
 	l gen.log -o 'tnorm triage crashes -j 2 --no-db --quiet' -o 'script print("ALIVE")' -- "$J" @@
 	crash_folder_checks gen.log
+	# issue 40, item 6: stepping a program that is not a driver points at lldb's page
+	printf '{"n": 1}' >nd.json
+	l nd.log -o 'tnorm run' -- "$J" nd.json
+	expect "not a driver: the message points at docs/lldb.md, not gdb's" \
+		sh -c "grep -q 'stepping needs a tnorm driver: .*; see docs/lldb.md' nd.log && ! grep -q 'docs/gdb.md' nd.log"
 fi
 
 # ---- bad input: one clear error each, and lldb keeps working -----------------------------------
@@ -171,6 +176,9 @@ l why.log -o 'tnorm why --test fail-1.t.norm --top 3' -o 'tnorm why 1' -o 'bt 1'
 why_checks why.log 'frame #0: .*avl.c:%s:'
 l whyre.log -o run -k 'tnorm minimize --no-db -o re.norm' -k 'tnorm why --top 3' -- "$D" fail-1.t
 why_reuse_checks whyre.log
+mkdir -p "$W/wr"
+TMPDIR=$W/wr l whyraw.log -o run -k 'tnorm why --top 3' -- "$D" fail-1.t
+why_raw_checks whyraw.log "$W/wr"
 l changed.log -o 'tnorm why --test fail-1.t.norm --top 1' -o 'tnorm why 1' -o 'tnorm changed n->height' \
 	-o 'tnorm pools' -o 'tnorm changed nosuch->x' -- "$D" fail-1.t.norm
 if hw_watch_fires; then

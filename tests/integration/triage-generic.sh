@@ -312,5 +312,33 @@ noise readme-only
 "$T" triage readme-only -- "$S/sut_jsonish" @@ 2>err; rc=$?
 expect "a folder of README.txt and timeout-* alone: the same" sh -c "[ $rc = 1 ] && grep -q 'readme-only: no files to triage' err"
 
+# ---- issue 40, item 6: a libFuzzer binary's crash state ---------------------------------------------
+# Its stacks end in libFuzzer's frames (fuzzer::Fuzzer::ExecuteCallback(unsigned char const*, ...)
+# <- fuzzer::RunOneTest <- fuzzer::FuzzerDriver <- main): the lines show the crash state, at most
+# 3 frames of the program's own code; the key and report.json keep the full signature.
+if clang -g -O1 -fsanitize=fuzzer,address -DJSONISH_FUZZ -o fz "$SRC/tests/suts/jsonish.c" 2>fz.cc; then
+	mkdir fzc
+	printf '{"n": 123456789012345678901234567890}' >fzc/crash-1
+	printf '{"id": 7, "": [{"n": 1}]}\n' >fzc/crash-2
+	"$T" triage fzc --no-db -j 1 -- ./fz @@ >fzc.out 2>fzc.err; rc=$?
+	expect "6e: each test's line and bucket header: the crash state, no fuzzer:: frame, at most 3 frames" \
+		python3 -c "
+import re
+lines = [l for l in open('fzc.out') if re.match(r'(crash-|== bucket)', l)]
+assert $rc == 0 and len(lines) == 6, lines
+for l in lines:
+    assert 'fuzzer::' not in l and ' <- main ' not in l and l.count(' <- ') <= 2, l
+assert any(re.search(r'<- LLVMFuzzerTestOneInput \(jsonish\.c:[0-9]+\)\$', l) for l in lines), lines
+"
+	expect "6e: report.json keeps the whole signature" \
+		python3 -c "
+import json
+d = json.load(open('fzc/triage/report.json'))
+assert d['buckets'] and all('fuzzer::' in b['signature'] for b in d['buckets']), d['buckets']
+"
+else
+	bad "6e: clang -fsanitize=fuzzer could not build the libFuzzer target: $(head -1 fz.cc)"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

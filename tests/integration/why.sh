@@ -56,6 +56,31 @@ l = d['lines'][0]
 assert $rc == 0 and l['file'].endswith('avl.c') and abs(l['line'] - $fault) <= 3, l
 "
 
+# ---- issue 40, item 6: a tnorm driver without --harness; the driver runtime's lines --------------
+# b: the harness compiled into the driver is used (its steps edited), as minimize and triage do;
+# as bytes, nearly every neighbour was invalid.
+"$T" why --json "$SRC/examples/avl/tests/fail-1.t" -- "$A/avl_driver_faulty" {} >avlh.json 2>avlh.err; rc=$?
+expect "6b: without --harness, the driver's own harness: few invalid neighbours, the fault first" \
+	python3 -c "
+import json
+d = json.load(open('avlh.json'))
+inv = sum(n['outcome'] == 'invalid' for n in d['neighbours'])
+l = d['lines'][0]
+assert $rc == 0 and 2 * inv < len(d['neighbours']), (inv, len(d['neighbours']))
+assert l['file'].endswith('avl.c') and abs(l['line'] - $fault) <= 3, l
+"
+# c: no line of tnorm's driver runtime (core/driver, core/src, core/preload, compiled into the
+# driver) is ranked; the example's own driver.c, which shares a base name with the runtime's, is.
+expect "6c: the driver runtime's lines are left out by full path; the user's driver.c is kept" \
+	python3 -c "
+import json, os
+d = json.load(open('avl.json'))
+core = os.path.realpath('$SRC/core') + '/'
+files = {os.path.realpath(l['file']) for l in d['lines']}
+assert not [f for f in files if f.startswith(core)], sorted(f for f in files if f.startswith(core))
+assert os.path.realpath('$SRC/examples/avl/driver.c') in files, files
+"
+
 # ---- issue 39, item 8: lines the program's children run are covered -------------------------------
 # vforker's vfork child runs code in the memory it shares with the program (the first to hit a
 # breakpoint there), its fork child in a copy; each line marked VF_ counts in every run, failing
@@ -89,6 +114,9 @@ cp "$SRC/tests/suts/twowords.c" tw.c && gcc -O0 -o tw tw.c
 printf 'alpha omega' >tw.t
 "$T" why --normal tw.t -- ./tw {} >/dev/null 2>err; rc=$?
 expect "a program without a line table: exit 1, says to build with -g" sh -c "[ $rc = 1 ] && [ \$(wc -l <err) = 1 ] && grep -q -- 'with -g' err"
+"$T" why --no-db --normal --top 1 ob -- "$S/sut_opcodes" @@ >nodb.out 2>err; rc=$?
+expect "issue 40, item 6: why takes --no-db as every other command does (it uses no database)" \
+	sh -c "[ $rc = 0 ] && grep -q '^   1 ' nodb.out"
 "$T" why tw.t >/dev/null 2>err; rc=$?
 expect "no command: usage, exit 2" sh -c "[ $rc = 2 ] && grep -q 'missing the command' err"
 

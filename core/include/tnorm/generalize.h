@@ -28,9 +28,9 @@ typedef struct tnorm_generalization tnorm_generalization;
 
 typedef struct tnorm_generalize_options {
 	unsigned version;
-	/** Replacements tried per step: actions of the same template above the step's own (the test
-	 *  is normalized, so lower ones fail), at most this many, lowest first (0: the default,
-	 *  4096). */
+	/** Replacements tried per step: actions of the same template above the step's own (lower
+	 *  ones are not tried: the test is normalized, so normalization tried them and none kept
+	 *  the failure), at most this many, lowest first (0: the default, 4096). */
 	unsigned max_alternatives;
 	/** 0 (default) or 1: also Algorithm 3, fresh values: a used instance assigned anew right
 	 *  before a step, pruned of redundant ones (section 2.2.2).  -1: not. */

@@ -80,6 +80,19 @@ TNORM_EXTERN int tnorm_signature_format(const tnorm_signature *s, size_t depth, 
 TNORM_EXTERN int tnorm_signature_format_top(const tnorm_signature *s, char **out);
 
 /**
+ * The crash state to print for a signature's text (tnorm_signature_format's, depth 0), as a
+ * triage prints a test's line and a bucket's header.  When the stack runs through a fuzzing
+ * engine, its frames say nothing of the bug and fill hundreds of characters: libFuzzer's
+ * `fuzzer::` frames, the AFL++ driver's (`LLVMFuzzerRunDriver`, aflpp_driver.c) and every caller
+ * of `LLVMFuzzerTestOneInput` are left out, and at most 3 frames of the program's own code are
+ * kept, in each stack (the crash's, and the free's after "; freed at ").  Any other text is
+ * copied as it is.  For display only: the key, the database and the reports keep the full text.
+ * *out is freed with tnorm_free(); NULL on error.  0, TNORM_EINVALID (NULL argument) or
+ * TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_signature_text_shown(const char *text, char **out);
+
+/**
  * The same facts as JSON: an object with "kind", "text", "throwing", "frames" (and "free" and
  * "alloc" when the sanitizer report gave those stacks, "what" when an uncaught exception's what()
  * text is known), one line, valid UTF-8 (see
