@@ -5,6 +5,8 @@
  * length original -> reduced -> normalized, each bucket's annotated test), and SARIF 2.1.0 for
  * code-scanning tools (sarif.c).  Each bucket has a severity class (severity.h).  tnorm_triage_run
  * writes both; a front end may render them again from a result it holds.
+ *
+ * Defined in: triage_report.c, sarif.c (the SARIF log).
  */
 #ifndef TNORM_TRIAGE_REPORT_H
 #define TNORM_TRIAGE_REPORT_H
