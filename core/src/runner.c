@@ -659,9 +659,11 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 	while (!done_seen) {
 		int timeout = -1;
 		double tnow;
-		if (deadline && !term_sent) /* (no pid yet: a second's grace for the fork) */
-			timeout = pid ? ms_until(deadline)
-			              : 1 + ms_until(tnorm__now() < deadline ? deadline : deadline + 1.0);
+		if (deadline && !term_sent) /* (no pid yet: a second's grace for the fork, in 1 ms
+		                             * polls once the deadline is past, because the fork
+		                             * server's report of the pid does not wake the poll: a
+		                             * longer sleep let a run past its timeout pass) */
+			timeout = pid ? ms_until(deadline) : 1 + ms_until(deadline);
 		else if (term_sent && !kill_sent)
 			timeout = ms_until(term_at + 0.2);
 		else if (kill_sent)
