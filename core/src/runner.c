@@ -658,12 +658,15 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 	pid_t pid = 0;
 	while (!done_seen) {
 		int timeout = -1;
-		double tnow;
-		if (deadline && !term_sent) /* (no pid yet: a second's grace for the fork, in 1 ms
-		                             * polls once the deadline is past, because the fork
-		                             * server's report of the pid does not wake the poll: a
-		                             * longer sleep let a run past its timeout pass) */
-			timeout = pid ? ms_until(deadline) : 1 + ms_until(deadline);
+		double tnow, dl;
+		/* The deadline moves by the time the tracer held the program stopped for its own
+		 * work: under load, unwinding a sanitizer's crash can take longer than the run. */
+		dl = deadline ? deadline + tnorm__tracer_held(t) : 0;
+		if (dl && !term_sent) /* (no pid yet: a second's grace for the fork, in 1 ms polls
+		                       * once the deadline is past, because the fork server's report
+		                       * of the pid does not wake the poll: a longer sleep let a run
+		                       * past its timeout pass) */
+			timeout = pid ? ms_until(dl) : 1 + ms_until(dl);
 		else if (term_sent && !kill_sent)
 			timeout = ms_until(term_at + 0.2);
 		else if (kill_sent)
@@ -712,10 +715,11 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 		tnow = tnorm__now();
 		if (done_seen)
 			continue;
+		dl = deadline ? deadline + tnorm__tracer_held(t) : 0; /* (again: the poll took time) */
 		if (kill_sent && tnow >= kill_at + TNORM__KILL_GRACE)
 			return gave_up(r, t, pid, w); /* (never for good, issue 39, item 4) */
 		if (!pid && !kill_sent &&
-		    ((r->cancel && *r->cancel) || (deadline && tnow > deadline + 1.0))) {
+		    ((r->cancel && *r->cancel) || (dl && tnow > dl + 1.0))) {
 			/* A fork server that does not fork (a program that said hello and sleeps, issue
 			 * 39 item 4: Ctrl-C went unheard, and for good without a timeout), a program the
 			 * tracer has not started yet, or Ctrl-C before the fork: the server goes (then a
@@ -742,7 +746,7 @@ static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 			w->cancelled = term_sent = kill_sent = 1;
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
-		} else if (deadline && tnow >= deadline && !term_sent) {
+		} else if (dl && tnow >= dl && !term_sent) {
 			w->timed_out = 1;
 			term_sent = 1;
 			term_at = tnow;

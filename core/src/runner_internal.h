@@ -180,6 +180,11 @@ void tnorm__tracer_end(tnorm__tracer *t);
 void tnorm__tracer_start(tnorm__tracer *t, const char *dir, char **argv, char **envp, int *fds,
                          int ctl, int ctl_engine);
 
+/* The seconds the tracer spent on the current run's stops so far, while the program was stopped
+ * for it (reading its stack at a crash, setting breakpoints at exec): not the program's time, so
+ * not counted by the run's timeout.  Any thread. */
+double tnorm__tracer_held(const tnorm__tracer *t);
+
 /* The eventfd the tracer signals with news of the run (a fork failed, a server said hello, a
  * program ended): the caller polls it and reads it empty. */
 int tnorm__tracer_fd(const tnorm__tracer *t);

@@ -470,6 +470,12 @@ struct tnorm__tracer {
 	int reused, persisted;
 	int status;
 	struct rusage ru;
+	/* The time this thread spent on the current run's stops, in ns (atomic: the caller's wait
+	 * reads it), which its timeout does not count; and the delay each signal stop gets for the
+	 * tests (TNORM_TEST_STOP_DELAY_MS: a stand-in for a slow unwind). */
+	uint64_t held_ns;
+	uint64_t stop_since_ns; /* when the stop being handled began (0: none; atomic) */
+	long test_delay_ms;
 };
 
 /* The tracer's news for the caller's poll: a fork failed, a server said hello, a program ended. */
@@ -772,16 +778,29 @@ static void trace_one(tnorm_runner *r, tnorm__tracer *t, const char *dir, char *
 				tracer_done(t, 0, NULL, 0, 1, 1);
 			break;
 		}
-		if (WIFSTOPPED(st))
+		if (WIFSTOPPED(st)) {
+			/* A stopped program is not running: the time spent here (unwinding at a crash,
+			 * setting breakpoints at exec) is tnorm's, not the program's (see held_ns). */
+			double t0 = tnorm__now();
+			__atomic_store_n(&t->stop_since_ns, (uint64_t)(t0 * 1e9), __ATOMIC_RELAXED);
+			if (t->test_delay_ms > 0 && !(st >> 16) && WSTOPSIG(st) != SIGTRAP &&
+			    WSTOPSIG(st) != SIGSTOP) {
+				struct timespec d = {t->test_delay_ms / 1000, (t->test_delay_ms % 1000) * 1000000L};
+				while (nanosleep(&d, &d) < 0 && errno == EINTR)
+					;
+			}
 			tasks_follow(&x.ts, w, st, x.pid, x.child);
-		if (w == x.pid && WIFSTOPPED(st))
-			program_stop(&x, st);
-		else if (w == x.pid)
+			if (w == x.pid)
+				program_stop(&x, st);
+			else
+				task_stop(&x, w, st);
+			__atomic_add_fetch(&t->held_ns, (uint64_t)((tnorm__now() - t0) * 1e9), __ATOMIC_RELAXED);
+			__atomic_store_n(&t->stop_since_ns, 0, __ATOMIC_RELAXED);
+		} else if (w == x.pid) {
 			program_gone(&x, st, &wru);
-		else if (!WIFSTOPPED(st))
+		} else {
 			task_ended(&x, w, st, &wru);
-		else
-			task_stop(&x, w, st);
+		}
 	}
 	tracer_no_pchild(t);
 	free(x.ts.v);
@@ -971,6 +990,10 @@ int tnorm__tracer_get(tnorm_runner *r, tnorm__tracer **out)
 	if (!(t = tnorm__calloc(1, sizeof(*t))))
 		return TNORM_ENOMEM;
 	t->evfd = -1;
+	{
+		const char *d = getenv("TNORM_TEST_STOP_DELAY_MS");
+		t->test_delay_ms = d ? strtol(d, NULL, 10) : 0;
+	}
 	t->shield_fd = -1;
 	t->shield_quit = -1;
 	pthread_mutex_init(&t->mu, NULL);
@@ -1035,6 +1058,8 @@ int tnorm__tracer_begin(tnorm__tracer *t, tnorm_run_result *res, int served, uns
 	if (reused)
 		*reused = t->reused ? t->pruns : 0;
 	t->fork_errno = 0;
+	__atomic_store_n(&t->held_ns, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->stop_since_ns, 0, __ATOMIC_RELAXED);
 	t->done = t->lost = t->status = t->from_server = t->hello = 0;
 	memset(&t->ru, 0, sizeof(t->ru));
 	pthread_mutex_unlock(&t->mu);
@@ -1063,6 +1088,19 @@ void tnorm__tracer_start(tnorm__tracer *t, const char *dir, char **argv, char **
 	t->job = JOB_RUN;
 	pthread_cond_signal(&t->cv);
 	pthread_mutex_unlock(&t->mu);
+}
+
+double tnorm__tracer_held(const tnorm__tracer *t)
+{
+	/* (a stop being handled counts up to now: the caller's deadline must not pass during it) */
+	uint64_t since = __atomic_load_n(&t->stop_since_ns, __ATOMIC_RELAXED);
+	double held = (double)__atomic_load_n(&t->held_ns, __ATOMIC_RELAXED) / 1e9;
+	if (since) {
+		double now = tnorm__now();
+		if (now > (double)since / 1e9)
+			held += now - (double)since / 1e9;
+	}
+	return held;
 }
 
 int tnorm__tracer_fd(const tnorm__tracer *t)

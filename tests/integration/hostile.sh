@@ -141,6 +141,26 @@ TNORM_GATE_ASK=linger TMPDIR=$W/linger timeout -k 10 120 "$T" fuzz "$SRC/example
 expect "a driver that lingers when asked about itself: fuzz goes on and ends (exit $rc)" \
 	sh -c "[ $rc = 0 ] && grep -q '^linger.fz: 3 runs' linger.out"
 
+# ---- a run's timeout counts the program's time, not tnorm's while the program is stopped --------
+# Under load (a run queue of 20 on 2 cores), reading a stripped ASan program's stack at its crash
+# took tnorm longer than `tnorm run`'s default 10 s, and the crash was reported as a timeout (the
+# signature matrix's gcc-O2-asan-shared-stripped uafrw, under load).  TNORM_TEST_STOP_DELAY_MS
+# makes every signal stop that long, a stand-in for a slow unwind: with a 1 s timeout and a 3 s
+# stop at the crash, the run is still the crash, with or without the fork server; a program that
+# hangs still times out.
+echo x >"$W/held.t"
+mkdir -p "$W/held"
+for fs in "" --no-fork-server; do
+	TNORM_TEST_STOP_DELAY_MS=3000 TMPDIR=$W/held timeout 120 "$T" run $fs --timeout 1 "$W/held.t" -- \
+		"$S/sut_crash_line" {} >"$W/held$fs.out" 2>&1; rc=$?
+	expect "a crash whose stop tnorm holds 3 s, --timeout 1 ${fs:-(fork server)}: the crash, not a timeout (exit $rc)" \
+		sh -c "[ $rc = 0 ] && grep -q '^outcome: fail' $W/held$fs.out && grep -q '^signature: SIGSEGV at deref' $W/held$fs.out"
+done
+TNORM_TEST_STOP_DELAY_MS=3000 TMPDIR=$W/held timeout 120 "$T" run --timeout 1 "$W/held.t" -- "$S/sut_hang" {} \
+	>"$W/held-hang.out" 2>&1; rc=$?
+expect "a hang with the same delay still times out (exit $rc)" \
+	sh -c "[ $rc = 0 ] && grep -q '^outcome: timeout' $W/held-hang.out"
+
 # ---- items 1 and 9: -o is checked before anything runs; never a device, FIFO or folder ----------
 AVL=$SRC/examples/avl
 H=$AVL/avl.tnh
