@@ -762,9 +762,9 @@ static char *program_path(const char *p)
 	return tnorm__strdup(p);
 }
 
-/* The `argv` words after the program, each with {} and @@ standing for the entry at
- * `entry` (a path expression), through `put` with `pre`/`mid`/`post` around the pieces:
- * meson: 'text' + (expr) + 'text'; CMake: "text${expr}text".  For --stdin, the words as given. */
+/* The `argv` words after the program, each {} and @@ in them standing for the entry's path
+ * `entry` (an expression: meson's 'text' + (expr) + 'text', CMake's "text${expr}text"), as the
+ * runner replaces them (with --stdin too). */
 static int put_args(const tnorm_export *x, tnorm__buf *b, int meson, const char *entry)
 {
 	size_t i;
@@ -777,8 +777,7 @@ static int put_args(const tnorm_export *x, tnorm__buf *b, int meson, const char 
 		if (!meson)
 			err |= tnorm__buf_putc(b, '"');
 		for (;;) {
-			const char *p = x->o.run && x->o.run->use_stdin ? NULL : strstr(w, "{}");
-			const char *q = x->o.run && x->o.run->use_stdin ? NULL : strstr(w, "@@");
+			const char *p = strstr(w, "{}"), *q = strstr(w, "@@");
 			if (!p || (q && q < p))
 				p = q;
 			tnorm__buf_dispose(&piece);

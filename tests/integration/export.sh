@@ -117,9 +117,13 @@ expect "export FILE: corpus/SHA1 (libFuzzer's name: the SHA-1 of its bytes) hold
 	cmp crash.bin "fproj/one/corpus/$sum"
 expect "export FILE: meson.build and CMakeLists.txt written" \
 	sh -c "[ -f fproj/one/meson.build ] && [ -f fproj/one/CMakeLists.txt ]"
-"$T" export crash.bin -o fproj/stdin --name crash_stdin --stdin --invalid-exit 3 -- ./prog_faulty \
-	>fstdin.out 2>&1; rc=$?
+"$T" export crash.bin -o fproj/stdin --name crash_stdin --stdin --invalid-exit 3 \
+	--env ASAN_OPTIONS=malloc_context_size=2 --env PROG_MODE=strict -- ./prog_faulty >fstdin.out 2>&1; rc=$?
 expect "export FILE --stdin --name: exits 0" sh -c "[ $rc = 0 ] && [ -f fproj/stdin/corpus/$sum ]"
+expect "--env: merged with the sanitizer defaults flag by flag, the others as they are (meson, CTest)" \
+	sh -c "grep -qF \"_tnorm_export_env.set('ASAN_OPTIONS', 'abort_on_error=1:detect_leaks=0:malloc_context_size=2')\" fproj/stdin/meson.build &&
+	       grep -qF \"_tnorm_export_env.set('PROG_MODE', 'strict')\" fproj/stdin/meson.build &&
+	       grep -qF 'ENVIRONMENT \"ASAN_OPTIONS=abort_on_error=1:detect_leaks=0:malloc_context_size=2;UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1;PROG_MODE=strict\"' fproj/stdin/CMakeLists.txt"
 mkdir crashes
 printf 'xxBUGxx' >crashes/id:000000,sig:11
 printf '{"a": "BUG"}\n' >crashes/id:000001,sig:11
