@@ -212,15 +212,20 @@ static char *name_from_path(const char *path)
 	const char *base = strrchr(path, '/'), *dot;
 	tnorm__buf b = TNORM__BUF_INIT;
 	size_t n, i;
+	int err = 0;
 	base = base ? base + 1 : path;
 	dot = strrchr(base, '.');
 	n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
 	if (n == 0 || (base[0] >= '0' && base[0] <= '9'))
-		tnorm__buf_puts(&b, "t_");
-	for (i = 0; i < n && b.len < NAME_MAX_LEN; i++) {
+		err = tnorm__buf_puts(&b, "t_");
+	for (i = 0; i < n && b.len < NAME_MAX_LEN && err == 0; i++) {
 		char c = base[i];
 		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-		tnorm__buf_putc(&b, ok ? c : '_');
+		err = tnorm__buf_putc(&b, ok ? c : '_');
+	}
+	if (err) {
+		tnorm__buf_dispose(&b);
+		return NULL;
 	}
 	return tnorm__buf_detach(&b);
 }
@@ -395,8 +400,14 @@ int tnorm_export_add_triage(tnorm_export *x, const char *out, const char *prefix
 			                       "normal form", path.ptr, i + 1);
 			goto done;
 		}
-		tnorm__buf_printf(&name, "%s_%lld", prefix ? prefix : "bucket", (long long)id);
-		tnorm__buf_printf(&origin, "%s: bucket %lld (%s)", out, (long long)id, rep);
+		if (tnorm__buf_printf(&name, "%s_%lld", prefix ? prefix : "bucket", (long long)id) < 0 ||
+		    tnorm__buf_printf(&origin, "%s: bucket %lld (%s)", out, (long long)id, rep) < 0) {
+			tnorm__buf_dispose(&name);
+			tnorm__buf_dispose(&origin);
+			tnorm_free(form);
+			err = TNORM_ENOMEM;
+			goto done;
+		}
 		if ((err = add(x, tnorm__buf_detach(&name), tnorm__buf_detach(&origin), form, flen)) < 0)
 			goto done;
 	}
