@@ -118,18 +118,27 @@ static int export_two(const char *p1, const char *p2, const char *out, int force
 	return err;
 }
 
+/* A fresh folder `dir` with the files abc ("abc") and NAME2 (TEXT2), exported into DIR/SUB
+ * (`out`); each buffer of PATH_SIZE bytes. */
+#define PATH_SIZE 4400
+static void two_files(char *dir, char *p1, char *p2, char *out, const char *name2,
+                      const char *text2, const char *sub)
+{
+	assert_int_equal(unit_mkdtemp(dir, 4096, "export"), 0);
+	put(p1, PATH_SIZE, dir, "abc", "abc");
+	put(p2, PATH_SIZE, dir, name2, text2);
+	snprintf(out, PATH_SIZE, "%s/%s", dir, sub);
+	assert_int_equal(export_two(p1, p2, out, 0), 0);
+}
+
 static void test_export__files_and_refusals(void **state)
 {
-	char dir[4096], p1[4200], p2[4200], out[4200], path[4400], *text;
+	char dir[PATH_SIZE], p1[PATH_SIZE], p2[PATH_SIZE], out[PATH_SIZE], path[4600], *text;
 	char *cmake;
 	size_t semi, nl;
 	struct stat st;
 	(void)state;
-	assert_int_equal(unit_mkdtemp(dir, sizeof(dir), "export"), 0);
-	put(p1, sizeof(p1), dir, "abc", "abc");
-	put(p2, sizeof(p2), dir, "crash", "x\001'\"$;\n");
-	snprintf(out, sizeof(out), "%s/regress", dir);
-	assert_int_equal(export_two(p1, p2, out, 0), 0);
+	two_files(dir, p1, p2, out, "crash", "x\001'\"$;\n", "regress");
 	snprintf(path, sizeof(path), "%s/corpus/a9993e364706816aba3e25717850c26c9cd0d89d", out);
 	text = slurp(path);
 	assert_string_equal(text, "abc");
@@ -263,22 +272,18 @@ static void test_export__triage_and_harness(void **state)
  * files written, or the same files as without the failure. */
 static void test_export__allocation_failures(void **state)
 {
-	char dir[4096], p1[4200], p2[4200], out[4200], path[4400], message[512];
+	char dir[PATH_SIZE], p1[PATH_SIZE], p2[PATH_SIZE], out[PATH_SIZE], path[4600], message[512];
 	char *want_meson, *want_cmake, *got;
 	long k;
 	int err, code, reached, enomem = 0;
 	(void)state;
-	assert_int_equal(unit_mkdtemp(dir, sizeof(dir), "export"), 0);
-	put(p1, sizeof(p1), dir, "abc", "abc");
-	put(p2, sizeof(p2), dir, "crash-2", "BUG\n");
-	snprintf(out, sizeof(out), "%s/want", dir);
-	assert_int_equal(export_two(p1, p2, out, 0), 0);
+	two_files(dir, p1, p2, out, "crash-2", "BUG\n", "want");
 	snprintf(path, sizeof(path), "%s/meson.build", out);
 	want_meson = slurp(path);
 	snprintf(path, sizeof(path), "%s/CMakeLists.txt", out);
 	want_cmake = slurp(path);
 	for (k = 0;; k++) {
-		snprintf(out, sizeof(out), "%s/k%ld", dir, k);
+		snprintf(out, sizeof(out), "%.4096s/k%ld", dir, k);
 		tnorm__alloc_fail_after(k);
 		err = export_two(p1, p2, out, 0);
 		reached = unit_oom_end(&code, message, sizeof(message));
