@@ -32,8 +32,10 @@ import sys
 c = open('proj/one/f1.c').read()
 steps = [l for l in open('f1.norm').read().splitlines() if l]
 sys.exit(not (all('\t\"%s\",' % s in c for s in steps) and 'SIGABRT at check_node (avl.c:191)' in c))"
-expect "the C test compiles alone as C99 with -Wall -Wextra -pedantic -Werror" \
-	cc -std=c99 -Wall -Wextra -pedantic -Werror -fsyntax-only proj/one/f1.c
+strict="-std=c99 -pedantic -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes"
+strict="$strict -Wformat=2 -Wconversion -Wsign-conversion -Wcast-qual -Wwrite-strings -Wundef -Werror"
+expect "the C test compiles alone as C99 with a project's strict warnings as errors (gcc, clang)" \
+	sh -c "gcc $strict -fsyntax-only proj/one/f1.c && clang $strict -fsyntax-only proj/one/f1.c"
 
 # The same bug from a triage: its bucket's representative, named bucket_N (--from OUT).
 mkdir tri
