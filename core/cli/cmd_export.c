@@ -118,12 +118,12 @@ int cmd_export(int argc, char **argv)
 		cli_put(stdout, files[i]);
 		putchar('\n');
 	}
-	if (harness)
-		printf("build: set tnorm_export_driver to the driver's sources, then subdir() of %s "
-		       "(its meson.build says how)\n", a.out);
-	else
-		printf("build: subdir() of %s in meson (tnorm_export_program names the program), or "
-		       "add_subdirectory() in CMake (TNORM_EXPORT_PROGRAM)\n", a.out);
+	printf(harness ? "build: set tnorm_export_driver to the driver's sources, then subdir() of "
+	               : "build: subdir() of ");
+	cli_put(stdout, a.out);
+	printf(harness ? " (its meson.build says how)\n"
+	               : " in meson (tnorm_export_program names the program), or add_subdirectory() "
+	                 "in CMake (TNORM_EXPORT_PROGRAM)\n");
 done:
 	tnorm_export_free(x);
 	if (tmp_harness)
