@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -175,8 +176,26 @@ static void test_export__files_and_refusals(void **state)
 	assert_non_null(strstr(tnorm_error_last()->message, "exists: nothing written"));
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_size, 0);
-	/* force replaces regular files ... */
-	assert_int_equal(export_two(p1, p2, out, 1), 0);
+	/* force replaces regular files, and a killed export's temporary files go (a live one's stay) */
+	{
+		char dead[4600], live[4600];
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0)
+			_exit(0);
+		assert_int_equal(waitpid(pid, NULL, 0), pid);
+		snprintf(dead, sizeof(dead), "%.4096s/corpus/x.tmp.%ld.abcdef", out, (long)pid);
+		snprintf(live, sizeof(live), "%.4096s/meson.build.tmp.%ld.abcdef", out, (long)getpid());
+		put(path, sizeof(path), out, "corpus/x.tmp.1.x", ""); /* (makes the names below) */
+		assert_int_equal(rename(path, dead), 0);
+		put(path, sizeof(path), out, "m.tmp", "");
+		assert_int_equal(rename(path, live), 0);
+		assert_int_equal(export_two(p1, p2, out, 1), 0);
+		assert_int_equal(access(dead, F_OK), -1);
+		assert_int_equal(access(live, F_OK), 0);
+		assert_int_equal(unlink(live), 0);
+	}
+	snprintf(path, sizeof(path), "%s/meson.build", out);
 	assert_int_equal(stat(path, &st), 0);
 	assert_true(st.st_size > 0);
 	/* ... never a symbolic link, nor anything that is not a file; nor is DIR a file */

@@ -1093,6 +1093,11 @@ int tnorm_export_write(tnorm_export *x, const char *dir)
 	for (i = 0; i < n && err == 0 && !make_dir; i++)
 		if (!(make_corpus && !strncmp(p[i].path, corpus.ptr, corpus.len)))
 			err = writable(p[i].path, x->o.force);
+	if (err == 0 && !make_dir) { /* what a killed export left there (NAME.tmp.PID.XXXXXX) */
+		tnorm__sweep_dead_tmp(dir);
+		if (!x->h && !make_corpus)
+			tnorm__sweep_dead_tmp(corpus.ptr);
+	}
 	if (err == 0 && make_dir && mkdir(dir, 0777) < 0)
 		err = tnorm__error_errno(TNORM_EIO, "%s: cannot make the folder", dir);
 	if (err == 0 && make_corpus && mkdir(corpus.ptr, 0777) < 0)
