@@ -284,6 +284,21 @@ static void test_export__triage_and_harness(void **state)
 	assert_non_null(strstr(text, "foreach _tnorm_export_test : ['ok']"));
 	tnorm_free(text);
 	tnorm_export_free(x);
+
+	/* string literals: a quote, a backslash, a trigraph and a byte over 0x7f (the test's text
+	 * holds it as it is), as C escapes */
+	put(harness, sizeof(harness), dir, "s.tnh", "pool s 1\n<s> := {\"q\\\"b\\\\?\?=\\xff\"}\nuse(<s>)\n");
+	put(t, sizeof(t), dir, "s.t", "s0 = \"q\\\"b\\\\?\?=\\xff\"\nuse(s0)\n");
+	assert_int_equal(tnorm_export_new(&x, &o), 0);
+	assert_int_equal(tnorm_export_add_file(x, t, NULL), 0);
+	snprintf(out, sizeof(out), "%s/sout", dir);
+	assert_int_equal(tnorm_export_write(x, out), 0);
+	snprintf(path, sizeof(path), "%s/s.c", out);
+	text = slurp(path);
+	assert_non_null(strstr(text, "\t\"s0 = \\\"q\\\\\\\"b\\\\\\\\\\?\\?=\\377\\\"\",\n"));
+	assert_non_null(strstr(text, "\t\"<s> := {\\\"q\\\\\\\"b"));
+	tnorm_free(text);
+	tnorm_export_free(x);
 	unit_rmtree(dir);
 }
 
