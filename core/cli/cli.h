@@ -121,6 +121,7 @@ enum {
 	CLI_FUZZ = 1u << 7,
 	CLI_TRIAGE = 1u << 8,
 	CLI_WHY = 1u << 9,
+	CLI_EXPORT = 1u << 10,
 };
 
 /* Every value an option of some command can give; each command reads its own.  Strings are
@@ -132,6 +133,8 @@ typedef struct cli_args {
 	int nrest;
 	cli_run_args run; /* --timeout, --mem, --stdin, --env, ... (cli_run_args_apply) */
 	const char *harness, *out, *match, *db, *driver, *algo, *rules, *expect, *sarif;
+	const char *from, *name; /* export's --from OUT and --name NAME */
+	int force;
 	int quiet, json, no_db, no_harness, verbose, wide, no_rewire, generalize, no_replay;
 	int no_slice, no_chunks, allow_flaky, no_generalize, normal, thorough;
 	unsigned long long jobs, max_edit, confirm, max_runs, seed, steps, runs, max_failures;
@@ -230,5 +233,6 @@ int cmd_generalize(int argc, char **argv);
 int cmd_fuzz(int argc, char **argv);
 int cmd_triage(int argc, char **argv);
 int cmd_why(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif

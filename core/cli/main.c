@@ -18,6 +18,7 @@ static const cli_command commands[] = {
 	{"fuzz", "random testing from a harness: a corpus of failing tests", cmd_fuzz},
 	{"triage", "minimize a folder of failing tests into one test per fault", cmd_triage},
 	{"why", "rank the source lines that make a failing test fail", cmd_why},
+	{"export", "write failing tests as regression tests (cmocka, meson, CTest, corpus)", cmd_export},
 };
 
 static void usage(FILE *f)

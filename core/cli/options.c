@@ -21,7 +21,7 @@
 /* The commands that run the whole job (pipeline.h), and those that run a program at all. */
 #define PIPELINE (CLI_REDUCE | CLI_NORMALIZE | CLI_MINIMIZE | CLI_GENERALIZE)
 #define REWRITES (CLI_NORMALIZE | CLI_MINIMIZE | CLI_GENERALIZE)
-#define RUNS (CLI_RUN | CLI_FUZZ | CLI_WHY | PIPELINE | CLI_TRIAGE)
+#define RUNS (CLI_RUN | CLI_FUZZ | CLI_WHY | PIPELINE | CLI_TRIAGE | CLI_EXPORT)
 #define F(x) offsetof(cli_args, x)
 
 static int parse_match(cli_args *a, const char *cmd, const char *opt, const char *val)
@@ -134,10 +134,11 @@ static int parse_fixed(cli_args *a, const char *cmd, const char *opt, const char
 static const cli_option options[] = {
 	/* output and the job's shape */
 	FLAG("--json", PIPELINE | CLI_RUN | CLI_WHY, json),
-	FLAG("--quiet|-q", PIPELINE | CLI_FUZZ | CLI_TRIAGE, quiet),
+	FLAG("--quiet|-q", PIPELINE | CLI_FUZZ | CLI_TRIAGE | CLI_EXPORT, quiet),
 	STRING("-o", PIPELINE | CLI_TRIAGE | CLI_FUZZ | CLI_GEN, out, NULL),
-	STRING("--harness", PIPELINE | CLI_TRIAGE | CLI_WHY, harness, NULL),
-	FLAG("--no-harness", CLI_REDUCE | CLI_NORMALIZE | CLI_MINIMIZE | CLI_TRIAGE | CLI_WHY,
+	STRING("-o", CLI_EXPORT, out, "-o needs a folder"),
+	STRING("--harness", PIPELINE | CLI_TRIAGE | CLI_WHY | CLI_EXPORT, harness, NULL),
+	FLAG("--no-harness", CLI_REDUCE | CLI_NORMALIZE | CLI_MINIMIZE | CLI_TRIAGE | CLI_WHY | CLI_EXPORT,
 	     no_harness),
 	CUSTOM("--match", PIPELINE | CLI_TRIAGE, 1, parse_match, NULL),
 	CUSTOM("--match", CLI_RUN, 1, parse_match, "--match needs a policy"),
@@ -186,6 +187,10 @@ static const cli_option options[] = {
 	U64("--top", CLI_WHY, top, 0, 0, NULL),
 	U64("--neighbours", CLI_WHY, neighbours, 0, 0, NULL),
 	STRING("--driver", CLI_CHECK, driver, "--driver needs a program"),
+	/* export */
+	STRING("--from", CLI_EXPORT, from, "--from needs a triage's output folder"),
+	STRING("--name", CLI_EXPORT, name, "--name needs a name"),
+	FLAG("--force", CLI_EXPORT, force),
 	/* the runner's (cli_run_args) */
 	FLAG("--stdin", RUNS, run.use_stdin),
 	FLAG("--no-fork-server", RUNS, run.no_fork_server),

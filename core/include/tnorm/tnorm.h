@@ -25,6 +25,7 @@
 #include "severity.h"
 #include "why.h"
 #include "fuzz.h"
+#include "export.h"
 #include "pools.h"
 
 #endif
