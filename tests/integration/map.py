@@ -19,8 +19,10 @@ usage: map.py SOURCE_ROOT [LIBTNORM_A]
 import glob
 import os
 import re
-import subprocess
 import sys
+
+sys.dont_write_bytecode = True  # (no __pycache__ in the source tree)
+import callgraph  # noqa: E402 (beside this file)
 
 ARROW = "\u2500\u2500\u25ba"  # ──►
 # The bottom layers of the map (architecture.md says why calls into them are not all drawn).
@@ -68,29 +70,6 @@ def drawn_arrows(text, sources):
     return arrows, where
 
 
-def call_graph(archive):
-    out = subprocess.run(["nm", "-A", archive], capture_output=True, text=True, check=True).stdout
-    defined, used = {}, {}
-    for line in out.splitlines():
-        m = re.match(r"^.*?:([^:\s]+\.c\.o):\s*(?:[0-9a-fA-F]+)?\s+([A-Za-z])\s+(\S+)$", line)
-        if not m:
-            continue
-        member, kind, sym = m.groups()
-        name = re.sub(r"^src_", "", member)[:-2]
-        used.setdefault(name, set())
-        if kind == "U":
-            used[name].add(sym)
-        elif kind.isupper() or kind in "uvw":
-            defined[sym] = name
-    calls = {}
-    for name, syms in used.items():
-        for sym in syms:
-            other = defined.get(sym)
-            if other and other != name:
-                calls.setdefault((name, other), []).append(sym)
-    return calls, set(used)
-
-
 def main():
     root = sys.argv[1]
     archive = sys.argv[2] if len(sys.argv) > 2 else None
@@ -109,7 +88,7 @@ def main():
         if arrows is None:
             print("FAIL: docs/architecture.md has no map (a ``` block)")
             return 1
-        calls, objects = call_graph(archive)
+        calls, objects = callgraph.read(archive)
         if not sources <= objects or len(calls) < len(sources):
             print("FAIL: %s does not hold the objects of core/src (%d of %d; %d calls)" %
                   (archive, len(sources & objects), len(sources), len(calls)))
