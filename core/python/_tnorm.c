@@ -6,10 +6,22 @@
  *   _tnorm.last_trace_step(stderr) -> int or None
  *   _tnorm.pools(read, addr) -> dict
  *   _tnorm.signature(kind, frames, depth=0) -> str
+ *   _tnorm.signature_at(kind, pid, pcs, message=None, depth=0) -> str
  *   _tnorm.reduce / normalize / minimize / generalize(argv, test, **options) -> dict
- *   _tnorm.triage(dir, argv, harness, **options) -> dict
+ *   _tnorm.why(argv, test, **options) -> dict
+ *   _tnorm.triage(dir, argv, harness=None, **options) -> dict
+ *   _tnorm.driver_harness(program) -> str or None
  *   _tnorm.default_output(test, mode) -> str
+ *   _tnorm.is_driver(program) -> bool
+ *   _tnorm.sanitizer_environment(lookup) -> dict
+ *   _tnorm.ubsan_kind(message) -> str or None
+ *   _tnorm.read_steps(text) -> list
+ *   _tnorm.db_path(test, explicit=None) -> str or None
  *   _tnorm.Error: engine errors (.code, .name; str() is the engine's message)
+ *   _tnorm.__version__, _tnorm.POOLS_SYMBOL, _tnorm.MAX_JOBS: constants
+ *
+ * Each function's docstring (the method table at the end) gives its options and the keys of
+ * what it returns.
  *
  * The engine runs with the GIL released.  After each run the engine calls back; the callback
  * takes the GIL, checks for signals (Ctrl-C reaches Python as a pending KeyboardInterrupt) and

@@ -18,6 +18,10 @@
  * there), and its deaths in a row (three, and that runner starts no more servers).  A run whose
  * server died before it forked the run's child is made again (runner.c, run_retrying).
  *
+ * The control socket's messages (the hello, the refusal, each run's request, a persistent
+ * child's "TNPS") are written and read in forkserver_proto.c, below this file and the tracer
+ * alike: this file asks the tracer about the live server, and the tracer reads the hello.
+ *
  * A program that is not a driver can still be served: the preload library
  * (core/preload/forkserver_preload.c, libtnorm_preload.so) runs the driver's server code from a
  * constructor, after the loader and the sanitizer runtime have started and before the program's
@@ -42,38 +46,16 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <link.h>
-#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "buildinfo.h"
 #include "runner_internal.h"
-
-/* A would-be fork server stopped itself: did it say hello on the control socket first? */
-int tnorm__forkserver_hello(int ctl)
-{
-	char buf[8];
-	if (ctl < 0 || recv(ctl, buf, sizeof(buf), MSG_DONTWAIT) != 5 || memcmp(buf, "TNFS", 4))
-		return 0;
-	return buf[4] == '1' ? 1 : buf[4] == '2' ? 2 : 0;
-}
-
-/* Tell a driver that offered to serve (the program started or exec'd it) that it is not ours.
- * Without waiting: a program that says hello again and again and never reads the answers fills
- * the socket, and a blocking send would hold the tracer thread there for good, with the run's
- * timeout and Ctrl-C unheard (issue 39, item 4).  An answer that does not fit is dropped: such a
- * driver waits for it until its run is killed. */
-void tnorm__forkserver_refuse(int ctl)
-{
-	send(ctl, "N", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
-}
 
 /*
  * Which way this run goes.  A fork server started in another folder (the program removed the
@@ -103,7 +85,7 @@ tnorm__run_mode tnorm__forkserver_mode(tnorm_runner *r, tnorm__tracer *t)
  *
  * A driver's child may run many candidates (docs/driver.md, "Persistent mode"): asked for with
  * 'P', it says "TNPS" after a candidate that passed and left nothing running
- * (core/preload/fs_server.c): runner.c's wait_run reads it on the socket as the run's exit 0
+ * (core/preload/fs_server.c): runner_wait.c reads it on the socket as the run's exit 0
  * (tnorm__tracer_persisted keeps the tracer's count), and the child waits on the socket for 'C'
  * (the next candidate) or 'L' (the next, and its last).  Anything but a pass ends
  * the child; runner.c makes such a run of a reused child again, in a fresh one.  The tracer
@@ -132,78 +114,6 @@ char tnorm__forkserver_what(const tnorm_runner *r, unsigned reused)
 		return reused + 1 < r->persist_max ? 'C' : 'L';
 	/* (A live server whose runtime cannot echo request numbers: its children never persist.) */
 	return tnorm__forkserver_may_persist(r) && (r->fs_state != FS_ON || r->fs_nonced) ? 'P' : 'R';
-}
-
-int tnorm__forkserver_persisted(int ctl, uint64_t nonce, struct rusage *ru)
-{
-	int64_t msg[5];
-	ssize_t n;
-	unsigned dropped = 0;
-	if (ctl < 0)
-		return -1;
-	/* Anything else on the socket is not the runtime's (a candidate that wrote to the
-	 * descriptors it found, issue 39 items 4 and 5; a "TNPS" without the run's request number
-	 * is forged): dropped, and the socket kept.  At most 256 at a time: a candidate that
-	 * writes without end does not hold the caller here past the run's timeout. */
-	while ((n = recv(ctl, msg, sizeof(msg), MSG_DONTWAIT | MSG_TRUNC)) != (ssize_t)sizeof(msg) ||
-	       memcmp(msg, "TNPS", 4) || (uint64_t)msg[4] != nonce) {
-		struct pollfd p = {ctl, POLLIN, 0};
-		if (n < 0 && errno != EINTR)
-			return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
-		/* 0: the other ends are closed, or an empty message (dropped as the others are) */
-		if (n == 0 && poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR)))
-			return -1;
-		if (++dropped >= 256)
-			return 0;
-	}
-	memset(ru, 0, sizeof(*ru));
-	ru->ru_utime.tv_sec = (time_t)(msg[1] / 1000000);
-	ru->ru_utime.tv_usec = (suseconds_t)(msg[1] % 1000000);
-	ru->ru_stime.tv_sec = (time_t)(msg[2] / 1000000);
-	ru->ru_stime.tv_usec = (suseconds_t)(msg[2] % 1000000);
-	return 1;
-}
-
-/* Ask the fork server for a child with these standard streams.  -1 when the server is gone. */
-/* A request number no other process can know: the kernel's random bytes (the clock and the
- * previous number mixed, should those be unavailable). */
-static uint64_t new_nonce(uint64_t prev)
-{
-	uint64_t v = 0;
-	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) != (ssize_t)sizeof(v)) {
-		v = prev ^ ((uint64_t)(tnorm__now() * 1e9) * 0x9E3779B97F4A7C15ull);
-		v ^= v >> 29;
-	}
-	return v;
-}
-
-int tnorm__forkserver_request(int ctl, const int *fds, char what, uint64_t *nonce)
-{
-	/* '+': the child reads this as "the engine takes your TNPS from the socket, do not stop"
-	 * (a runtime before that reads the first byte only, and stops).  Then the request's number,
-	 * which the child's "TNPS" echoes (a runtime before that ignores it: a longer datagram's
-	 * excess is dropped). */
-	char req[10] = {what, '+'}, cbuf[CMSG_SPACE(3 * sizeof(int))];
-	struct iovec iov = {req, sizeof(req)};
-	struct msghdr msg;
-	struct cmsghdr *c;
-	memset(&msg, 0, sizeof(msg));
-	memset(cbuf, 0, sizeof(cbuf));
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = cbuf;
-	msg.msg_controllen = sizeof(cbuf);
-	c = CMSG_FIRSTHDR(&msg);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(3 * sizeof(int));
-	memcpy(CMSG_DATA(c), fds, 3 * sizeof(int));
-	/* Without waiting (issue 39, item 4): the server reads each request before the next is
-	 * sent, so a full socket means a server (or a candidate that kept the socket) that does
-	 * not read: the caller kills the server, as when it is gone. */
-	*nonce = new_nonce(*nonce);
-	memcpy(req + 2, nonce, sizeof(*nonce));
-	return sendmsg(ctl, &msg, MSG_NOSIGNAL | MSG_DONTWAIT) == (ssize_t)sizeof(req) ? 0 : -1;
 }
 
 /* ---- the preload fork server ---------------------------------------------------------------- */

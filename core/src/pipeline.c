@@ -1,6 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pipeline.c - one job on one failing test: confirm, reduce, normalize, generalize (pipeline.h).
+ *
+ * The one place that strings the stages together, so that the CLI, the Python binding and
+ * triage's workers cannot drift apart: they fill tnorm_pipeline_options and call
+ * tnorm_pipeline_run.  One session (session.c) is the oracle of every stage: it confirms that
+ * the test fails and takes its signature, caches outcomes, writes each better test to OUT as it
+ * is found (so a job stopped halfway leaves its best so far) and keeps the tests that slipped
+ * to another failure.  A harness test is reduced (reduce.c: ddmin or adaptive deletion, with
+ * slicing), normalized (normalize.c) and, when asked, generalized (generalize.c, its batches on
+ * the session's -j workers); any other file is reduced and normalized as bytes (generic.c).
+ * The database (db.c) is reached through hooks: a test whose normal form is known jumps there,
+ * every test the normalization visited gets the normal form it reached, and the path of a
+ * minimization is recorded and replayed first next time (the program may have been rebuilt).
+ * With keep_near, the runs one edit away from the result are kept for tnorm why.  What a front
+ * end shows of the result (its JSON, the default output name) is pipeline_output.c's.
  */
 #include <errno.h>
 #include <stdio.h>

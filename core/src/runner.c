@@ -10,7 +10,7 @@
  * so a failing exit code gets a stack too, and PTRACE_O_EXITKILL makes sure a tracee never
  * outlives an engine that dies.  Nothing spins: a thread of the runner's own starts the program
  * and blocks in wait4 for its stops (tracer.c), while the caller blocks in poll on the output
- * pipes, with the timeout as poll's (wait_run below).  No signal handlers, which a library
+ * pipes, with the timeout as poll's (runner_wait.c).  No signal handlers, which a library
  * running inside a debugger must not install.
  *
  * A tnorm driver runs as a fork server (see "The fork server" in docs/architecture.md, and
@@ -20,16 +20,15 @@
  * Every process the program starts is traced as well, only so that it dies with the run, even
  * when it left the process group (see "The run's processes" in tracer.c).
  *
- * This file keeps what a run is: the options and the program's environment, one attempt at a run
- * (pipes, the tracer's job, waiting, the timeout and Ctrl-C), the outcome and its signature
- * (classify, then what the program's standard error says), and the runs made again after it (a
- * dying fork server, the first failure at a merged abort site, a leak check).  The mechanisms it
- * drives have a file each; runner_internal.h says who calls what.
+ * This file keeps what a run is: the options, one attempt at a run (pipes, the tracer's job,
+ * then the wait: runner_wait.c), the outcome and its signature (classify, then what the
+ * program's standard error says), and the runs made again after it (a dying fork server, the
+ * first failure at a merged abort site, a leak check).  The program's environment is made by
+ * runner_env.c.  The mechanisms it drives have a file each, below it; runner_internal.h says
+ * who calls what.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +43,6 @@
 #include "options.h"
 #include "cxxexc.h"
 #include "runner_internal.h"
-#include "sanopts.h"
 #include "signature_internal.h"
 
 const char *tnorm_outcome_name(tnorm_outcome o)
@@ -57,16 +55,6 @@ const char *tnorm_outcome_name(tnorm_outcome o)
 	case TNORM_OUTCOME_ERROR: return "error";
 	}
 	return "?";
-}
-
-void tnorm__strv_free(char **v)
-{
-	size_t i;
-	if (!v)
-		return;
-	for (i = 0; v[i]; i++)
-		free(v[i]);
-	free(v);
 }
 
 void tnorm_runner_free(tnorm_runner *r)
@@ -114,95 +102,6 @@ static char *absolutize(const char *arg, int is_cmd)
 	}
 }
 
-/* Set NAME=VALUE in the program's environment; a sanitizer's options are merged into the value
- * already there, key by key (sanopts.h), every other variable replaced. */
-static int env_add(char ***envp, size_t *n, const char *kv);
-
-/*
- * Issue 16: a tnorm driver with destructors frees what its test made, so a leak is a bug.
- * LeakSanitizer cannot run under ptrace, and every run is traced, so a run of such a driver
- * that passes is checked again untraced with detect_leaks=1 (leak_check below).  Its
- * environment is the runs' own with detect_leaks=1 put over tnorm's default and under the
- * user's --env (which may say detect_leaks=0: then nothing is checked).
- */
-static int leak_env(tnorm_runner *r)
-{
-	size_t n = 0, i;
-	int err = 0;
-	if (!r->opts.unwind || !tnorm__sanopts_program_frees(r->argv[0], r->envp))
-		return 0;
-	if (!(r->leak_envp = tnorm__calloc(1, sizeof(*r->leak_envp))))
-		return TNORM_ENOMEM;
-	for (i = 0; err == 0 && r->envp[i]; i++)
-		err = env_add(&r->leak_envp, &n, r->envp[i]);
-	if (err == 0)
-		err = env_add(&r->leak_envp, &n, "ASAN_OPTIONS=detect_leaks=1");
-	for (i = 0; err == 0 && r->opts.env && r->opts.env[i]; i++)
-		err = env_add(&r->leak_envp, &n, r->opts.env[i]);
-	for (i = 0; err == 0 && r->leak_envp[i]; i++)
-		if (!strncmp(r->leak_envp[i], "ASAN_OPTIONS=", 13) &&
-		    !strstr(r->leak_envp[i], "detect_leaks=1")) {
-			tnorm__strv_free(r->leak_envp); /* the user said no */
-			r->leak_envp = NULL;
-			break;
-		}
-	return err;
-}
-
-static int env_add(char ***envp, size_t *n, const char *kv)
-{
-	size_t i, klen;
-	const char *eq = strchr(kv, '=');
-	char *copy = NULL, **nv;
-	if (!eq || eq == kv)
-		return tnorm__error_set(TNORM_EINVALID, "environment entry '%s' is not NAME=VALUE", kv);
-	klen = (size_t)(eq - kv) + 1;
-	for (i = 0; i < *n; i++)
-		if (!strncmp((*envp)[i], kv, klen)) {
-			if (tnorm__sanopts_is_var(kv, klen - 1)) {
-				char *merged = NULL;
-				tnorm__buf b = TNORM__BUF_INIT;
-				int err = tnorm__sanopts_merge((*envp)[i] + klen, eq + 1, &merged);
-				if (err == 0)
-					err = tnorm__buf_printf(&b, "%.*s%s", (int)klen, kv, merged);
-				free(merged);
-				if (err == 0 && !(copy = tnorm__buf_detach(&b)))
-					err = TNORM_ENOMEM;
-				tnorm__buf_dispose(&b);
-				if (err < 0)
-					return err;
-			} else if (!(copy = tnorm__strdup(kv))) {
-				return TNORM_ENOMEM;
-			}
-			free((*envp)[i]);
-			(*envp)[i] = copy;
-			return 0;
-		}
-	if (!(copy = tnorm__strdup(kv)))
-		return TNORM_ENOMEM;
-	if (!(nv = tnorm__reallocarray(*envp, *n + 2, sizeof(*nv)))) {
-		free(copy);
-		return TNORM_ENOMEM;
-	}
-	nv[*n] = copy;
-	nv[*n + 1] = NULL;
-	*envp = nv;
-	(*n)++;
-	return 0;
-}
-
-/* 125, or one of the codes the options declare invalid. */
-int tnorm__runner_invalid_exit(const tnorm_runner *r, int code)
-{
-	size_t i;
-	if (code == 125)
-		return 1;
-	for (i = 0; i < r->opts.ninvalid_exits; i++)
-		if (r->invalid_exits[i] == code)
-			return 1;
-	return 0;
-}
-
 void tnorm__run_options_resolve(tnorm_run_options *o)
 {
 	if (o->timeout == 0)
@@ -219,9 +118,7 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 {
 	tnorm_run_options defaults = TNORM_RUN_OPTIONS_INIT;
 	tnorm_runner *r = NULL;
-	size_t i, n = 0, nenv = 0;
-	char buf[4200];
-	const char *path = getenv("PATH"), *home = getenv("HOME");
+	size_t i, n = 0;
 	int err = 0;
 
 	if (!out || !argv || !argv[0] || !argv[0][0])
@@ -253,38 +150,7 @@ int tnorm_runner_new(tnorm_runner **out, const char *const *argv, const tnorm_ru
 			goto done;
 		}
 	r->argc = n;
-	if (!(r->envp = tnorm__calloc(1, sizeof(*r->envp)))) {
-		err = TNORM_ENOMEM;
-		goto done;
-	}
-	snprintf(buf, sizeof(buf), "PATH=%s", path ? path : "/usr/local/bin:/usr/bin:/bin");
-	if ((err = env_add(&r->envp, &nenv, buf)) < 0)
-		goto done;
-	snprintf(buf, sizeof(buf), "HOME=%s", home ? home : "/");
-	if ((err = env_add(&r->envp, &nenv, buf)) < 0 || (err = env_add(&r->envp, &nenv, "LANG=C")) < 0 ||
-	    (err = env_add(&r->envp, &nenv, "LC_ALL=C")) < 0)
-		goto done;
-	/* The sanitizer options of our own environment are kept (the program fails as it does in
-	 * the user's shell); the defaults below override only the flags they name.  getenv, not
-	 * environ: in a module loaded with RTLD_DEEPBIND (the Python binding) environ is not ours. */
-	for (i = 0; tnorm__sanopts_var(i); i++) {
-		const char *name = tnorm__sanopts_var(i), *val = getenv(name);
-		tnorm__buf kv = TNORM__BUF_INIT;
-		if (val && (err = tnorm__buf_printf(&kv, "%s=%s", name, val)) == 0)
-			err = env_add(&r->envp, &nenv, kv.ptr);
-		tnorm__buf_dispose(&kv);
-		if (err < 0)
-			goto done;
-	}
-	if ((err = env_add(&r->envp, &nenv, "ASAN_OPTIONS=abort_on_error=1:detect_leaks=0:"
-	                                     "symbolize=0:handle_abort=0")) < 0 ||
-	    (err = env_add(&r->envp, &nenv, "UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:"
-	                                     "print_stacktrace=0")) < 0)
-		goto done;
-	for (i = 0; r->opts.env && r->opts.env[i]; i++)
-		if ((err = env_add(&r->envp, &nenv, r->opts.env[i])) < 0)
-			goto done;
-	if ((err = leak_env(r)) < 0)
+	if ((err = tnorm__runner_env(r)) < 0)
 		goto done;
 	r->persist_max = tnorm__forkserver_persist_max(&r->opts);
 	if (!(r->suffix = tnorm__strdup(r->opts.suffix ? r->opts.suffix : ""))) {
@@ -363,16 +229,6 @@ void tnorm_run_result_dispose(tnorm_run_result *res)
 	free(res->out);
 	free(res->err);
 	memset(res, 0, sizeof(*res));
-}
-
-const char *tnorm__signame(int sig, char *buf, size_t size)
-{
-	const char *abbrev = sigabbrev_np(sig);
-	if (abbrev)
-		snprintf(buf, size, "SIG%s", abbrev);
-	else
-		snprintf(buf, size, "signal(%d)", sig);
-	return buf;
 }
 
 /* A report's stack (module + offset, or already symbolized) as frames. */
@@ -476,300 +332,6 @@ static void apply_report(tnorm_runner *r, const char *err, tnorm_signature **sig
 	tnorm__report_dispose(&rep);
 }
 
-typedef struct {
-	int fd;
-	char *buf;
-	size_t len, total;
-} stream;
-
-static void drain(stream *s, size_t cap)
-{
-	char chunk[65536];
-	for (;;) {
-		ssize_t n = read(s->fd, chunk, sizeof(chunk));
-		if (n > 0) {
-			size_t keep = s->len < cap ? cap - s->len : 0;
-			if (keep > (size_t)n)
-				keep = (size_t)n;
-			if (keep) {
-				memcpy(s->buf + s->len, chunk, keep);
-				s->len += keep;
-				s->buf[s->len] = '\0';
-			}
-			s->total += (size_t)n;
-			continue;
-		}
-		if (n == 0) {
-			close(s->fd);
-			s->fd = -1;
-		} else if (errno == EINTR) {
-			continue;
-		}
-		return;
-	}
-}
-
-/*
- * Wait up to `timeout` ms (-1: no limit) for output on the open streams, or for `extra` or
- * `extra2` to be readable (-1: none); drain what came.  Returns bit 1 when `extra` is readable,
- * bit 2 when `extra2` is.  The wait is a ppoll with the thread's mask `mask` (wait_mask):
- * SIGCHLD held while it waits.
- */
-static int poll_streams2(stream *so, stream *se, int extra, int extra2, int timeout, size_t cap,
-                         const sigset_t *mask)
-{
-	struct timespec ts, *tsp = NULL;
-	struct pollfd pfd[4];
-	stream *of[4] = {NULL, NULL, NULL, NULL};
-	nfds_t np = 0, k, ix = 0, ix2 = 0;
-	int got = 0;
-	if (so->fd >= 0) {
-		of[np] = so;
-		pfd[np].fd = so->fd;
-		pfd[np++].events = POLLIN;
-	}
-	if (se->fd >= 0) {
-		of[np] = se;
-		pfd[np].fd = se->fd;
-		pfd[np++].events = POLLIN;
-	}
-	if (extra >= 0) {
-		ix = np;
-		pfd[np].fd = extra;
-		pfd[np++].events = POLLIN;
-	}
-	if (extra2 >= 0) {
-		ix2 = np;
-		pfd[np].fd = extra2;
-		pfd[np++].events = POLLIN;
-	}
-	if (timeout >= 0) {
-		ts.tv_sec = timeout / 1000;
-		ts.tv_nsec = (long)(timeout % 1000) * 1000000L;
-		tsp = &ts;
-	}
-	if (np == 0 || ppoll(pfd, np, tsp, mask) <= 0)
-		return 0;
-	for (k = 0; k < np; k++)
-		if (pfd[k].revents && of[k])
-			drain(of[k], cap);
-	if (extra >= 0 && pfd[ix].revents)
-		got |= 1;
-	if (extra2 >= 0 && pfd[ix2].revents)
-		got |= 2;
-	return got;
-}
-
-static int poll_streams(stream *so, stream *se, int extra, int timeout, size_t cap,
-                        const sigset_t *mask)
-{
-	return poll_streams2(so, se, extra, -1, timeout, cap, mask) & 1;
-}
-
-/* The poll timeout until `when` (monotonic seconds), rounded up to whole milliseconds; 0 when it
- * is past. */
-static int ms_until(double when)
-{
-	double left = when - tnorm__now();
-	return left <= 0 ? 0 : (int)(left * 1000.0) + 1;
-}
-
-/* How often a run that waits looks at the cancel flag (ms): a signal that sets it may be taken
- * by another thread, so poll's EINTR alone cannot be relied on. */
-#define CANCEL_POLL_MS 50
-
-/*
- * The mask the caller's thread waits with: its own, and SIGCHLD.  The tracer thread blocks every
- * signal, so the kernel does not drop the SIGCHLD of each ptrace stop and exit of a run's program
- * (as it does for an ignored signal) but hands it to a thread that takes it: this one, in its
- * wait, which it would interrupt two or three times a run (a wake-up, the signal ignored, the
- * wait made again).  Held while the thread waits, a SIGCHLD stays pending (one, however many
- * came) and goes as before when the wait returns; every other signal (Ctrl-C) comes as before.
- */
-static void wait_mask(sigset_t *mask)
-{
-	pthread_sigmask(SIG_BLOCK, NULL, mask);
-	sigaddset(mask, SIGCHLD);
-}
-
-/* 1 when a run asked for with request byte `what` may end with its child's "TNPS". */
-static int may_end_persisting(char what)
-{
-	return what == 'P' || what == 'C';
-}
-
-/*
- * Block until output comes, the tracer says the run's program is gone, the run's persistent
- * child says its candidate passed, or the timeout (then SIGTERM to its group, SIGKILL 0.2 s
- * later).  When the cancel flag is set, the program's group is killed at once (w->cancelled).
- * In TNORM__RUN_SPAWN, `pending` holds the run's streams for the server's request, sent when the
- * program says hello.  `what`: the request byte of the run (0: none).  0, or TNORM_EIO (fork
- * failed).
- *
- * Persistent mode: for a run whose child may persist ('P' or 'C'), the control socket is polled
- * too.  Its "TNPS" ends the run as an exit 0 (tnorm__tracer_persisted), with no stop of the child
- * and no word from the tracer: two hand-offs per candidate (the request, the report).  A run
- * that ends otherwise (the child died, was timed out or cancelled) reads the socket once more,
- * after the tracer reaped the child: a "TNPS" it sent before it died is taken there (the pass
- * stands, unless the run timed out or was cancelled), and never left for the next run.
- */
-/* The state letter of process `pid` (/proc/PID/stat), '?' when it cannot be read. */
-static char proc_state(pid_t pid)
-{
-	char path[64], *text = NULL, *p, c = '?';
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (tnorm__read_file(path, &text, NULL) == 0 && (p = strrchr(text, ')')) && p[1] == ' ' && p[2])
-		c = p[2];
-	free(text);
-	return c;
-}
-
-/*
- * A run whose processes were sent SIGKILL TNORM__KILL_GRACE seconds ago and are not reaped (or
- * whose program was never started: the tracer waits in a vfork that does not return): the
- * kernel holds them.  Waiting on would be for good, with Ctrl-C unheard: the tracer is left to
- * it (stuck: this runner runs nothing more) and the run ends with an error (TNORM_EINTERRUPTED
- * when the user stopped it, else TNORM_EIO).
- */
-static int gave_up(tnorm_runner *r, tnorm__tracer *t, pid_t pid, tnorm__waited *w)
-{
-	tnorm__tracer_abandon(t);
-	w->pid = pid;
-	if (pid > 0)
-		return tnorm__error_set(w->cancelled ? TNORM_EINTERRUPTED : TNORM_EIO,
-		                        "%s'%s' (pid %d, state %c) did not end %.0f s after SIGKILL: "
-		                        "no longer waited for, and no more runs",
-		                        w->cancelled ? "interrupted; " : "", r->argv[0], (int)pid,
-		                        proc_state(pid), TNORM__KILL_GRACE);
-	return tnorm__error_set(w->cancelled ? TNORM_EINTERRUPTED : TNORM_EIO,
-	                        "%s'%s' was not started %.0f s after its run was stopped: no "
-	                        "longer waited for, and no more runs",
-	                        w->cancelled ? "interrupted; " : "", r->argv[0], TNORM__KILL_GRACE);
-}
-
-static int wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, char what, stream *so,
-                    stream *se, int *pending, double start, const sigset_t *mask, tnorm__waited *w)
-{
-	double deadline = r->opts.timeout > 0 ? start + r->opts.timeout : 0, term_at = 0, kill_at = 0;
-	int term_sent = 0, kill_sent = 0, blind_kill = 0, done_seen = 0, got, pgot = 0;
-	int pctl = mode == TNORM__RUN_SERVED && may_end_persisting(what) ? r->ctl : -1, ppoll_fd = pctl;
-	struct rusage pru;
-	size_t i;
-	pid_t pid = 0;
-	while (!done_seen) {
-		int timeout = -1;
-		double tnow, dl;
-		/* The deadline moves by the time the tracer held the program stopped for its own
-		 * work: under load, unwinding a sanitizer's crash can take longer than the run. */
-		dl = deadline ? deadline + tnorm__tracer_held(t) : 0;
-		if (dl && !term_sent) /* (no pid yet: a second's grace for the fork, in 1 ms polls
-		                       * once the deadline is past, because the fork server's report
-		                       * of the pid does not wake the poll: a longer sleep let a run
-		                       * past its timeout pass) */
-			timeout = pid ? ms_until(dl) : 1 + ms_until(dl);
-		else if (term_sent && !kill_sent)
-			timeout = ms_until(term_at + 0.2);
-		else if (kill_sent)
-			timeout = ms_until(kill_at + TNORM__KILL_GRACE);
-		if (r->cancel && !kill_sent && (timeout < 0 || timeout > CANCEL_POLL_MS))
-			timeout = CANCEL_POLL_MS;
-		got = poll_streams2(so, se, tnorm__tracer_fd(t), ppoll_fd, timeout, r->opts.output_cap, mask);
-		if (got & 1) {
-			uint64_t v;
-			while (read(tnorm__tracer_fd(t), &v, sizeof(v)) > 0)
-				;
-		}
-		/* (After a timeout or a cancel, the child is being killed: its report, if it comes,
-		 * is read once it is reaped, below.) */
-		if ((got & 2) && !term_sent &&
-		    (pgot = tnorm__forkserver_persisted(pctl, r->nonce, &pru)) > 0) {
-			tnorm__tracer_persisted(t, &pru, &pid, w);
-			break;
-		}
-		if ((got & 2) && (term_sent || pgot < 0))
-			ppoll_fd = -1; /* the socket's other ends are closed (or the run is being
-			                * killed): the tracer has the rest to say.  (What the candidate
-			                * wrote there itself was dropped: the socket is still polled.) */
-		done_seen = tnorm__tracer_answer(t, &pid, w);
-		if (pending[0] >= 0 && (w->hello || done_seen)) {
-			if (w->hello && !done_seen) {
-				/* (A runtime that cannot echo request numbers: no persistent child.) */
-				r->fs_nonced = w->hello >= 2;
-				if (what == 'P' && !r->fs_nonced)
-					what = 'R';
-				if (tnorm__forkserver_request(r->ctl, pending, what, &r->nonce) < 0)
-					tnorm__tracer_kill_server(t);
-				else if (may_end_persisting(what))
-					pctl = ppoll_fd = r->ctl; /* (the hello is read: only the child speaks now) */
-			}
-			for (i = 0; i < 3; i++) {
-				close(pending[i]);
-				pending[i] = -1;
-			}
-		}
-		if (pid < 0) {
-			/* The fork failed (errno is its error): nothing to wait for. */
-			w->pid = 0;
-			return tnorm__error_errno(TNORM_EIO, "fork failed");
-		}
-		tnow = tnorm__now();
-		if (done_seen)
-			continue;
-		dl = deadline ? deadline + tnorm__tracer_held(t) : 0; /* (again: the poll took time) */
-		if (kill_sent && tnow >= kill_at + TNORM__KILL_GRACE)
-			return gave_up(r, t, pid, w); /* (never for good, issue 39, item 4) */
-		if (!pid && !kill_sent &&
-		    ((r->cancel && *r->cancel) || (dl && tnow > dl + 1.0))) {
-			/* A fork server that does not fork (a program that said hello and sleeps, issue
-			 * 39 item 4: Ctrl-C went unheard, and for good without a timeout), a program the
-			 * tracer has not started yet, or Ctrl-C before the fork: the server goes (then a
-			 * run afresh, or the job ends), and a program started after all is killed when
-			 * it is known (blind_kill). */
-			w->cancelled = r->cancel && *r->cancel;
-			w->timed_out = !w->cancelled;
-			term_sent = kill_sent = blind_kill = 1;
-			kill_at = tnow;
-			tnorm__tracer_kill_server(t);
-		}
-		if (pid == 0)
-			continue; /* pid 0: started a moment ago, the timeout waits for the fork */
-		if (blind_kill) {
-			blind_kill = 0;
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-		}
-		if (r->cancel && *r->cancel && !w->cancelled) {
-			/* Ctrl-C: the run ends now, not at its timeout (issue 28, item 6); also while
-			 * a timed-out run's processes are being killed. */
-			if (!kill_sent)
-				kill_at = tnow;
-			w->cancelled = term_sent = kill_sent = 1;
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-		} else if (dl && tnow >= dl && !term_sent) {
-			w->timed_out = 1;
-			term_sent = 1;
-			term_at = tnow;
-			kill(-pid, SIGTERM);
-			kill(pid, SIGTERM);
-		} else if (term_sent && !kill_sent && tnow >= term_at + 0.2) {
-			kill_sent = 1;
-			kill_at = tnow;
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-		}
-	}
-	if (done_seen && pctl >= 0 && tnorm__forkserver_persisted(pctl, r->nonce, &pru) > 0 && !w->timed_out &&
-	    !w->cancelled && !w->lost) {
-		/* The child said its candidate passed, then died before we read it: a pass. */
-		w->status = 0;
-		w->ru = pru;
-		w->from_server = 0;
-	}
-	w->pid = pid;
-	return 0;
-}
-
 /* The run's outcome from how its program ended. */
 static void classify(const tnorm_runner *r, const tnorm__waited *w, int exec_errno,
                      tnorm_run_result *res)
@@ -831,7 +393,7 @@ static void classify(const tnorm_runner *r, const tnorm__waited *w, int exec_err
 typedef struct run_fds {
 	int outp[2], errp[2], execp[2], sp[2];
 	int infd, pending[3];
-	stream so, se;
+	tnorm__stream so, se;
 	char **envp;
 } run_fds;
 
@@ -954,7 +516,7 @@ static void fds_collect(tnorm_runner *r, run_fds *a, const tnorm__waited *w, dou
 	/* Collect what is left in the pipes (writers in the group are dead now, or soon). */
 	until = tnorm__now() + 0.5;
 	while ((a->so.fd >= 0 || a->se.fd >= 0) && tnorm__now() < until)
-		poll_streams(&a->so, &a->se, -1, 20, r->opts.output_cap, mask);
+		tnorm__wait_output(&a->so, &a->se, 20, r->opts.output_cap, mask);
 	if (read(a->execp[0], &exec_errno, sizeof(exec_errno)) != (ssize_t)sizeof(exec_errno))
 		exec_errno = 0;
 	classify(r, w, exec_errno, res);
@@ -999,8 +561,8 @@ static int run_attempt(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode,
 	what = mode == TNORM__RUN_PLAIN ? 0 : tnorm__forkserver_what(r, reused);
 	start = tnorm__now();
 	fds_launch(r, t, mode, &a, what);
-	wait_mask(&mask);
-	if ((err = wait_run(r, t, mode, what, &a.so, &a.se, a.pending, start, &mask, &w)) < 0)
+	tnorm__wait_mask(&mask);
+	if ((err = tnorm__wait_run(r, t, mode, what, &a.so, &a.se, a.pending, start, &mask, &w)) < 0)
 		goto done;
 	tnorm__tracer_end(t);
 	*retry = tnorm__forkserver_after(r, mode, &w);

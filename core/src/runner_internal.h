@@ -3,24 +3,33 @@
  * runner_internal.h (internal) - what the runner's files share: the runner itself and the entry
  * points each mechanism offers the others.
  *
- * The runner (tnorm/runner.h) is one object spread over five files, one per mechanism:
+ * The runner (tnorm/runner.h) is one object spread over files, one per mechanism:
  *
- *   runner.c      options, the run itself (pipes, waiting, the timeout), classification, the
- *                 runs made again (a new merged abort site, leak check), coverage.
+ *   runner.c      options, one attempt at a run (pipes, the tracer's job), classification, the
+ *                 runs made again (a dying fork server, a new merged abort site, leak check),
+ *                 coverage.
+ *   runner_env.c  the program's environment (and the leak check's), made once per runner.
+ *   runner_wait.c the wait loop of a run, in the caller's thread: output, the tracer's news,
+ *                 the timeout, Ctrl-C, a persistent child's "TNPS".
  *   rundir.c      the run folder: made at the first run, the candidate written into it, emptied
  *                 after each run, removed by tnorm_runner_free; stale folders of dead engines.
+ *   forkserver.c  the fork server, the engine's side: which way a run starts, what a server's
+ *                 death means for the next run, persistent mode's request bytes, the preload
+ *                 fork server and its confirmation.
  *   tracer.c      the tracer thread: starts each run's program (vfork, PTRACE_TRACEME), waits
  *                 for its ptrace stops, follows the processes it starts, unwinds fatal stops
  *                 (unwind.c), and tells the caller when the run's program is gone.
- *   forkserver.c  the fork-server protocol, the engine's side: which way a run starts, the
- *                 control socket's messages, what a server's death means for the next run.
+ *   forkserver_proto.c  the control socket's messages (hello, refusal, request, "TNPS").
  *   unwind.c      libunwind-ptrace over cached pages and the symbol cache's unwind tables; the
  *                 signature of a stopped thread; merged abort sites and their traps.
+ *   runner_base.c what they all use: string vectors, a signal's name, invalid exit codes.
  *
- * Who calls what: runner.c drives the other four, each through its section below.  Beside it,
- * tracer.c calls tnorm__unwind at a fatal stop and the fork-server messages when a program says
- * hello; forkserver.c asks the tracer about the live server; runner.c lends the others a few
- * helpers (its section).  No other file of the engine includes this header but askdriver.c
+ * Who calls what, top to bottom, so that no two of them call each other (issue 42, item 3;
+ * tests/integration/circles.py checks it): runner.c calls the files below it; runner_wait.c
+ * calls the tracer and the socket's messages; forkserver.c asks the tracer about the live
+ * server (and stops it); tracer.c calls unwind.c at a fatal stop and the socket's messages
+ * when a program says hello; forkserver_proto.c, unwind.c and runner_base.c call none of the
+ * runner's files.  No other file of the engine includes this header but askdriver.c
  * (tnorm_lint_checks, tnorm_driver_harness), which asks a driver about itself with
  * tnorm__ask_program, and sanopts.c, which asks it the same way.
  *
@@ -35,6 +44,8 @@
 #ifndef TNORM__RUNNER_INTERNAL_H
 #define TNORM__RUNNER_INTERNAL_H
 
+#include <signal.h>
+#include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 
@@ -98,7 +109,7 @@ struct tnorm_runner {
 	tnorm__mtrap *mtrap;
 };
 
-/* ---- runner.c -------------------------------------------------------------------------------- */
+/* ---- runner_base.c: what every file of the runner uses --------------------------------------- */
 
 /* Free a NULL-terminated array of strings and the strings (NULL: nothing). */
 void tnorm__strv_free(char **v);
@@ -108,6 +119,14 @@ int tnorm__runner_invalid_exit(const tnorm_runner *r, int code);
 
 /* A signal's name as a signature's kind ("SIGSEGV", or "signal(N)"), written into buf. */
 const char *tnorm__signame(int sig, char *buf, size_t size);
+
+/* ---- runner_env.c: the program's environment ------------------------------------------------- */
+
+/* Make r->envp, the environment of every run (r->opts.env merged in), and r->leak_envp for a
+ * driver with destructors (NULL when there is no leak check); r->argv must be set.  0,
+ * TNORM_EINVALID (an entry of the options' env that is not NAME=VALUE) or TNORM_ENOMEM (last
+ * error set); what was made stays in r for tnorm_runner_free. */
+int tnorm__runner_env(tnorm_runner *r);
 
 /* ---- rundir.c: the run folder ---------------------------------------------------------------- */
 
@@ -216,7 +235,7 @@ void tnorm__tracer_abandon(tnorm__tracer *t);
 /* 1 when the tracer is stuck (it takes no more jobs). */
 int tnorm__tracer_stuck(tnorm__tracer *t);
 
-/* ---- forkserver.c: the fork-server protocol -------------------------------------------------- */
+/* ---- forkserver.c: which way a run starts, and the server's fate ----------------------------- */
 
 /* How a run starts its program. */
 typedef enum {
@@ -233,13 +252,6 @@ tnorm__run_mode tnorm__forkserver_mode(tnorm_runner *r, tnorm__tracer *t);
  * when out of memory. */
 char **tnorm__forkserver_env(tnorm_runner *r, int fd);
 
-/* Ask the fork server on `ctl` for a child with these standard streams (fds[0..3), duplicated
- * into the server; the caller's stay the caller's), with the request byte `what`
- * (tnorm__forkserver_what) and a new random request number, stored in *nonce: the child's
- * "TNPS" must echo it (issue 39, item 5).  -1 when the server is gone, or does not read its
- * socket (sent without waiting). */
-int tnorm__forkserver_request(int ctl, const int *fds, char what, uint64_t *nonce);
-
 /* Persistent mode: the request byte for a run whose child has run `reused` candidates before
  * (0: a fresh child): 'R' a fresh child that exits after the run, 'P' one that may persist,
  * 'C' the live persistent child's next candidate, 'L' its last. */
@@ -251,22 +263,6 @@ int tnorm__forkserver_may_persist(const tnorm_runner *r);
 
 /* Candidates per persistent child for these options (opts->persistent, TNORM_PERSISTENT). */
 unsigned tnorm__forkserver_persist_max(const tnorm_run_options *opts);
-
-/* Persistent mode: is a message waiting on the control socket (read without waiting) the run's
- * child saying "TNPS" (its candidate passed) with the run's request number `nonce`?  (A message
- * without it is not the runtime's: a candidate that found the socket and forged it.)  Then *ru holds the candidate's CPU time (user,
- * system) as the child measured it, and 1 is returned.  Other messages (a candidate that wrote
- * to the socket) are read and dropped: 0 when nothing else waits, -1 when the socket's other
- * ends are closed.  (runner.c's wait_run reads it; the tracer never reads the socket after the
- * server's hello.) */
-int tnorm__forkserver_persisted(int ctl, uint64_t nonce, struct rusage *ru);
-
-/* A would-be fork server stopped itself: did it say hello on the control socket first?  0: no;
- * 1: "TNFS1", a runtime from before request numbers (its children do not persist); 2: "TNFS2". */
-int tnorm__forkserver_hello(int ctl);
-
-/* Tell a driver that offered to serve (one the program started or exec'd) that it is not ours. */
-void tnorm__forkserver_refuse(int ctl);
 
 /* The fork server's side of a finished run: 1 when the server died before it forked the run's
  * child (the run is made again, with a new server or, after three deaths in a row, without). */
@@ -283,6 +279,61 @@ int tnorm__forkserver_confirm_due(tnorm_runner *r, const tnorm_run_result *plain
  * Both results stay the caller's. */
 void tnorm__forkserver_confirm(tnorm_runner *r, tnorm__tracer *t, const tnorm_run_result *plain,
                                const tnorm_run_result *served);
+
+/* ---- runner_wait.c: the wait loop ------------------------------------------------------------ */
+
+/* A run's standard output or error, read as it comes: `fd` the pipe's read end (-1 once it is
+ * closed), `buf` what was kept (NUL-ended, at most the options' output_cap bytes), `total` all
+ * the program wrote. */
+typedef struct {
+	int fd;
+	char *buf;
+	size_t len, total;
+} tnorm__stream;
+
+/* The mask the caller's thread waits with: its own, and SIGCHLD (see runner_wait.c). */
+void tnorm__wait_mask(sigset_t *mask);
+
+/* Wait up to `timeout` ms for output on the open streams and drain what came (at most `cap`
+ * bytes kept in each). */
+void tnorm__wait_output(tnorm__stream *so, tnorm__stream *se, int timeout, size_t cap,
+                        const sigset_t *mask);
+
+/*
+ * Wait for the run the tracer `t` was handed (mode and request byte `what`: 0 for none) to end:
+ * output read into `so` and `se`, the timeout and the cancel flag kept, a persistent child's
+ * "TNPS" taken; `pending` the streams of a new server's first request (TNORM__RUN_SPAWN), sent
+ * when it says hello and closed either way.  *w is what it came to.  0; TNORM_EIO (the fork
+ * failed, or a process outlived its SIGKILL) or TNORM_EINTERRUPTED (last error set).
+ */
+int tnorm__wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, char what,
+                    tnorm__stream *so, tnorm__stream *se, int *pending, double start,
+                    const sigset_t *mask, tnorm__waited *w);
+
+/* ---- forkserver_proto.c: the control socket's messages --------------------------------------- */
+
+/* A would-be fork server stopped itself: did it say hello on the control socket first?  0: no;
+ * 1: "TNFS1", a runtime from before request numbers (its children do not persist); 2: "TNFS2". */
+int tnorm__forkserver_hello(int ctl);
+
+/* Tell a driver that offered to serve (one the program started or exec'd) that it is not ours. */
+void tnorm__forkserver_refuse(int ctl);
+
+/* Ask the fork server on `ctl` for a child with these standard streams (fds[0..3), duplicated
+ * into the server; the caller's stay the caller's), with the request byte `what`
+ * (tnorm__forkserver_what) and a new random request number, stored in *nonce: the child's
+ * "TNPS" must echo it (issue 39, item 5).  -1 when the server is gone, or does not read its
+ * socket (sent without waiting). */
+int tnorm__forkserver_request(int ctl, const int *fds, char what, uint64_t *nonce);
+
+/* Persistent mode: is a message waiting on the control socket (read without waiting) the run's
+ * child saying "TNPS" (its candidate passed) with the run's request number `nonce`?  (A message
+ * without it is not the runtime's: a candidate that found the socket and forged it.)  Then *ru
+ * holds the candidate's CPU time (user, system) as the child measured it, and 1 is returned.
+ * Other messages (a candidate that wrote to the socket) are read and dropped: 0 when nothing
+ * else waits, -1 when the socket's other ends are closed.  (runner_wait.c reads it; the tracer
+ * never reads the socket after the server's hello.) */
+int tnorm__forkserver_persisted(int ctl, uint64_t nonce, struct rusage *ru);
 
 /* ---- unwind.c: stacks of stopped threads ----------------------------------------------------- */
 

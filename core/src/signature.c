@@ -9,7 +9,8 @@
  * engine and the debugger plugins (which build signatures from the debugger's frames through
  * tnorm_signature_new) agree on the throwing frame.  For the same reason the program counters of
  * a stopped process become frames here, once (tnorm__frames_from_pcs): the runner's unwinder
- * hands over the pcs it walked, tnorm_signature_from_process those a debugger walked.
+ * hands over the pcs it walked, tnorm_signature_from_process (signature_process.c) those a
+ * debugger walked.
  */
 #include <regex.h>
 #include <stdio.h>
@@ -17,7 +18,6 @@
 #include <string.h>
 
 #include "common.h"
-#include "cxxexc.h"
 #include "json.h"
 #include "model.h"
 #include "signature_internal.h"
@@ -371,47 +371,6 @@ size_t tnorm__frames_from_pcs(tnorm__symcache *syms, const char *maps, const uin
 		n += got;
 	}
 	return n;
-}
-
-int tnorm_signature_from_process(tnorm_signature **out, const char *kind, int pid,
-                                 const uint64_t *pcs, size_t npcs, const char *message)
-{
-	tnorm__symcache *syms = NULL;
-	tnorm_frame frames[TNORM__MAX_FRAMES];
-	char names[TNORM__MAX_FRAMES][32];
-	char mpath[64], *maps = NULL, *xkind = NULL, *what = NULL;
-	size_t n, what_len = 0;
-	int err;
-	if (!out || !kind || (npcs && !pcs))
-		return tnorm__error_set(TNORM_EINVALID, "tnorm_signature_from_process: NULL argument");
-	*out = NULL;
-	snprintf(mpath, sizeof(mpath), "/proc/%d/maps", pid);
-	if ((err = tnorm__read_file(mpath, &maps, NULL)) < 0)
-		return tnorm__error_set(TNORM_EIO, "cannot read the memory map of process %d (%s): is it "
-		                        "still alive?", pid, mpath);
-	if ((err = tnorm__symcache_new(&syms)) < 0)
-		goto done;
-	n = tnorm__frames_from_pcs(syms, maps, pcs, NULL, NULL, npcs, frames, names,
-	                           TNORM__MAX_FRAMES);
-	/* An uncaught C++ exception, read as the runner reads it (from the stack alone: the
-	 * debugger's registers of each frame are not at hand). */
-	if (!strcmp(kind, "SIGABRT") && npcs && tnorm__cxx_throw_frames(frames, n) &&
-	    (err = tnorm__cxx_exception_stopped(pid, pcs[0], syms, maps, &xkind, &what,
-	                                        &what_len)) < 0)
-		goto done;
-	if ((err = tnorm_signature_new(out, xkind ? xkind : kind, frames, n)) < 0)
-		goto done;
-	if ((what && (err = tnorm_signature_set_what(*out, what, what_len)) < 0) ||
-	    (message && (err = tnorm_signature_set_message(*out, message)) < 0)) {
-		tnorm_signature_free(*out);
-		*out = NULL;
-	}
-done:
-	tnorm__symcache_free(syms);
-	free(maps);
-	free(xkind);
-	free(what);
-	return err;
 }
 
 const char *tnorm_signature_kind(const tnorm_signature *s)

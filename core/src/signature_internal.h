@@ -4,9 +4,9 @@
  * machine frames made into a signature's frames, one way for every caller.
  *
  * Two callers, which must agree frame for frame: the runner's unwinder (unwind.c), with the
- * pcs it walked in a stopped thread, and tnorm_signature_from_process, with the pcs a debugger
- * walked (gdb, lldb).  Both hand their pcs to tnorm__frames_from_pcs, so that a stop in a
- * debugger and the CLI's run of the same crash get one signature.
+ * pcs it walked in a stopped thread, and tnorm_signature_from_process (signature_process.c),
+ * with the pcs a debugger walked (gdb, lldb).  Both hand their pcs to tnorm__frames_from_pcs, so
+ * that a stop in a debugger and the CLI's run of the same crash get one signature.
  */
 #ifndef TNORM__SIGNATURE_INTERNAL_H
 #define TNORM__SIGNATURE_INTERNAL_H

@@ -2,18 +2,25 @@
 /*
  * triage.c - a folder of failing tests, one test per fault (triage.h).
  *
- * Three phases, all in one call.  Work: worker threads take the tests in name order; a test
- * whose result file (OUT/results/NAME.json) parses and carries the hash of the test's content is
- * done already, and so is one the database holds a result for (written to its result file then);
- * any other is claimed (in the database, else OUT/claims/NAME with O_EXCL), minimized with the
- * pipeline, its result recorded in the database and its result file written atomically.  A test
- * another worker holds is put aside and looked at again every second until it is finished (by
- * that worker) or its lease runs out (the worker died: this one takes it over).  The calling thread meanwhile waits for finished tests and
- * hands each to the progress callback, so callbacks never run on a worker.  Gather: every result
- * file is read back (the files, not memory, are the truth: they are what a resumed job sees), and
- * the tests are put in buckets of (signature key, normal form).  Report: each bucket's
- * representative is generalized on the calling thread (the database makes a resumed job's runs
- * free), and triage_report.c renders report.json and report.html.
+ * One call does the whole job, in this order.  The pass: worker threads take the tests in name
+ * order; a test whose result file (OUT/results/NAME.json) parses and carries the hash of the
+ * test's content is done already, and so is one the database holds a result for (written to its
+ * result file then); any other is claimed (in the database, else OUT/claims/NAME with O_EXCL),
+ * run or minimized, its result recorded in the database and its result file written
+ * atomically.  A test another worker holds is put aside and looked at again every second until
+ * it is finished (by that worker) or its lease runs out (the worker died: this one takes it
+ * over).  The calling thread meanwhile waits for finished tests and hands each to the progress
+ * callback, so callbacks never run on a worker.  By default (sampled, issue 38) the pass runs
+ * each test once for its signature, and triage_sample.c then plans which tests to minimize,
+ * round by round (a pass of the workers each); with `thorough` the one pass minimizes every
+ * test with the pipeline.  Every result file is then read back (the files, not memory, are the
+ * truth: they are what a resumed job sees), and the rest runs on the calling thread: the polish
+ * (each distinct normal form normalized once more with every lower value of every byte, on a
+ * budget), the buckets (one per signature key, its normal forms merged), their split by
+ * coverage, the tests left unminimized assigned to the bucket of a minimized test of their key
+ * and stack (triage_sample.c), and each representative generalized (the database makes a
+ * resumed job's runs free) and written to OUT/buckets.  The report is not written here: the
+ * caller renders it from the result (triage_report.c, sarif.c), so those do not call back.
  *
  * Without a harness (generic mode) the tests are any files of the folder (fuzzers' crash files:
  * list_tests says which), minimized as bytes; their normal forms may hold any byte, so the result

@@ -12,7 +12,7 @@
  * every process the program started, traced like it (even one that left the group with
  * setsid(), or a daemon): when the program is reaped, the runner's thread kills and reaps them
  * (their crashes are not the run's outcome).  Not followed: processes with tracing off (unwind
- * 0), ones created with CLONE_UNTRACED or started by another service; docs/architecture.md has
+ * -1), ones created with CLONE_UNTRACED or started by another service; docs/architecture.md has
  * the limits.  The folder ($TMPDIR or /tmp,
  * tnorm-run-PID-XXXXXX) is made at the runner's first run and emptied after every run, of the
  * candidate and whatever the program wrote there, so each run finds it as a fresh folder would

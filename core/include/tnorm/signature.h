@@ -15,7 +15,8 @@
  *
  *     uncaught std::invalid_argument ("bad key") at parse (conf.cc:12) <- main (conf.cc:40)
  *
- * Defined in: signature.c, report.c (sanitizer reports: tnorm_signature_ubsan_kind).
+ * Defined in: signature.c, report.c (sanitizer reports: tnorm_signature_ubsan_kind),
+ * signature_process.c (tnorm_signature_from_process).
  */
 #ifndef TNORM_SIGNATURE_H
 #define TNORM_SIGNATURE_H

@@ -4,7 +4,10 @@
  * programs, report.html for people (one self-contained page: the bucket table, a chart of test
  * length original -> reduced -> normalized, each bucket's annotated test), and SARIF 2.1.0 for
  * code-scanning tools (sarif.c).  Each bucket has a severity class (severity.h).  tnorm_triage_run
- * writes both; a front end may render them again from a result it holds.
+ * writes none of them: the caller (the CLI's tnorm triage, the binding's _tnorm.triage) writes
+ * report.json and report.html into OUT with tnorm_triage_report_write once the job returns (and
+ * the SARIF log where --sarif says, tnorm_triage_report_sarif_write), and may render any of them
+ * again from a result it holds.
  *
  * Defined in: triage_report.c, sarif.c (the SARIF log).
  */

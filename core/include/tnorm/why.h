@@ -55,7 +55,8 @@ typedef struct tnorm_why_line {
 	double ochiai;     /**< plain Ochiai */
 	unsigned failing;  /**< failing runs that executed it (the normal form's included) */
 	unsigned passing;  /**< passing runs that executed it */
-	int on_stack;      /**< 1 when a frame of the failure's signature is at this line */
+	int on_stack;      /**< 2: the failure stopped at this line (the throwing frame's); 1:
+	                        another frame of the failure's signature is at it; 0: neither */
 } tnorm_why_line;
 
 /** One neighbour that was run. */
