@@ -84,6 +84,7 @@ void tnorm_triage_result_dispose(tnorm_triage_result *res)
 	for (i = 0; res->buckets && i < res->nbuckets; i++) {
 		tnorm_free(res->buckets[i].annotated);
 		tnorm_free(res->buckets[i].file);
+		tnorm_free(res->buckets[i].own_signature);
 	}
 	tnorm_free(res->tests);
 	tnorm_free(res->buckets);
@@ -2121,6 +2122,58 @@ static int polish(const tnorm_triage_options *o, tnorm_triage_result *r, const c
 	return err;
 }
 
+/*
+ * Each bucket's representative run once more, as its file (the normal form) is run by a user
+ * (issue 40, item 7): a test's signature is its original's, and a normal form that fails with
+ * the same key may fail by another stack (a frame below the throwing one, a call site), so the
+ * report would show one stack and the representative's file crash at another.  One run per
+ * bucket; a run that does not fail with the bucket's key leaves own_signature NULL (the report
+ * shows the test's signature then).  And how many buckets share each key (the coverage split).
+ */
+static int sign_representatives(const tnorm_triage_options *o, tnorm_triage_result *r)
+{
+	const char *match = o->job.session.match ? o->job.session.match : "line";
+	tnorm_run_options ro = o->job.run;
+	tnorm_runner *run = NULL;
+	tnorm_match *m = NULL;
+	size_t b, k;
+	int err = 0;
+	for (b = 0; b < r->nbuckets; b++)
+		for (k = 0, r->buckets[b].same_key = 0; k < r->nbuckets; k++)
+			r->buckets[b].same_key += !strcmp(r->buckets[k].key, r->buckets[b].key);
+	if (!o->argv || r->nbuckets == 0)
+		return 0;
+	if (ro.timeout == 0)
+		ro.timeout = 300; /* as the confirm runs' generous limit */
+	if ((err = tnorm_match_parse(&m, match)) < 0 || (err = tnorm_runner_new(&run, o->argv, &ro)) < 0)
+		goto done;
+	tnorm_runner_set_cancel(run, o->job.session.cancel);
+	for (b = 0; b < r->nbuckets && err == 0; b++) {
+		tnorm_triage_bucket *bk = &r->buckets[b];
+		tnorm_run_result res;
+		char *text = NULL, *key = NULL;
+		if ((err = tnorm_runner_run(run, bk->normal, bk->normal_len, &res)) < 0)
+			break;
+		if (res.outcome == TNORM_OUTCOME_FAIL && res.sig &&
+		    (err = tnorm_signature_format(res.sig, 0, &text)) == 0 &&
+		    (err = tnorm_match_key(m, res.sig, &key)) == 0 && !strcmp(key, bk->key)) {
+			bk->own_signature = text;
+			text = NULL;
+		}
+		tnorm_free(text);
+		tnorm_free(key);
+		tnorm_run_result_dispose(&res);
+	}
+done:
+	tnorm_runner_free(run);
+	tnorm_match_free(m);
+	if (err != TNORM_EINTERRUPTED && err != TNORM_ENOMEM) {
+		tnorm_error_clear(); /* the program cannot be run now: the tests' signatures stay */
+		err = 0;
+	}
+	return err;
+}
+
 /* Empty OUT/buckets of the representatives an earlier job wrote there (N-NAME: its buckets may
  * have been others); nothing else is deleted. */
 static void clear_buckets_dir(const char *dir)
@@ -2501,6 +2554,7 @@ static void unmake_buckets(tnorm_triage_result *r)
 	for (i = 0; i < r->nbuckets; i++) {
 		tnorm_free(r->buckets[i].annotated);
 		tnorm_free(r->buckets[i].file);
+		tnorm_free(r->buckets[i].own_signature);
 	}
 	tnorm_free(r->buckets);
 	r->buckets = NULL;
@@ -2646,6 +2700,11 @@ int tnorm_triage_run(const tnorm_triage_options *given, tnorm_triage_result *res
 			return err == TNORM_EINTERRUPTED
 			           ? tnorm__error_set(err, "interrupted while generalizing; run again to finish")
 			           : err;
+	if ((err = sign_representatives(o, res)) < 0)
+		return err == TNORM_EINTERRUPTED
+		           ? tnorm__error_set(err, "interrupted while running the representatives; run "
+		                                   "again to finish")
+		           : err;
 	if ((err = write_representatives(res)) < 0)
 		return err;
 	res->complete = 1;

@@ -135,6 +135,14 @@ typedef struct tnorm_triage_bucket {
 	size_t normal_len;     /**< the length of `normal`, which may hold any bytes */
 	char *file;            /**< OUT/buckets/N-NAME: the normal form, byte for byte (owned) */
 	size_t nforms;         /**< distinct normal forms among the bucket's tests (1 or more) */
+	/** The signature of one run of the representative's own file (OUT/buckets/N-NAME, its
+	 *  normal form), owned: what a user who runs that file sees, which may be another stack
+	 *  than `signature` (its original's) under the same key.  NULL when that run did not fail
+	 *  with the bucket's key, or was not made; the report shows `signature` then. */
+	char *own_signature;
+	/** Buckets whose key is this bucket's (1, or more when the coverage split told their
+	 *  executions apart: issue 27), so that a report can say why one signature is two bugs. */
+	size_t same_key;
 } tnorm_triage_bucket;
 
 /** What the job found.  Dispose of it with tnorm_triage_result_dispose(). */
