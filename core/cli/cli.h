@@ -133,7 +133,7 @@ typedef struct cli_args {
 	cli_run_args run; /* --timeout, --mem, --stdin, --env, ... (cli_run_args_apply) */
 	const char *harness, *out, *match, *db, *driver, *algo, *rules, *expect, *sarif;
 	int quiet, json, no_db, no_harness, verbose, wide, no_rewire, generalize, no_replay;
-	int no_slice, no_chunks, allow_flaky, no_generalize, normal, thorough;
+	int no_slice, no_chunks, allow_flaky, no_generalize, normal, thorough, explain;
 	unsigned long long jobs, max_edit, confirm, max_runs, seed, steps, runs, max_failures;
 	unsigned long long lease, polish_runs, top, neighbours;
 	long polish;        /* --polish N, or -1 for --no-polish (the last one given counts) */

@@ -18,6 +18,9 @@
 #include "cli.h"
 
 
+/* --explain: the lines of tnorm why shown per bucket. */
+#define TRIAGE_EXPLAIN_LINES 5
+
 static void help(FILE *f)
 {
 	fprintf(f, "usage: tnorm triage DIR [--harness H | --no-harness] [-j N] [-o OUT] [--match P] [--db PATH |\n"
@@ -25,7 +28,8 @@ static void help(FILE *f)
 	           "                   [--mem SIZE] [--stdin] [--no-fork-server] [--env N=V]...\n"
 	           "                   [--invalid-exit N]... [--fixed CMD] [--rules calls|paper]\n"
 	           "                   [--shard K/N] [--lease S] [--polish N | --no-polish]\n"
-	           "                   [--polish-runs R] [--thorough] [--sarif FILE] [--quiet]\n"
+	           "                   [--polish-runs R] [--thorough] [--explain] [--sarif FILE]\n"
+	           "                   [--quiet]\n"
 	           "                   -- CMD ARGS...\n\n"
 	           "Run every test (*.t) in DIR once for its signature, on N worker threads\n"
 	           "(default: the number of cores) sharing one database (default DIR/.tnorm/cache.db);\n"
@@ -42,7 +46,10 @@ static void help(FILE *f)
 	           "OUT/buckets/N-NAME, and OUT/report.json and OUT/report.html (OUT defaults to\n"
 	           "DIR/triage); --sarif FILE also writes the buckets as SARIF 2.1.0, one result\n"
 	           "per bucket, for code-scanning tools.  Each bucket has a severity class\n"
-	           "(EXPLOITABLE, PROBABLY_EXPLOITABLE, NOT_EXPLOITABLE, UNKNOWN).  Resumable: rerun after Ctrl-C or a crash and only the tests not\n"
+	           "(EXPLOITABLE, PROBABLY_EXPLOITABLE, NOT_EXPLOITABLE, UNKNOWN).  --explain also\n"
+	           "ranks each bucket's lines as tnorm why does (its representative and up to 400\n"
+	           "neighbours run with line coverage: costly) and shows the best 5 with their\n"
+	           "source.  Resumable: rerun after Ctrl-C or a crash and only the tests not\n"
 	           "done yet are worked on.  --invalid-exit and --fixed as for tnorm reduce; --rules\n"
 	           "as for tnorm minimize.  --shard K/N does only the K-th of N parts of DIR, K from\n"
 	           "1 to N (1/3, 2/3, 3/3, as Jest and Playwright count; 0/N is refused),\n"
@@ -270,6 +277,15 @@ static void print_summary(const tnorm_triage_result *r)
 		printf(" (");
 		cli_put(stdout, bk->file);
 		printf("):\n");
+		for (i = 0; bk->why && i < bk->why->nlines; i++) {
+			const tnorm_why_line *l = &bk->why->lines[i];
+			const char *base = strrchr(l->file, '/');
+			printf("   %s ", i ? "    " : "why:");
+			cli_put(stdout, base ? base + 1 : l->file);
+			printf(":%u ", l->line);
+			cli_put(stdout, l->function ? l->function : "");
+			printf(" (score %.3f)\n", l->score);
+		}
 		if (bk->annotated)
 			print_escaped(bk->annotated, strlen(bk->annotated), 1);
 		else
@@ -328,6 +344,7 @@ static int parse(cli_args *a, tnorm_triage_options *o, int argc, char **argv)
 	if (a->no_generalize)
 		o->generalize = -1;
 	o->thorough = a->thorough;
+	o->explain = a->explain ? TRIAGE_EXPLAIN_LINES : 0;
 	o->polish = a->polish;
 	o->polish_runs = a->polish_runs;
 	o->lease = (unsigned)a->lease;

@@ -85,6 +85,8 @@ void tnorm_triage_result_dispose(tnorm_triage_result *res)
 		tnorm_free(res->buckets[i].annotated);
 		tnorm_free(res->buckets[i].file);
 		tnorm_free(res->buckets[i].own_signature);
+		tnorm_why_result_dispose(res->buckets[i].why);
+		tnorm_free(res->buckets[i].why);
 	}
 	tnorm_free(res->tests);
 	tnorm_free(res->buckets);
@@ -2174,6 +2176,47 @@ done:
 	return err;
 }
 
+/*
+ * --explain (issue 40, item 1): where the fault likely is, for each bucket, from tnorm_why on its
+ * representative's normal form (why.h).  Opt-in: why runs the form and up to 400 neighbours
+ * with line coverage, 20 to 50 times a plain run each, where a sampled triage spends about ten
+ * plain runs per file.  A bucket why cannot rank (no line table, the form passes now) has none;
+ * only a stop or a lack of memory ends the job.
+ */
+static int explain_buckets(const tnorm_triage_options *o, tnorm_triage_result *r)
+{
+	size_t b, k;
+	int err = 0;
+	for (b = 0; b < r->nbuckets && o->explain && o->argv && err == 0; b++) {
+		tnorm_triage_bucket *bk = &r->buckets[b];
+		tnorm_why_options wo = TNORM_WHY_OPTIONS_INIT;
+		tnorm_why_result *w = tnorm__calloc(1, sizeof(*w));
+		if (!w)
+			return TNORM_ENOMEM;
+		wo.argv = o->argv;
+		wo.run = o->job.run;
+		wo.text_steps = o->harness != NULL;
+		wo.cancel = o->cancel;
+		if ((err = tnorm_why(&wo, bk->normal, bk->normal_len, w)) < 0) {
+			tnorm_why_result_dispose(w);
+			tnorm_free(w);
+			if (err != TNORM_EINTERRUPTED && err != TNORM_ENOMEM) {
+				tnorm_error_clear();
+				err = 0;
+			}
+			continue;
+		}
+		for (k = o->explain; k < w->nlines; k++) { /* the best `explain` lines kept */
+			free(w->lines[k].file); /* as tnorm_why_result_dispose frees them */
+			free(w->lines[k].function);
+		}
+		if (w->nlines > o->explain)
+			w->nlines = o->explain;
+		bk->why = w;
+	}
+	return err;
+}
+
 /* Empty OUT/buckets of the representatives an earlier job wrote there (N-NAME: its buckets may
  * have been others); nothing else is deleted. */
 static void clear_buckets_dir(const char *dir)
@@ -2226,6 +2269,7 @@ static int take_options(const tnorm_triage_options *in, tnorm_triage_options *o)
 	memcpy(o, in, in->version == 1   ? offsetof(tnorm_triage_options, shard)
 	              : in->version == 2 ? offsetof(tnorm_triage_options, polish)
 	              : in->version <= 4 ? offsetof(tnorm_triage_options, thorough)
+	              : in->version == 5 ? offsetof(tnorm_triage_options, explain)
 	                                 : sizeof(*o));
 	/* Defaults (options.h): before version 4, a generalize of 0 was off. */
 	if (in->version < 4 && !o->generalize)
@@ -2555,6 +2599,8 @@ static void unmake_buckets(tnorm_triage_result *r)
 		tnorm_free(r->buckets[i].annotated);
 		tnorm_free(r->buckets[i].file);
 		tnorm_free(r->buckets[i].own_signature);
+		tnorm_why_result_dispose(r->buckets[i].why);
+		tnorm_free(r->buckets[i].why);
 	}
 	tnorm_free(r->buckets);
 	r->buckets = NULL;
@@ -2704,6 +2750,11 @@ int tnorm_triage_run(const tnorm_triage_options *given, tnorm_triage_result *res
 		return err == TNORM_EINTERRUPTED
 		           ? tnorm__error_set(err, "interrupted while running the representatives; run "
 		                                   "again to finish")
+		           : err;
+	if ((err = explain_buckets(o, res)) < 0)
+		return err == TNORM_EINTERRUPTED
+		           ? tnorm__error_set(err, "interrupted while explaining the buckets; run again "
+		                                   "to finish")
 		           : err;
 	if ((err = write_representatives(res)) < 0)
 		return err;

@@ -67,6 +67,8 @@ const char *tnorm_triage_bucket_signature(const tnorm_triage_bucket *bk)
 	return bk->own_signature ? bk->own_signature : bk->signature ? bk->signature : "";
 }
 
+#define PLURAL(n) ((n) == 1 ? "" : "s")
+
 int tnorm_triage_report_counts_text(const tnorm_triage_result *r, char **out)
 {
 	tnorm__buf b = TNORM__BUF_INIT;
@@ -82,13 +84,12 @@ int tnorm_triage_report_counts_text(const tnorm_triage_result *r, char **out)
 		keys += k == i;
 		forms += r->buckets[i].nforms;
 	}
-	err |= tnorm__buf_printf(&b, "%zu failing test%s %s %zu distinct signature%s (the kind, the "
-	                             "throwing frame and its call site, as --match compares them)",
-	                         r->failing, r->failing == 1 ? "" : "s",
-	                         r->failing == 1 ? "has" : "have", r->signatures,
-	                         r->signatures == 1 ? "" : "s");
-	err |= tnorm__buf_printf(&b, " and make %zu bucket%s, one per bug", r->nbuckets,
-	                         r->nbuckets == 1 ? "" : "s");
+	err |= tnorm__buf_printf(&b, "%zu failing test%s %s %zu distinct signature%s (the failure's "
+	                             "kind and throwing frame, as --match compares them)",
+	                         r->failing, PLURAL(r->failing), r->failing == 1 ? "has" : "have",
+	                         r->signatures, PLURAL(r->signatures));
+	err |= tnorm__buf_printf(&b, " and make%s %zu bucket%s, one per bug", r->failing == 1 ? "s" : "",
+	                         r->nbuckets, PLURAL(r->nbuckets));
 	if (r->nbuckets > keys)
 		err |= tnorm__buf_printf(&b, ": %zu more than signatures, because the coverage split "
 		                             "kept apart tests of one signature whose normal forms' runs "
@@ -99,9 +100,10 @@ int tnorm_triage_report_counts_text(const tnorm_triage_result *r, char **out)
 		                             "minimized", r->nbuckets > keys ? ";" : ":",
 		                         r->signatures - keys, r->signatures - keys == 1 ? " has" : "s have",
 		                         r->signatures - keys == 1 ? "its" : "their");
-	err |= tnorm__buf_printf(&b, ".  Reduced, they are %zu distinct tests; normalized, %zu "
-	                             "distinct normal forms", r->distinct_reduced,
-	                         r->distinct_normalized);
+	err |= tnorm__buf_printf(&b, ".  Reduced, they are %zu distinct test%s; normalized, %zu "
+	                             "distinct normal form%s", r->distinct_reduced,
+	                         PLURAL(r->distinct_reduced), r->distinct_normalized,
+	                         PLURAL(r->distinct_normalized));
 	if (r->distinct_normalized > r->nbuckets)
 		err |= tnorm__buf_puts(&b, ": tests of one bug may end in different normal forms, which "
 		                           "the bucket of their signature merges (each bucket lists its "
@@ -167,6 +169,33 @@ static int crash_state_of(crash_state *c, const tnorm_triage_bucket *bk)
 		c->freed_len = (size_t)(end - c->freed);
 	}
 	return 0;
+}
+
+/* Lines line-1 .. line+1 of the source file `path` (as a line table names it): *from receives
+ * the first one's number; NULL when the file cannot be read (a build elsewhere, a moved tree). */
+static char *source_around(const char *path, uint32_t line, uint32_t *from)
+{
+	char *text = NULL, *out = NULL;
+	size_t len = 0, i, start = 0, end;
+	uint32_t n = 1;
+	*from = line > 1 ? line - 1 : 1;
+	if (!path || !line || tnorm_file_read(path, &text, &len) < 0) {
+		tnorm_error_clear();
+		return NULL;
+	}
+	for (i = 0; i < len && n < *from; i++)
+		if (text[i] == '\n')
+			n++;
+	start = i;
+	for (end = start; end < len && n <= line + 1; end++)
+		if (text[end] == '\n')
+			n++;
+	if (end > start && text[end - 1] == '\n')
+		end--;
+	if (n >= *from && end > start)
+		out = tnorm__strndup(text + start, end - start);
+	tnorm_free(text);
+	return out;
 }
 
 /* ---- report.json --------------------------------------------------------------------------- */
@@ -262,6 +291,31 @@ static json_t *frames_json(const char *s, size_t len)
 	return tnorm__json_done(a, bad);
 }
 
+/* --explain's lines, best first, each with its source around it; null without --explain. */
+static json_t *why_json(const tnorm_triage_bucket *bk)
+{
+	json_t *a;
+	size_t i;
+	int bad = 0;
+	if (!bk->why)
+		return json_null();
+	a = json_array();
+	for (i = 0; a && i < bk->why->nlines && !bad; i++) {
+		const tnorm_why_line *l = &bk->why->lines[i];
+		uint32_t from = 0;
+		char *src = source_around(l->file, l->line, &from);
+		bad |= json_array_append_new(
+		    a, json_pack("{s:o,s:I,s:o,s:f,s:I,s:I,s:b,s:I,s:o}", "file", tnorm__json_str(l->file),
+		                 "line", (json_int_t)l->line, "function",
+		                 l->function ? tnorm__json_str(l->function) : json_null(), "score",
+		                 l->score, "failing", (json_int_t)l->failing, "passing",
+		                 (json_int_t)l->passing, "on_stack", l->on_stack != 0, "source_from",
+		                 (json_int_t)from, "source", src ? tnorm__json_str(src) : json_null()));
+		tnorm_free(src);
+	}
+	return tnorm__json_done(a, bad || !a);
+}
+
 /* What report.html shows of bucket b beside the older keys (issue 40, item 1): its rank, the
  * crash state, the representative's own signature, the normal form escaped and in hex, the
  * buckets that share its key. */
@@ -300,6 +354,7 @@ static int bucket_json_more(json_t *o, const tnorm_triage_result *r, size_t b, s
 	bad |= json_object_set_new(o, "normal_form_bytes", tnorm__json_hex(bk->normal ? bk->normal : "",
 	                                                               bk->normal ? bk->normal_len : 0));
 	bad |= json_object_set_new(o, "same_signature_buckets", same);
+	bad |= json_object_set_new(o, "why", why_json(bk));
 	tnorm_free(c.text);
 	return bad;
 }
@@ -547,7 +602,7 @@ static int put_length_chart(tnorm__buf *h, const tnorm_triage_result *r)
 {
 	static const char *const col[2] = {"#9aa3ad", "#d4662a"};
 	size_t n[2][LEN_BINS], i, k, lo = LEN_BINS, hi = 0, most = 1;
-	const int H = 200, B = 34, T = 16, W = 860, L = 10;
+	const int H = 120, B = 34, T = 16, W = 860, L = 10;
 	int err = 0, c;
 	memset(n, 0, sizeof(n));
 	for (i = 0; i < r->ntests; i++) {
@@ -605,18 +660,24 @@ static int put_length_chart(tnorm__buf *h, const tnorm_triage_result *r)
 	return err ? TNORM_ENOMEM : 0;
 }
 
+/* A bucket's normal form's length in the tests' unit (steps, or bytes). */
+static size_t normal_length(const tnorm_triage_result *r, const tnorm_triage_bucket *bk)
+{
+	long n = r->tests[bk->representative].normal_steps;
+	return n < 0 ? bk->normal_len : (size_t)n;
+}
+
 /* The overview table, one row per bucket in the report's order. */
 static int put_bucket_table(tnorm__buf *h, const tnorm_triage_result *r, const size_t *ord)
 {
 	size_t i;
 	int err = 0;
 	err |= tnorm__buf_printf(h, "<table id=\"buckets\">\n<thead><tr><th>bucket</th><th>tests</th>"
-	                            "<th>severity</th><th>crash state</th><th>representative</th>"
-	                            "<th>%s</th></tr></thead>\n<tbody>\n", r->unit ? r->unit : "steps");
+	                            "<th>severity</th><th>crash state</th><th>normal form</th></tr>"
+	                            "</thead>\n<tbody>\n");
 	for (i = 0; i < r->nbuckets && err == 0; i++) {
 		size_t b = ord[i];
 		const tnorm_triage_bucket *bk = &r->buckets[b];
-		const tnorm_triage_test *rep = &r->tests[bk->representative];
 		tnorm_severity sev;
 		crash_state c;
 		tnorm_severity_of_text(&sev, bk->signature ? bk->signature : "");
@@ -631,9 +692,8 @@ static int put_bucket_table(tnorm__buf *h, const tnorm_triage_result *r, const s
 			err |= tnorm__buf_puts(h, " at ");
 			err |= put_html_esc(h, c.stack, first_frame(c.stack, c.stack_len, &next), 0);
 		}
-		err |= tnorm__buf_puts(h, "</code></td><td>");
-		err |= put_html_name(h, rep->name);
-		err |= tnorm__buf_printf(h, "</td><td>%zu</td></tr>\n", bk->normal_len);
+		err |= tnorm__buf_printf(h, "</code></td><td>%zu %s</td></tr>\n", normal_length(r, bk),
+		                         r->unit ? r->unit : "steps");
 		tnorm_free(c.text);
 	}
 	err |= tnorm__buf_puts(h, "</tbody>\n</table>\n");
@@ -721,6 +781,53 @@ static int put_same_key(tnorm__buf *h, const tnorm_triage_result *r, size_t b)
 	return err;
 }
 
+/* --explain's lines: where the fault likely is, each with its source around it. */
+static int put_why(tnorm__buf *h, const tnorm_triage_bucket *bk)
+{
+	size_t i;
+	int err = 0;
+	if (!bk->why)
+		return 0;
+	err |= tnorm__buf_printf(h, "<h3>Where the fault likely is</h3>\n<p>The lines that tell the "
+	                            "representative's failing neighbours from its passing ones best "
+	                            "(tnorm why: %u failing, %u passing runs):</p>\n<ol class=\"why\">\n",
+	                         bk->why->failing, bk->why->passing);
+	for (i = 0; i < bk->why->nlines && err == 0; i++) {
+		const tnorm_why_line *l = &bk->why->lines[i];
+		const char *base = l->file ? strrchr(l->file, '/') : NULL;
+		uint32_t from = 0, n;
+		char *src = source_around(l->file, l->line, &from), *p, *nl;
+		err |= tnorm__buf_puts(h, "<li><code>");
+		err |= put_html_name(h, base ? base + 1 : l->file);
+		err |= tnorm__buf_printf(h, ":%u</code> ", l->line);
+		if (l->function) {
+			err |= tnorm__buf_puts(h, "in <code>");
+			err |= put_html_name(h, l->function);
+			err |= tnorm__buf_puts(h, "</code> ");
+		}
+		err |= tnorm__buf_printf(h, "(score %.3f, %u failing, %u passing%s)\n", l->score,
+		                         l->failing, l->passing,
+		                         l->on_stack == 2 ? ", where it failed"
+		                         : l->on_stack   ? ", on its stack"
+		                                         : "");
+		if (src) {
+			err |= tnorm__buf_puts(h, "<pre class=\"source\">");
+			for (p = src, n = from; p && err == 0; n++) {
+				nl = strchr(p, '\n');
+				err |= tnorm__buf_printf(h, "%s%5u  ", n == l->line ? "<mark>" : "", n);
+				err |= put_html_esc(h, p, nl ? (size_t)(nl - p) : strlen(p), 1); /* tabs */
+				err |= tnorm__buf_puts(h, n == l->line ? "</mark>\n" : "\n");
+				p = nl ? nl + 1 : NULL;
+			}
+			err |= tnorm__buf_puts(h, "</pre>");
+		}
+		err |= tnorm__buf_puts(h, "</li>\n");
+		tnorm_free(src);
+	}
+	err |= tnorm__buf_puts(h, "</ol>\n");
+	return err;
+}
+
 /* One bucket's section: what fails and where, how severe, the shortest input, its files. */
 static int put_bucket(tnorm__buf *h, const tnorm_triage_result *r, size_t b)
 {
@@ -760,6 +867,7 @@ static int put_bucket(tnorm__buf *h, const tnorm_triage_result *r, size_t b)
 	}
 	err |= tnorm__buf_puts(h, "</dd>\n</dl>\n");
 	err |= put_same_key(h, r, b);
+	/* The top frames of the program's own code: report.json keeps the whole signature. */
 	err |= tnorm__buf_printf(h, "<h3>Crash state%s</h3>\n",
 	                         bk->own_signature ? " (the representative's own run)" : "");
 	if (c.stack)
@@ -768,11 +876,8 @@ static int put_bucket(tnorm__buf *h, const tnorm_triage_result *r, size_t b)
 		err |= tnorm__buf_puts(h, "<p>freed at:</p>\n");
 		err |= put_frames(h, "freed-frames", c.freed, c.freed_len);
 	}
-	err |= tnorm__buf_puts(h, "<details class=\"signature\"><summary>whole signature</summary>"
-	                          "<pre>");
-	err |= put_html_name(h, tnorm_triage_bucket_signature(bk));
-	err |= tnorm__buf_printf(h, "</pre></details>\n<h3>Normal form (%zu %s)</h3>\n",
-	                         rep->normal_steps < 0 ? bk->normal_len : (size_t)rep->normal_steps,
+	err |= put_why(h, bk);
+	err |= tnorm__buf_printf(h, "<h3>Normal form (%zu %s)</h3>\n", normal_length(r, bk),
 	                         r->unit ? r->unit : "steps");
 	err |= put_normal_form(h, r, bk->normal, bk->normal_len);
 	if (bk->annotated) {
@@ -832,7 +937,7 @@ static const char style[] =
 	"#e67e22}.sev-UNKNOWN.bar{fill:#5d7fa3}.sev-rest.bar{fill:#bbb}\n"
 	"dl.state{display:grid;grid-template-columns:9em auto;gap:.2em 1em}dl.state dt{color:#666}"
 	"dl.state dd{margin:0}\nsummary{cursor:pointer;color:#245}p.same-signature{background:#fff6d5;"
-	"padding:.4em}\n";
+	"padding:.4em}\npre.source{margin:.3em 0 .8em}pre.source mark{background:#fff0a8}\n";
 
 int tnorm_triage_report_html(const tnorm_triage_result *r, char **out)
 {
