@@ -13,7 +13,9 @@
  * file is read back (the files, not memory, are the truth: they are what a resumed job sees), and
  * the tests are put in buckets of (signature key, normal form).  Report: each bucket's
  * representative is generalized on the calling thread (the database makes a resumed job's runs
- * free), and triage_report.c renders report.json and report.html.
+ * free), run once more for its own signature (sign_representatives: the report shows what its
+ * file does), and with `explain` ranked by tnorm_why; triage_report.c renders report.json and
+ * report.html.
  *
  * Without a harness (generic mode) the tests are any files of the folder (fuzzers' crash files:
  * list_tests says which), minimized as bytes; their normal forms may hold any byte, so the result

@@ -5,9 +5,15 @@
  * The result is data; this module is the only place that knows what the report looks like, so
  * the CLI, the binding and the debugger plugins can hand a result to it and get the same bytes.
  * report.json is a jansson value rendered as every JSON of tnorm (core/src/json.h).  report.html
- * is one self-contained page, no scripts and nothing external, every string from a test or a
- * program escaped; its chart is an inline SVG with one group of three bars (original, reduced,
- * normalized length) per failing test.  (report.c is something else: sanitizer reports.)
+ * is one self-contained page, no scripts and nothing external: a bug list (issue 40, item 1), one
+ * section per bucket in the order tnorm_triage_report_order gives (the most severe, then the most
+ * tests), each bucket's crash state cut from its representative's own signature by
+ * tnorm_signature_text_shown (the engines' frames left out).  Its charts are inline SVG whose
+ * bars do not grow with the tests (a bar per bucket, a bar per power-of-two range of length, on
+ * log scales), so that a page of 10 tests and one of 10,000 both read.  Every byte from a test or
+ * a program is escaped one way (tnorm__buf_put_escaped: printable ASCII, \\ and \xNN), then as
+ * HTML, so the page is ASCII.  The counts in words and the order are this module's too, so that
+ * the CLI's summary says what the page says.  (report.c is something else: sanitizer reports.)
  */
 #include <math.h>
 #include <string.h>
