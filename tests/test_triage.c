@@ -144,6 +144,71 @@ static void test_triage__report_html(void **state)
 	tnorm_free(html);
 }
 
+/* A report of 10,000 tests in 60 buckets (issue 40, item 1): the charts keep their size (a bar
+ * per bucket up to 40 and one for the rest, a bar per range of length), the buckets come most
+ * severe first, then the most tests, and the wall of names is collapsed. */
+static void test_triage__report_large(void **state)
+{
+	enum { NT = 10000, NB = 60 };
+	static char sigs[NB][64], names[NT][16];
+	static tnorm_triage_test t[NT];
+	static tnorm_triage_bucket b[NB];
+	tnorm_triage_result r;
+	size_t i, rects = 0, order[NB];
+	char *html = NULL;
+	const char *p;
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	memset(t, 0, sizeof(t));
+	memset(b, 0, sizeof(b));
+	for (i = 0; i < NB; i++) {
+		/* bucket 60 a write (EXPLOITABLE), the others aborts */
+		snprintf(sigs[i], sizeof(sigs[i]), "%s at f%zu (a.c:%zu)",
+		         i == NB - 1 ? "asan:heap-buffer-overflow:WRITE" : "SIGABRT", i, i + 1);
+		b[i].signature = b[i].key = sigs[i];
+		b[i].normal = normal;
+		b[i].normal_len = strlen(normal);
+		b[i].representative = i;
+		b[i].nforms = 1;
+		b[i].same_key = 1;
+	}
+	for (i = 0; i < NT; i++) {
+		size_t k = i < NB ? i : (i % 7 == 0 ? 3 : i % NB); /* bucket 4 the largest */
+		snprintf(names[i], sizeof(names[i]), "crash-%05zu", i);
+		t[i].name = names[i];
+		t[i].status = TNORM_TRIAGE_OK;
+		t[i].signature = t[i].key = sigs[k];
+		t[i].normal = normal;
+		t[i].normal_len = strlen(normal);
+		t[i].message = empty;
+		t[i].original_steps = (long)(i % 5000);
+		t[i].reduced_steps = t[i].normal_steps = i < NB ? 2 : -1;
+		t[i].minimized = i < NB;
+		t[i].bucket = k + 1;
+		b[k].count++;
+	}
+	r.corpus = n1;
+	r.tests = t;
+	r.ntests = r.failing = NT;
+	r.buckets = b;
+	r.nbuckets = r.signatures = NB;
+	r.distinct_reduced = r.distinct_normalized = 1;
+	r.complete = 1;
+	assert_int_equal(tnorm_triage_report_order(&r, order), 0);
+	assert_int_equal(order[0], NB - 1); /* the write first, though it has few tests */
+	assert_int_equal(order[1], 3);      /* then the most tests */
+	assert_int_equal(tnorm_triage_report_html(&r, &html), 0);
+	for (p = html; (p = strstr(p, "<rect ")); p++)
+		rects++;
+	assert_true(rects <= 41 + 2 * 14);
+	assert_non_null(strstr(html, ">20 more</text>"));
+	assert_int_equal(strstr(html, "id=\"bucket-60\"") < strstr(html, "id=\"bucket-4\""), 1);
+	/* The names are in the page once each, under their bucket's collapsed list. */
+	assert_non_null(strstr(html, "<details class=\"tests\"><summary>"));
+	assert_true(strlen(html) < 2000000);
+	tnorm_free(html);
+}
+
 static void test_triage__report_oom(void **state)
 {
 	tnorm_triage_result r;
@@ -606,6 +671,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_triage__report_json),
 	        cmocka_unit_test(test_triage__report_html),
+	        cmocka_unit_test(test_triage__report_large),
 	        cmocka_unit_test(test_triage__report_oom),
 	        cmocka_unit_test(test_triage__refusals),
 	        cmocka_unit_test(test_triage__all_done),
