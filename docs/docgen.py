@@ -96,11 +96,12 @@ class Roff:
         return None
 
     def inline(self, s):
-        """Inline Markdown -> roff: `code`, **bold**, *emphasis*, [text](link)."""
+        """Inline Markdown -> roff: `code`, **bold**, *emphasis*, [text](link), and an image
+        ![alt](file.png) as its text in brackets (a man page shows no picture)."""
         out = []
         pos = 0
         pat = re.compile(r'`([^`]+)`|\*\*(.+?)\*\*|(?<![\w*])\*([^*\s][^*]*?)\*(?![\w*])'
-                         r'|\[([^\]]+)\]\(([^)]+)\)')
+                         r'|(!?)\[([^\]]+)\]\(([^)]+)\)')
         for m in pat.finditer(s):
             out.append(esc(s[pos:m.start()]))
             pos = m.end()
@@ -110,8 +111,10 @@ class Roff:
                 out.append(r'\fB' + self.inline(m.group(2)) + r'\fR')
             elif m.group(3) is not None:
                 out.append(r'\fI' + self.inline(m.group(3)) + r'\fR')
+            elif m.group(4):
+                out.append('[' + self.inline(m.group(5)) + ']')
             else:
-                text, page = m.group(4), self.target(m.group(5))
+                text, page = m.group(5), self.target(m.group(6))
                 out.append(self.inline(text))
                 if page:
                     if page not in self.seealso:

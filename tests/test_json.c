@@ -39,6 +39,61 @@ static void test_json__utf8(void **state)
 	assert_null(out);
 }
 
+/* The one escaping of bytes for people (issue 40, item 7): printable ASCII as it is, a backslash
+ * doubled, every other byte alone as \xNN, UTF-8 or not (the summary printed 0x80 and up raw and
+ * control bytes escaped, and left backslashes as they were: `\x00\201` read as an octal escape). */
+static void test_json__escape(void **state)
+{
+	static const char in[] = "a \"~\\\x00\\201\x01\x1b[2J\x7f\x80\xc3\xa9\xff\n\tz";
+	char *out = NULL;
+	size_t n = 0;
+	long k;
+	(void)state;
+	assert_int_equal(tnorm_text_escape(&out, &n, in, sizeof(in) - 1, 0), 0);
+	assert_string_equal(out, "a \"~\\\\\\x00\\\\201\\x01\\x1b[2J\\x7f\\x80\\xc3\\xa9\\xff"
+	                         "\\x0a\\x09z");
+	assert_int_equal(n, strlen(out));
+	tnorm_free(out);
+	/* `lines`: a newline and a tab kept, nothing else. */
+	assert_int_equal(tnorm_text_escape(&out, NULL, in, sizeof(in) - 1, 1), 0);
+	assert_non_null(strstr(out, "\\xff\n\tz"));
+	assert_non_null(strstr(out, "\\x1b[2J"));
+	tnorm_free(out);
+	/* Every byte value: only 0x20..0x7e (the backslash aside) stay as they are. */
+	{
+		char all[256], want[16];
+		for (k = 0; k < 256; k++)
+			all[k] = (char)k;
+		assert_int_equal(tnorm_text_escape(&out, &n, all, sizeof(all), 0), 0);
+		assert_int_equal(n, 95 - 1 + 2 + (256 - 95) * 4);
+		for (k = 0; k < (long)n; k++)
+			assert_true(out[k] >= 0x20 && out[k] < 0x7f);
+		snprintf(want, sizeof(want), "\\x1f !");
+		assert_non_null(strstr(out, want));
+		assert_non_null(strstr(out, "[\\\\]"));
+		assert_non_null(strstr(out, "}~\\x7f\\x80"));
+		tnorm_free(out);
+	}
+	assert_int_equal(tnorm_text_escape(&out, &n, "", 0, 0), 0);
+	assert_string_equal(out, "");
+	tnorm_free(out);
+	assert_int_equal(tnorm_text_escape(&out, NULL, NULL, 1, 0), TNORM_EINVALID);
+	assert_null(out);
+	/* Out of memory: an error, never a half copy. */
+	for (k = 0; k < 10; k++) {
+		int err;
+		tnorm__alloc_fail_after(k);
+		err = tnorm_text_escape(&out, NULL, in, sizeof(in) - 1, 0);
+		tnorm__alloc_fail_after(-1);
+		assert_true((err == 0) == (out != NULL));
+		if (err == 0)
+			break;
+		assert_int_equal(err, TNORM_ENOMEM);
+	}
+	assert_true(k < 10);
+	tnorm_free(out);
+}
+
 static const char harness[] = "pool s 1 const\n"
                               "<s> := {\"a\", \"q\\\"x\", \"b\\\\s\", \"c\\x01\\t\", "
                               "\"\xc3\xa9\", \"\\xff\"}\n"
@@ -160,6 +215,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json__utf8),
+		cmocka_unit_test(test_json__escape),
 		cmocka_unit_test(test_json__generalization_strings),
 		cmocka_unit_test(test_json__generalization_oom),
 		cmocka_unit_test(test_json__signature_strings),

@@ -123,14 +123,89 @@ static void test_triage__report_html(void **state)
 	assert_non_null(strstr(html, "# &quot;&lt;&amp;&gt;&quot;"));
 	assert_non_null(strstr(html, "t&amp;1.t"));
 	assert_non_null(strstr(html, "<h2>Not triaged</h2>"));
-	/* One group of three bars per failing test. */
+	/* The charts do not grow with the tests (issue 40, item 1): a bar per bucket, and a bar
+	 * per range of lengths and series (both tests' originals are 100 steps, their normal
+	 * forms 2). */
 	{
 		size_t rects = 0;
 		const char *p = html;
 		while ((p = strstr(p, "<rect ")))
 			rects++, p++;
-		assert_int_equal(rects, 6);
+		assert_int_equal(rects, 3);
 	}
+	/* A section per bucket: its crash state, its normal form as text and as hex, its tests
+	 * collapsed. */
+	assert_non_null(strstr(html, "<section class=\"bucket sev-NOT_EXPLOITABLE\" id=\"bucket-1\""));
+	assert_non_null(strstr(html, "<ol class=\"frames\">\n<li><code>f (a&lt;b&gt;.c:1)</code>"));
+	assert_non_null(strstr(html, "<pre class=\"normal-hex\">00000000  78 30 20 3d"));
+	assert_non_null(strstr(html, "<details class=\"tests\"><summary>2 tests</summary>"));
+	/* The name that is not UTF-8, escaped the one way. */
+	assert_non_null(strstr(html, "<li>\\xff.t: notfail "));
+	tnorm_free(html);
+}
+
+/* A report of 10,000 tests in 60 buckets (issue 40, item 1): the charts keep their size (a bar
+ * per bucket up to 40 and one for the rest, a bar per range of length), the buckets come most
+ * severe first, then the most tests, and the wall of names is collapsed. */
+static void test_triage__report_large(void **state)
+{
+	enum { NT = 10000, NB = 60 };
+	static char sigs[NB][64], names[NT][16];
+	static tnorm_triage_test t[NT];
+	static tnorm_triage_bucket b[NB];
+	tnorm_triage_result r;
+	size_t i, rects = 0, order[NB];
+	char *html = NULL;
+	const char *p;
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	memset(t, 0, sizeof(t));
+	memset(b, 0, sizeof(b));
+	for (i = 0; i < NB; i++) {
+		/* bucket 60 a write (EXPLOITABLE), the others aborts */
+		snprintf(sigs[i], sizeof(sigs[i]), "%s at f%zu (a.c:%zu)",
+		         i == NB - 1 ? "asan:heap-buffer-overflow:WRITE" : "SIGABRT", i, i + 1);
+		b[i].signature = b[i].key = sigs[i];
+		b[i].normal = normal;
+		b[i].normal_len = strlen(normal);
+		b[i].representative = i;
+		b[i].nforms = 1;
+		b[i].same_key = 1;
+	}
+	for (i = 0; i < NT; i++) {
+		size_t k = i < NB ? i : (i % 7 == 0 ? 3 : i % NB); /* bucket 4 the largest */
+		snprintf(names[i], sizeof(names[i]), "crash-%05zu", i);
+		t[i].name = names[i];
+		t[i].status = TNORM_TRIAGE_OK;
+		t[i].signature = t[i].key = sigs[k];
+		t[i].normal = normal;
+		t[i].normal_len = strlen(normal);
+		t[i].message = empty;
+		t[i].original_steps = (long)(i % 5000);
+		t[i].reduced_steps = t[i].normal_steps = i < NB ? 2 : -1;
+		t[i].minimized = i < NB;
+		t[i].bucket = k + 1;
+		b[k].count++;
+	}
+	r.corpus = n1;
+	r.tests = t;
+	r.ntests = r.failing = NT;
+	r.buckets = b;
+	r.nbuckets = r.signatures = NB;
+	r.distinct_reduced = r.distinct_normalized = 1;
+	r.complete = 1;
+	assert_int_equal(tnorm_triage_report_order(&r, order), 0);
+	assert_int_equal(order[0], NB - 1); /* the write first, though it has few tests */
+	assert_int_equal(order[1], 3);      /* then the most tests */
+	assert_int_equal(tnorm_triage_report_html(&r, &html), 0);
+	for (p = html; (p = strstr(p, "<rect ")); p++)
+		rects++;
+	assert_true(rects <= 41 + 2 * 14);
+	assert_non_null(strstr(html, ">20 more</text>"));
+	assert_int_equal(strstr(html, "id=\"bucket-60\"") < strstr(html, "id=\"bucket-4\""), 1);
+	/* The names are in the page once each, under their bucket's collapsed list. */
+	assert_non_null(strstr(html, "<details class=\"tests\"><summary>"));
+	assert_true(strlen(html) < 2000000);
 	tnorm_free(html);
 }
 
@@ -459,7 +534,8 @@ static void test_triage__generic_folder(void **state)
 		char *json = NULL;
 		assert_int_equal(tnorm_triage_report_json(&r, &json), 0);
 		assert_non_null(strstr(json, "\"normal_form_hex\": \"7800ff61\", \"count\": 2, "
-		                             "\"first\": \"crash-01\"}, {\"normal_form\": "));
+		                             "\"first\": \"crash-01\", \"normal_form_escaped\": "
+		                             "\"x\\\\x00\\\\xffa\"}, {\"normal_form\": "));
 		assert_non_null(strstr(json, "\"normal_form_hex\": \"7800ff62\", \"count\": 1, "
 		                             "\"first\": \"id:000001,"));
 		tnorm_free(json);
@@ -595,6 +671,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_triage__report_json),
 	        cmocka_unit_test(test_triage__report_html),
+	        cmocka_unit_test(test_triage__report_large),
 	        cmocka_unit_test(test_triage__report_oom),
 	        cmocka_unit_test(test_triage__refusals),
 	        cmocka_unit_test(test_triage__all_done),

@@ -94,9 +94,9 @@ int cli_check_command(const cli_run_args *ra, const char *cmd, char **rest, int 
                       const char *synopsis);
 /* 1 when the environment variable `name` is 0, off or no (a default the user turned off). */
 int cli_env_off(const char *name);
-/* Write `s` (a file name, a message, a signature: any bytes) to f as a terminal should see it:
- * control characters and bytes that are not UTF-8 as \xNN (tnorm_text_escape, issue 39, item
- * 13).  NULL writes nothing. */
+/* Write `s` (a file name, a message, a signature: any bytes) to f escaped the one way tnorm
+ * shows bytes (tnorm_text_escape: printable ASCII as it is, a backslash as two, every other byte
+ * as \xNN; issue 39, item 13 and issue 40, item 7).  NULL writes nothing. */
 void cli_put(FILE *f, const char *s);
 
 void cli_run_args_apply(const cli_run_args *ra, tnorm_run_options *opts);
@@ -136,7 +136,7 @@ typedef struct cli_args {
 	const char *from, *name; /* export's --from OUT and --name NAME */
 	int force;
 	int quiet, json, no_db, no_harness, verbose, wide, no_rewire, generalize, no_replay;
-	int no_slice, no_chunks, allow_flaky, no_generalize, normal, thorough;
+	int no_slice, no_chunks, allow_flaky, no_generalize, normal, thorough, explain;
 	unsigned long long jobs, max_edit, confirm, max_runs, seed, steps, runs, max_failures;
 	unsigned long long lease, polish_runs, top, neighbours;
 	long polish;        /* --polish N, or -1 for --no-polish (the last one given counts) */

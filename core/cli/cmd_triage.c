@@ -18,6 +18,9 @@
 #include "cli.h"
 
 
+/* --explain: the lines of tnorm why shown per bucket. */
+#define TRIAGE_EXPLAIN_LINES 5
+
 static void help(FILE *f)
 {
 	fprintf(f, "usage: tnorm triage DIR [--harness H | --no-harness] [-j N] [-o OUT] [--match P] [--db PATH |\n"
@@ -25,7 +28,8 @@ static void help(FILE *f)
 	           "                   [--mem SIZE] [--stdin] [--no-fork-server] [--env N=V]...\n"
 	           "                   [--invalid-exit N]... [--fixed CMD] [--rules calls|paper]\n"
 	           "                   [--shard K/N] [--lease S] [--polish N | --no-polish]\n"
-	           "                   [--polish-runs R] [--thorough] [--sarif FILE] [--quiet]\n"
+	           "                   [--polish-runs R] [--thorough] [--explain] [--sarif FILE]\n"
+	           "                   [--quiet]\n"
 	           "                   -- CMD ARGS...\n\n"
 	           "Run every test (*.t) in DIR once for its signature, on N worker threads\n"
 	           "(default: the number of cores) sharing one database (default DIR/.tnorm/cache.db);\n"
@@ -42,7 +46,10 @@ static void help(FILE *f)
 	           "OUT/buckets/N-NAME, and OUT/report.json and OUT/report.html (OUT defaults to\n"
 	           "DIR/triage); --sarif FILE also writes the buckets as SARIF 2.1.0, one result\n"
 	           "per bucket, for code-scanning tools.  Each bucket has a severity class\n"
-	           "(EXPLOITABLE, PROBABLY_EXPLOITABLE, NOT_EXPLOITABLE, UNKNOWN).  Resumable: rerun after Ctrl-C or a crash and only the tests not\n"
+	           "(EXPLOITABLE, PROBABLY_EXPLOITABLE, NOT_EXPLOITABLE, UNKNOWN).  --explain also\n"
+	           "ranks each bucket's lines as tnorm why does (its representative and up to 400\n"
+	           "neighbours run with line coverage: costly) and shows the best 5 with their\n"
+	           "source.  Resumable: rerun after Ctrl-C or a crash and only the tests not\n"
 	           "done yet are worked on.  --invalid-exit and --fixed as for tnorm reduce; --rules\n"
 	           "as for tnorm minimize.  --shard K/N does only the K-th of N parts of DIR, K from\n"
 	           "1 to N (1/3, 2/3, 3/3, as Jest and Playwright count; 0/N is refused),\n"
@@ -193,30 +200,37 @@ static int on_progress(void *ctx, const tnorm_triage_progress *p)
 	return 0;
 }
 
-/* A normal form without a harness: any bytes; those a terminal would not show as they are (NUL
- * and other control characters but newline and tab) as \xNN, and a last newline. */
-static void print_bytes(const char *s, size_t len)
+/* A normal form or an annotated test: escaped as every text tnorm shows (tnorm_text_escape:
+ * printable ASCII as it is, \\ and \xNN; `lines`, a harness's test, keeps its lines), and a last
+ * newline. */
+static void print_escaped(const char *s, size_t len, int lines)
 {
-	size_t i;
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
-			printf("\\x%02x", c);
-		else
-			putchar(c);
+	char *e = NULL;
+	size_t n = 0;
+	if (tnorm_text_escape(&e, &n, s, len, lines) < 0) {
+		tnorm_error_clear();
+		puts("?"); /* out of memory: nothing of s rather than its raw bytes */
+		return;
 	}
-	if (len == 0 || s[len - 1] != '\n')
+	fputs(e, stdout);
+	if (n == 0 || e[n - 1] != '\n')
 		putchar('\n');
+	tnorm_free(e);
 }
 
+/* The words under the counts, and each bucket in the report's order (most severe first). */
 static void print_summary(const tnorm_triage_result *r)
 {
-	size_t i, b;
+	size_t i, k, *order = calloc(r->nbuckets + 1, sizeof(*order));
+	char *counts = NULL;
 	cli_put(stdout, r->corpus);
 	printf(": %zu tests, %zu failing, %zu distinct signatures, %zu distinct reduced, %zu "
 	       "distinct normalized: %zu bucket%s\n",
 	       r->ntests, r->failing, r->signatures, r->distinct_reduced,
 	       r->distinct_normalized, r->nbuckets, r->nbuckets == 1 ? "" : "s");
+	if (tnorm_triage_report_counts_text(r, &counts) == 0)
+		printf("%s\n", counts);
+	tnorm_free(counts);
 	if (r->assigned)
 		printf("sampled: %zu minimized, %zu assigned to the bucket of a minimized test with "
 		       "their signature (report.json says on what evidence; --thorough minimizes "
@@ -229,10 +243,15 @@ static void print_summary(const tnorm_triage_result *r)
 		       r->polish_lowered, (unsigned long long)r->polish_runs,
 		       (unsigned long long)r->polish_budget,
 		       r->polish_complete < r->polish_forms ? "; --polish-runs N for more" : "");
-	for (b = 0; b < r->nbuckets; b++) {
+	if (!order || tnorm_triage_report_order(r, order) < 0) { /* out of memory: by number */
+		tnorm_error_clear();
+		free(order);
+		order = NULL;
+	}
+	for (k = 0; k < r->nbuckets; k++) {
+		size_t b = order ? order[k] : k, assigned = 0, others = 0;
 		const tnorm_triage_bucket *bk = &r->buckets[b];
 		tnorm_severity sev;
-		size_t assigned = 0;
 		for (i = 0; i < r->ntests; i++)
 			assigned += r->tests[i].bucket == b + 1 && !r->tests[i].minimized;
 		printf("\n== bucket %zu: %zu tests", b + 1, bk->count);
@@ -241,19 +260,38 @@ static void print_summary(const tnorm_triage_result *r)
 		if (bk->nforms > 1)
 			printf(" in %zu normal forms (report.json lists them)", bk->nforms);
 		printf("; ");
-		put_signature(bk->signature);
+		put_signature(tnorm_triage_bucket_signature(bk));
 		if (tnorm_severity_of_text(&sev, bk->signature ? bk->signature : "") == 0)
 			printf("; severity %s (%s)", sev.name, sev.reason);
-		printf("\n   representative ");
+		putchar('\n');
+		if (bk->same_key > 1) {
+			printf("   same signature as bucket");
+			for (i = 0; i < r->nbuckets; i++)
+				if (i != b && !strcmp(r->buckets[i].key, bk->key))
+					printf("%s %zu", others++ ? "," : "", i + 1);
+			printf(": the coverage split kept them apart (the runs of their normal forms share "
+			       "too few executed lines to be one bug)\n");
+		}
+		printf("   representative ");
 		cli_put(stdout, r->tests[bk->representative].name);
 		printf(" (");
 		cli_put(stdout, bk->file);
 		printf("):\n");
+		for (i = 0; bk->why && i < bk->why->nlines; i++) {
+			const tnorm_why_line *l = &bk->why->lines[i];
+			const char *base = strrchr(l->file, '/');
+			printf("   %s ", i ? "    " : "why:");
+			cli_put(stdout, base ? base + 1 : l->file);
+			printf(":%u ", l->line);
+			cli_put(stdout, l->function ? l->function : "");
+			printf(" (score %.3f)\n", l->score);
+		}
 		if (bk->annotated)
-			fputs(bk->annotated, stdout);
+			print_escaped(bk->annotated, strlen(bk->annotated), 1);
 		else
-			print_bytes(bk->normal, bk->normal_len);
+			print_escaped(bk->normal, bk->normal_len, !strcmp(r->unit ? r->unit : "", "steps"));
 	}
+	free(order);
 	for (i = 0; i < r->ntests; i++)
 		if (r->tests[i].status != TNORM_TRIAGE_OK) {
 			printf("not triaged: ");
@@ -306,6 +344,7 @@ static int parse(cli_args *a, tnorm_triage_options *o, int argc, char **argv)
 	if (a->no_generalize)
 		o->generalize = -1;
 	o->thorough = a->thorough;
+	o->explain = a->explain ? TRIAGE_EXPLAIN_LINES : 0;
 	o->polish = a->polish;
 	o->polish_runs = a->polish_runs;
 	o->lease = (unsigned)a->lease;

@@ -173,6 +173,7 @@ static const cli_option options[] = {
 	/* triage */
 	FLAG("--no-generalize", CLI_TRIAGE, no_generalize),
 	FLAG("--thorough", CLI_TRIAGE, thorough),
+	FLAG("--explain", CLI_TRIAGE, explain),
 	STRING("--sarif", CLI_TRIAGE, sarif, "--sarif needs a file"),
 	CUSTOM("--no-polish", CLI_TRIAGE, 0, parse_no_polish, NULL),
 	CUSTOM("--polish", CLI_TRIAGE, 1, parse_polish, NULL),

@@ -1260,6 +1260,8 @@ static PyObject *triage_bucket_dict(const tnorm_triage_result *r, size_t b)
 	    set_item(d, "normal_form_bytes", bytes_or_none(bk->normal, bk->normal_len)) < 0 ||
 	    set_item(d, "file", str_or_none(bk->file)) < 0 ||
 	    set_item(d, "annotated", str_or_none(bk->annotated)) < 0 ||
+	    set_item(d, "representative_signature", str_or_none(bk->own_signature)) < 0 ||
+	    set_item(d, "same_key", PyLong_FromSize_t(bk->same_key)) < 0 ||
 	    PyDict_SetItemString(d, "tests", names) < 0) {
 		Py_XDECREF(names);
 		Py_XDECREF(d);

@@ -47,7 +47,7 @@ int tnorm__error_prefix(const char *fmt, ...) TNORM__PRINTF(1, 2);
 size_t tnorm__utf8_len(const char *s, size_t n);
 /* Length of the unit at s (n bytes available) that can be shown as it is: a well-formed UTF-8
  * character that is no control character (newline and tab are, with `lines`), or 0: the byte at
- * s is shown as \xNN (tnorm_text_escape, messages, report.html: issue 39, item 13). */
+ * s is shown as \xNN (the library's messages: issue 39, item 13). */
 size_t tnorm__text_shown(const char *s, size_t n, int lines);
 
 /* A growable, always NUL-terminated byte buffer. Zero-initialize (TNORM__BUF_INIT) to use. */
@@ -66,6 +66,9 @@ int tnorm__buf_printf(tnorm__buf *b, const char *fmt, ...) TNORM__PRINTF(2, 3);
  * returns NULL: an empty buffer yields an allocated "". NULL only on OOM. */
 char *tnorm__buf_detach(tnorm__buf *b);
 void tnorm__buf_dispose(tnorm__buf *b);
+/* Append the `len` bytes at s escaped as tnorm_text_escape escapes them (json.c): printable ASCII
+ * as it is, a backslash as two, any other byte as \xNN (newline and tab kept with `lines`). */
+int tnorm__buf_put_escaped(tnorm__buf *b, const char *s, size_t len, int lines);
 
 /* Read a whole file into a NUL-terminated buffer (caller frees with tnorm_free). */
 int tnorm__read_file(const char *path, char **out, size_t *len);

@@ -9,17 +9,30 @@
  * character becomes U+FFFD first.  jansson allocates with its own functions (setting them is
  * process-wide, and we run inside the user's debugger), so the rendered text is copied once
  * through tnorm__malloc: callers free it with tnorm_free, and OOM injection reaches the copy.
+ * Bytes shown to people (a report's texts, the CLI's lines) are escaped here too, one way
+ * everywhere (tnorm_text_escape).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "json.h"
 
-/* The copy of tnorm_text_utf8 (`escape` 0: U+FFFD for each byte that is not UTF-8) and of
- * tnorm_text_escape (`escape` 1, or 2 keeping newlines and tabs: \xNN for each byte that is not
- * shown as it is, tnorm__text_shown). */
-static int text_copy(char **out, size_t *outlen, const char *s, size_t len, int escape,
-                     const char *fn)
+/* b's text into *out and *outlen, or b freed on an error. */
+static int hand_over(tnorm__buf *b, int err, char **out, size_t *outlen)
+{
+	if (err < 0) {
+		tnorm__buf_dispose(b);
+		return err;
+	}
+	if (outlen)
+		*outlen = b->len;
+	if (!(*out = tnorm__buf_detach(b)))
+		return TNORM_ENOMEM;
+	return 0;
+}
+
+/* The copy of tnorm_text_utf8: U+FFFD for each byte that does not start a UTF-8 character. */
+int tnorm_text_utf8(char **out, size_t *outlen, const char *s, size_t len)
 {
 	static const char fffd[] = "\xef\xbf\xbd";
 	tnorm__buf b = TNORM__BUF_INIT;
@@ -30,38 +43,69 @@ static int text_copy(char **out, size_t *outlen, const char *s, size_t len, int 
 	if (outlen)
 		*outlen = 0;
 	if (!out || (!s && len))
-		return tnorm__error_set(TNORM_EINVALID, "%s: NULL argument", fn);
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_text_utf8: NULL argument");
 	while (i < len && err == 0) {
-		n = escape ? tnorm__text_shown(s + i, len - i, escape == 2)
-		           : tnorm__utf8_len(s + i, len - i);
-		if (n > 0) {
+		if ((n = tnorm__utf8_len(s + i, len - i)) > 0) {
 			err = tnorm__buf_put(&b, s + i, n);
 			i += n;
 		} else {
-			err = escape ? tnorm__buf_printf(&b, "\\x%02x", (unsigned char)s[i])
-			             : tnorm__buf_put(&b, fffd, 3);
+			err = tnorm__buf_put(&b, fffd, 3);
 			i++;
 		}
 	}
-	if (err < 0) {
-		tnorm__buf_dispose(&b);
-		return err;
-	}
-	if (outlen)
-		*outlen = b.len;
-	if (!(*out = tnorm__buf_detach(&b)))
-		return TNORM_ENOMEM;
-	return 0;
+	return hand_over(&b, err, out, outlen);
 }
 
-int tnorm_text_utf8(char **out, size_t *outlen, const char *s, size_t len)
+/*
+ * The one escaping of bytes for people (issue 40, item 7): a printable ASCII character as it is,
+ * a backslash as two, every other byte (a control character, DEL, any byte of 0x80 and up) as
+ * \xNN; with `lines`, newline and tab as they are.  Each byte alone: a reader can tell every
+ * byte back, `\x00\201` is a NUL, a backslash and "201", never an octal escape, and the text is
+ * ASCII whatever the bytes were (valid UTF-8 for a page or a JSON string).
+ */
+int tnorm__buf_put_escaped(tnorm__buf *b, const char *s, size_t len, int lines)
 {
-	return text_copy(out, outlen, s, len, 0, "tnorm_text_utf8");
+	static const char digits[] = "0123456789abcdef";
+	size_t i, run;
+	int err = 0;
+	for (i = 0; i < len && err == 0; i += run) {
+		unsigned char c = (unsigned char)s[i];
+		char esc[4];
+		for (run = 0; i + run < len; run++) { /* the bytes shown as they are, in one put */
+			unsigned char d = (unsigned char)s[i + run];
+			if (!((d >= 0x20 && d < 0x7f && d != '\\') || (lines && (d == '\n' || d == '\t'))))
+				break;
+		}
+		if (run) {
+			err = tnorm__buf_put(b, s + i, run);
+			continue;
+		}
+		run = 1;
+		if (c == '\\') {
+			err = tnorm__buf_put(b, "\\\\", 2);
+			continue;
+		}
+		esc[0] = '\\';
+		esc[1] = 'x';
+		esc[2] = digits[c >> 4];
+		esc[3] = digits[c & 15];
+		err = tnorm__buf_put(b, esc, 4);
+	}
+	return err;
 }
 
 int tnorm_text_escape(char **out, size_t *outlen, const char *s, size_t len, int lines)
 {
-	return text_copy(out, outlen, s, len, lines ? 2 : 1, "tnorm_text_escape");
+	tnorm__buf b = TNORM__BUF_INIT;
+	int err;
+	if (out)
+		*out = NULL;
+	if (outlen)
+		*outlen = 0;
+	if (!out || (!s && len))
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_text_escape: NULL argument");
+	err = tnorm__buf_put_escaped(&b, s ? s : "", len, lines);
+	return hand_over(&b, err, out, outlen);
 }
 
 json_t *tnorm__json_text(const char *s, size_t len)
@@ -94,20 +138,27 @@ int tnorm__json_is_text(const char *s, size_t len)
 	return i == len;
 }
 
-int tnorm__json_set_bytes(json_t *o, const char *key, const char *hexkey, const char *p, size_t len)
+json_t *tnorm__json_hex(const char *p, size_t len)
 {
 	static const char digits[] = "0123456789abcdef";
 	tnorm__buf h = TNORM__BUF_INIT;
 	size_t i;
-	int bad = json_object_set_new(o, key, tnorm__json_text(p, len));
-	if (bad || !p || tnorm__json_is_text(p, len))
-		return bad;
+	json_t *v;
+	int bad = tnorm__buf_grow(&h, 2 * len) < 0;
 	for (i = 0; i < len && !bad; i++)
 		bad = tnorm__buf_putc(&h, digits[(unsigned char)p[i] >> 4]) < 0 ||
 		      tnorm__buf_putc(&h, digits[(unsigned char)p[i] & 15]) < 0;
-	bad = bad || json_object_set_new(o, hexkey, json_stringn(h.ptr, h.len)) < 0;
+	v = bad ? NULL : json_stringn(h.ptr, h.len);
 	tnorm__buf_dispose(&h);
-	return bad;
+	return v;
+}
+
+int tnorm__json_set_bytes(json_t *o, const char *key, const char *hexkey, const char *p, size_t len)
+{
+	int bad = json_object_set_new(o, key, tnorm__json_text(p, len));
+	if (bad || !p || tnorm__json_is_text(p, len))
+		return bad;
+	return json_object_set_new(o, hexkey, tnorm__json_hex(p, len)) < 0;
 }
 
 json_t *tnorm__json_done(json_t *v, int bad)

@@ -26,6 +26,8 @@ json_t *tnorm__json_str(const char *s); /* the same for a NUL-terminated string 
  * (triage.c writes it as hex; triage_report.c shows them escaped). */
 int tnorm__json_is_text(const char *s, size_t len);
 
+/* The `len` bytes at p (any bytes), each as two lowercase hex digits; NULL when out of memory. */
+json_t *tnorm__json_hex(const char *p, size_t len);
 /* Set o[key] to the `len` bytes at `p` as readable text (tnorm__json_text) and, when that is not
  * all of them (tnorm__json_is_text is 0), o[hexkey] to their exact copy in lowercase hex.
  * Nonzero when out of memory (as jansson's set functions). */

@@ -618,15 +618,10 @@ static int put_stack_shown(tnorm__buf *b, const char *f, size_t n, int *engine)
 	return err;
 }
 
-int tnorm_signature_text_shown(const char *text, char **out)
+size_t tnorm__signature_kind_len(const char *text)
 {
-	tnorm__buf b = TNORM__BUF_INIT;
-	const char *p, *end, *freed, *msg;
-	int err, engine = 0, quoted = 0;
-	if (out)
-		*out = NULL;
-	if (!text || !out)
-		return tnorm__error_set(TNORM_EINVALID, "tnorm_signature_text_shown: NULL argument");
+	const char *p;
+	int quoted = 0;
 	/* The kind ends at the first " at " outside an exception's quoted what() text. */
 	for (p = text; *p; p++) {
 		if (*p == '"')
@@ -636,6 +631,19 @@ int tnorm_signature_text_shown(const char *text, char **out)
 		else if (!quoted && !strncmp(p, " at ", 4))
 			break;
 	}
+	return (size_t)(p - text);
+}
+
+int tnorm_signature_text_shown(const char *text, char **out)
+{
+	tnorm__buf b = TNORM__BUF_INIT;
+	const char *p, *end, *freed, *msg;
+	int err, engine = 0;
+	if (out)
+		*out = NULL;
+	if (!text || !out)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_signature_text_shown: NULL argument");
+	p = text + tnorm__signature_kind_len(text);
 	end = text + strlen(text);
 	if (!*p) {
 		*out = tnorm__strdup(text);

@@ -6,7 +6,9 @@
  * Two callers, which must agree frame for frame: the runner's unwinder (unwind.c), with the
  * pcs it walked in a stopped thread, and tnorm_signature_from_process (signature_process.c),
  * with the pcs a debugger walked (gdb, lldb).  Both hand their pcs to tnorm__frames_from_pcs, so
- * that a stop in a debugger and the CLI's run of the same crash get one signature.
+ * that a stop in a debugger and the CLI's run of the same crash get one signature.  And where a
+ * signature's text ends its kind, for the texts that show it (tnorm_signature_text_shown, the
+ * triage report).
  */
 #ifndef TNORM__SIGNATURE_INTERNAL_H
 #define TNORM__SIGNATURE_INTERNAL_H
@@ -14,6 +16,10 @@
 #include "common.h"
 #include "symbolize.h"
 #include "tnorm/signature.h"
+
+/* The length of the kind at the start of a signature's text (tnorm_signature_format's): up to
+ * its first " at " outside an uncaught exception's quoted what() text, or the whole text. */
+size_t tnorm__signature_kind_len(const char *text);
 
 /* The deepest stack a signature is made from: machine frames walked, frames kept. */
 #define TNORM__MAX_FRAMES 128

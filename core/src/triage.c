@@ -19,7 +19,9 @@
  * budget), the buckets (one per signature key, its normal forms merged), their split by
  * coverage, the tests left unminimized assigned to the bucket of a minimized test of their key
  * and stack (triage_sample.c), and each representative generalized (the database makes a
- * resumed job's runs free) and written to OUT/buckets.  The report is not written here: the
+ * resumed job's runs free), run once more for its own signature (sign_representatives: the
+ * report shows what its file does), with `explain` ranked by tnorm_why, and written to
+ * OUT/buckets.  The report is not written here: the
  * caller renders it from the result (triage_report.c, sarif.c), so those do not call back.
  *
  * Without a harness (generic mode) the tests are any files of the folder (fuzzers' crash files:
@@ -91,6 +93,9 @@ void tnorm_triage_result_dispose(tnorm_triage_result *res)
 	for (i = 0; res->buckets && i < res->nbuckets; i++) {
 		tnorm_free(res->buckets[i].annotated);
 		tnorm_free(res->buckets[i].file);
+		tnorm_free(res->buckets[i].own_signature);
+		tnorm_why_result_dispose(res->buckets[i].why);
+		tnorm_free(res->buckets[i].why);
 	}
 	tnorm_free(res->tests);
 	tnorm_free(res->buckets);
@@ -2128,6 +2133,99 @@ static int polish(const tnorm_triage_options *o, tnorm_triage_result *r, const c
 	return err;
 }
 
+/*
+ * Each bucket's representative run once more, as its file (the normal form) is run by a user
+ * (issue 40, item 7): a test's signature is its original's, and a normal form that fails with
+ * the same key may fail by another stack (a frame below the throwing one, a call site), so the
+ * report would show one stack and the representative's file crash at another.  One run per
+ * bucket; a run that does not fail with the bucket's key leaves own_signature NULL (the report
+ * shows the test's signature then).  And how many buckets share each key (the coverage split).
+ */
+static int sign_representatives(const tnorm_triage_options *o, tnorm_triage_result *r)
+{
+	const char *match = o->job.session.match ? o->job.session.match : "line";
+	tnorm_run_options ro = o->job.run;
+	tnorm_runner *run = NULL;
+	tnorm_match *m = NULL;
+	size_t b, k;
+	int err = 0;
+	for (b = 0; b < r->nbuckets; b++)
+		for (k = 0, r->buckets[b].same_key = 0; k < r->nbuckets; k++)
+			r->buckets[b].same_key += !strcmp(r->buckets[k].key, r->buckets[b].key);
+	if (!o->argv || r->nbuckets == 0)
+		return 0;
+	if (ro.timeout == 0)
+		ro.timeout = 300; /* as the confirm runs' generous limit */
+	if ((err = tnorm_match_parse(&m, match)) < 0 || (err = tnorm_runner_new(&run, o->argv, &ro)) < 0)
+		goto done;
+	tnorm_runner_set_cancel(run, o->job.session.cancel);
+	for (b = 0; b < r->nbuckets && err == 0; b++) {
+		tnorm_triage_bucket *bk = &r->buckets[b];
+		tnorm_run_result res;
+		char *text = NULL, *key = NULL;
+		if ((err = tnorm_runner_run(run, bk->normal, bk->normal_len, &res)) < 0)
+			break;
+		if (res.outcome == TNORM_OUTCOME_FAIL && res.sig &&
+		    (err = tnorm_signature_format(res.sig, 0, &text)) == 0 &&
+		    (err = tnorm_match_key(m, res.sig, &key)) == 0 && !strcmp(key, bk->key)) {
+			bk->own_signature = text;
+			text = NULL;
+		}
+		tnorm_free(text);
+		tnorm_free(key);
+		tnorm_run_result_dispose(&res);
+	}
+done:
+	tnorm_runner_free(run);
+	tnorm_match_free(m);
+	if (err != TNORM_EINTERRUPTED && err != TNORM_ENOMEM) {
+		tnorm_error_clear(); /* the program cannot be run now: the tests' signatures stay */
+		err = 0;
+	}
+	return err;
+}
+
+/*
+ * --explain (issue 40, item 1): where the fault likely is, for each bucket, from tnorm_why on its
+ * representative's normal form (why.h).  Opt-in: why runs the form and up to 400 neighbours
+ * with line coverage, 20 to 50 times a plain run each, where a sampled triage spends about ten
+ * plain runs per file.  A bucket why cannot rank (no line table, the form passes now) has none;
+ * only a stop or a lack of memory ends the job.
+ */
+static int explain_buckets(const tnorm_triage_options *o, tnorm_triage_result *r)
+{
+	size_t b, k;
+	int err = 0;
+	for (b = 0; b < r->nbuckets && o->explain && o->argv && err == 0; b++) {
+		tnorm_triage_bucket *bk = &r->buckets[b];
+		tnorm_why_options wo = TNORM_WHY_OPTIONS_INIT;
+		tnorm_why_result *w = tnorm__calloc(1, sizeof(*w));
+		if (!w)
+			return TNORM_ENOMEM;
+		wo.argv = o->argv;
+		wo.run = o->job.run;
+		wo.text_steps = o->harness != NULL;
+		wo.cancel = o->cancel;
+		if ((err = tnorm_why(&wo, bk->normal, bk->normal_len, w)) < 0) {
+			tnorm_why_result_dispose(w);
+			tnorm_free(w);
+			if (err != TNORM_EINTERRUPTED && err != TNORM_ENOMEM) {
+				tnorm_error_clear();
+				err = 0;
+			}
+			continue;
+		}
+		for (k = o->explain; k < w->nlines; k++) { /* the best `explain` lines kept */
+			free(w->lines[k].file); /* as tnorm_why_result_dispose frees them */
+			free(w->lines[k].function);
+		}
+		if (w->nlines > o->explain)
+			w->nlines = o->explain;
+		bk->why = w;
+	}
+	return err;
+}
+
 /* Empty OUT/buckets of the representatives an earlier job wrote there (N-NAME: its buckets may
  * have been others); nothing else is deleted. */
 static void clear_buckets_dir(const char *dir)
@@ -2180,6 +2278,7 @@ static int take_options(const tnorm_triage_options *in, tnorm_triage_options *o)
 	memcpy(o, in, in->version == 1   ? offsetof(tnorm_triage_options, shard)
 	              : in->version == 2 ? offsetof(tnorm_triage_options, polish)
 	              : in->version <= 4 ? offsetof(tnorm_triage_options, thorough)
+	              : in->version == 5 ? offsetof(tnorm_triage_options, explain)
 	                                 : sizeof(*o));
 	/* Defaults (options.h): before version 4, a generalize of 0 was off. */
 	if (in->version < 4 && !o->generalize)
@@ -2508,6 +2607,9 @@ static void unmake_buckets(tnorm_triage_result *r)
 	for (i = 0; i < r->nbuckets; i++) {
 		tnorm_free(r->buckets[i].annotated);
 		tnorm_free(r->buckets[i].file);
+		tnorm_free(r->buckets[i].own_signature);
+		tnorm_why_result_dispose(r->buckets[i].why);
+		tnorm_free(r->buckets[i].why);
 	}
 	tnorm_free(r->buckets);
 	r->buckets = NULL;
@@ -2653,6 +2755,16 @@ int tnorm_triage_run(const tnorm_triage_options *given, tnorm_triage_result *res
 			return err == TNORM_EINTERRUPTED
 			           ? tnorm__error_set(err, "interrupted while generalizing; run again to finish")
 			           : err;
+	if ((err = sign_representatives(o, res)) < 0)
+		return err == TNORM_EINTERRUPTED
+		           ? tnorm__error_set(err, "interrupted while running the representatives; run "
+		                                   "again to finish")
+		           : err;
+	if ((err = explain_buckets(o, res)) < 0)
+		return err == TNORM_EINTERRUPTED
+		           ? tnorm__error_set(err, "interrupted while explaining the buckets; run again "
+		                                   "to finish")
+		           : err;
 	if ((err = write_representatives(res)) < 0)
 		return err;
 	res->complete = 1;

@@ -90,13 +90,15 @@ TNORM_EXTERN int tnorm_size_parse(const char *text, uint64_t *out);
 TNORM_EXTERN int tnorm_env_check(void);
 
 /**
- * A copy of the `len` bytes at `s` that a terminal or a page shows as they are: each byte that
- * does not start a well-formed UTF-8 character, and each control character (C0, DEL and C1:
- * ESC, a bell, a CSI ...; newline and tab too unless `lines` is 1), becomes the four characters
- * \xNN.  For file names, which may hold any byte but '/' and NUL, before they are printed: what
- * tnorm's own messages (tnorm_error_last) and report.html do with them.  *out receives the copy,
- * NUL-terminated (free with tnorm_free), *outlen (may be NULL) its length.  0, TNORM_EINVALID
- * (`out` NULL, or `s` NULL with `len` > 0) or TNORM_ENOMEM.
+ * A copy of the `len` bytes at `s` escaped the one way tnorm shows bytes to people (the CLI's
+ * lines, report.html, report.json's escaped fields; issue 40, item 7): a printable ASCII
+ * character (0x20 to 0x7e) as it is, a backslash as `\\`, every other byte (a control character,
+ * DEL, each byte of 0x80 and up, UTF-8 or not) as the four characters `\xNN`; with `lines` 1,
+ * newline and tab as they are.  The copy is ASCII, and every byte can be told back from it.
+ * For file names, which may hold any byte but '/' and NUL, normal forms and any program's text
+ * before they are printed.  *out receives the copy, NUL-terminated (free with tnorm_free),
+ * *outlen (may be NULL) its length.  0, TNORM_EINVALID (`out` NULL, or `s` NULL with `len` > 0)
+ * or TNORM_ENOMEM.
  */
 TNORM_EXTERN int tnorm_text_escape(char **out, size_t *outlen, const char *s, size_t len,
                                    int lines);

@@ -65,6 +65,7 @@
 #define TNORM_TRIAGE_H
 
 #include "pipeline.h"
+#include "why.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -135,6 +136,18 @@ typedef struct tnorm_triage_bucket {
 	size_t normal_len;     /**< the length of `normal`, which may hold any bytes */
 	char *file;            /**< OUT/buckets/N-NAME: the normal form, byte for byte (owned) */
 	size_t nforms;         /**< distinct normal forms among the bucket's tests (1 or more) */
+	/** The signature of one run of the representative's own file (OUT/buckets/N-NAME, its
+	 *  normal form), owned: what a user who runs that file sees, which may be another stack
+	 *  than `signature` (its original's) under the same key.  NULL when that run did not fail
+	 *  with the bucket's key, or was not made; the report shows `signature` then. */
+	char *own_signature;
+	/** Buckets whose key is this bucket's (1, or more when the coverage split told their
+	 *  executions apart: issue 27), so that a report can say why one signature is two bugs. */
+	size_t same_key;
+	/** With tnorm_triage_options.explain: tnorm_why on the representative's normal form, its
+	 *  lines cut to the `explain` best (owned; freed by tnorm_triage_result_dispose).  NULL
+	 *  when not asked for, or when why could not rank (no line table, the form passed). */
+	tnorm_why_result *why;
 } tnorm_triage_bucket;
 
 /** What the job found.  Dispose of it with tnorm_triage_result_dispose(). */
@@ -207,12 +220,13 @@ typedef struct tnorm_triage_progress {
 typedef int (*tnorm_triage_progress_fn)(void *ctx, const tnorm_triage_progress *p);
 
 /* Version 2 (issue 19) added shard, shards and lease at the end; version 3 (issue 27) polish;
- * version 4: 0 is the default in every field (generalize); version 5 (issue 38): thorough.  Older structs are still accepted
+ * version 4: 0 is the default in every field (generalize); version 5 (issue 38): thorough;
+ * version 6 (issue 40, item 1): explain.  Older structs are still accepted
  * (the fields they lack taken as 0; their generalize 0 is off).  As in every tnorm options
  * struct, 0 in a field means its default and a negative number turns off what is on by default
  * (docs/architecture.md, "Options structs"); `job` needs no version of its own: 0 there is the
  * current one. */
-#define TNORM_TRIAGE_OPTIONS_VERSION 5
+#define TNORM_TRIAGE_OPTIONS_VERSION 6
 
 typedef struct tnorm_triage_options {
 	unsigned version;        /**< TNORM_TRIAGE_OPTIONS_VERSION */
@@ -259,6 +273,11 @@ typedef struct tnorm_triage_options {
 	 *  their key and stack (docs/commands/triage.md, "Sampled triage").  1: every failing
 	 *  test is minimized (the method of tnorm before issue 38). */
 	int thorough;
+	/** 0 (default): no more.  N > 0: after the buckets, tnorm_why ranks the lines of each
+	 *  bucket's representative (its normal form and up to 400 neighbours run with line
+	 *  coverage: some 20 to 50 times a plain run each, per bucket), and the report shows the N
+	 *  best with their source (tnorm_triage_bucket.why). */
+	unsigned explain;
 } tnorm_triage_options;
 
 /** The default longest normal form the polish works on: a byte costs up to a run per lower

@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * triage_report.h - a triage's report, rendered from its result (triage.h): report.json for
- * programs, report.html for people (one self-contained page: the bucket table, a chart of test
- * length original -> reduced -> normalized, each bucket's annotated test), and SARIF 2.1.0 for
- * code-scanning tools (sarif.c).  Each bucket has a severity class (severity.h).  tnorm_triage_run
- * writes none of them: the caller (the CLI's tnorm triage, the binding's _tnorm.triage) writes
- * report.json and report.html into OUT with tnorm_triage_report_write once the job returns (and
- * the SARIF log where --sarif says, tnorm_triage_report_sarif_write), and may render any of them
- * again from a result it holds.
+ * programs, report.html for people, and SARIF 2.1.0 for code-scanning tools (sarif.c).
+ * report.html is a bug list (issue 40, item 1): one self-contained page, an overview table, a
+ * histogram of tests per bucket and one of test lengths (both on log scales, so that they read at
+ * 10 and at 10,000 tests), then one section per bucket, the most severe first, then the one with
+ * the most tests: its crash state (kind, access, the top frames without the fuzzing engines'),
+ * severity class, tests, the normal form as escaped text and as hex, its generalization, the
+ * bucket's other normal forms and its tests (collapsed).  Each bucket has a severity class
+ * (severity.h).  Every byte a program or a file gave is escaped one way (tnorm_text_escape).
+ * tnorm_triage_run writes none of them: the caller (the CLI's tnorm triage, the binding's
+ * _tnorm.triage) writes report.json and report.html into OUT with tnorm_triage_report_write once
+ * the job returns (and the SARIF log where --sarif says, tnorm_triage_report_sarif_write), and
+ * may render any of them again from a result it holds.
  *
  * Defined in: triage_report.c, sarif.c (the SARIF log).
  */
@@ -21,8 +26,39 @@ extern "C" {
 #endif
 
 /**
+ * The order in which the report shows the buckets: order[0..nbuckets) receives 0-based bucket
+ * indices, the most severe first (EXPLOITABLE, PROBABLY_EXPLOITABLE, UNKNOWN, NOT_EXPLOITABLE: a
+ * kind no rule knows may still be serious), then more tests first, then the lower number.
+ * `order` has room for r->nbuckets entries (may be NULL when there are none).  0 or
+ * TNORM_EINVALID.
+ */
+TNORM_EXTERN int tnorm_triage_report_order(const tnorm_triage_result *r, size_t *order);
+
+/**
+ * The signature a report shows for a bucket: the representative's own run's
+ * (tnorm_triage_bucket.own_signature) when there is one, else its test's.  Borrowed from the
+ * bucket; "" for NULL.
+ */
+TNORM_EXTERN const char *tnorm_triage_bucket_signature(const tnorm_triage_bucket *bk);
+
+/**
+ * The counts in words (issue 40, item 7): how many failing tests, distinct signatures and
+ * buckets, and why the numbers differ (the coverage split kept buckets of one signature apart; a
+ * signature none of whose tests could be minimized has no bucket; the normal forms a bucket
+ * merges).  One paragraph, ASCII; what the CLI's summary prints and both reports hold.  *out is
+ * freed with tnorm_free().  0, TNORM_EINVALID or TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_triage_report_counts_text(const tnorm_triage_result *r, char **out);
+
+/**
  * report.json's text (one line and a newline, written as every JSON of tnorm: keys in a fixed
- * order, valid UTF-8): the counts, the buckets, one entry per test.  *out is freed with
+ * order, valid UTF-8): the counts, the buckets, one entry per test; then bucket_order (the
+ * buckets' numbers in the report's order) and counts_explained (tnorm_triage_report_counts_text).
+ * Each bucket, after its older keys: rank (its place in bucket_order, from 1), crash_state {text,
+ * kind, type, access (null when the kind names none), frames, freed_frames: escaped as
+ * tnorm_text_escape does}, representative_signature (the representative's own run's, or null),
+ * minimized, assigned, normal_form_escaped, normal_form_bytes (hex of every byte) and
+ * same_signature_buckets (the numbers of the other buckets with its key).  *out is freed with
  * tnorm_free().  0 or TNORM_ENOMEM.
  */
 TNORM_EXTERN int tnorm_triage_report_json(const tnorm_triage_result *r, char **out);
