@@ -817,8 +817,16 @@ def triage_table(res):
         lines.append("bucket  tests  %5s  representative  signature" % (res.get("unit") or "steps"))
     for b in res["buckets"]:
         rep = [t for t in res["tests"] if t["test"] == b["representative"]][0]
+        # the representative's own signature, as the CLI and the report show it (issue 40 item 7)
         lines.append("%6d  %5d  %5d  %-14s  %s" % (b["id"], b["count"], rep["normal_steps"],
-                                                   b["representative"], b["signature"]))
+                                                   b["representative"],
+                                                   b.get("representative_signature")
+                                                   or b["signature"]))
+        if b.get("same_key", 0) > 1:
+            others = [str(o["id"]) for o in res["buckets"]
+                      if o["id"] != b["id"] and o.get("key") == b.get("key")]
+            lines.append("        same signature as bucket %s: the coverage split kept them apart"
+                         % ", ".join(others))
     for t in res["tests"]:
         if t["status"] != "ok":
             lines.append("not triaged: %s: %s: %s" % (t["test"], t["status"], t["message"]))

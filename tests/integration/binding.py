@@ -220,6 +220,21 @@ if os.path.isfile(J):
 check("tnorm_shared: triage_table prints the bucket table",
       "bucket  tests  steps  representative  signature" in tnorm_shared.triage_table(r2)
       and "not triaged: pass-1.t: notfail" in tnorm_shared.triage_table(r2))
+# Issue 40 item 7: a bucket shows its representative's own signature, and buckets that share a
+# signature say why they are two (the CLI's summary does both).
+_b = [dict(id=i, count=1, representative="t%d" % i, key="K", same_key=2,
+           signature="SIGABRT at f (a.c:1) <- from_long (a.c:9)",
+           representative_signature="SIGABRT at f (a.c:1) <- from_short (a.c:5)")
+      for i in (1, 2)]
+_t = [dict(test="t%d" % i, normal_steps=1, status="ok") for i in (1, 2)]
+_tt = tnorm_shared.triage_table(dict(corpus="c", tests=_t, buckets=_b, failing=2, interrupted=False,
+                                     complete=True, done=2, distinct_signatures=1,
+                                     distinct_reduced=2, distinct_normalized=2, unit="steps",
+                                     out="o"))
+check("tnorm_shared: triage_table shows the representative's own signature and the split",
+      "from_short" in _tt and "from_long" not in _tt
+      and "same signature as bucket 2: the coverage split kept them apart" in _tt
+      and "same signature as bucket 1:" in _tt)
 
 # Reference counts: the same calls again and again must not grow the heap of live objects.
 gc.collect()
