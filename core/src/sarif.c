@@ -233,13 +233,16 @@ static json_t *bucket_result(const tnorm_triage_result *r, size_t b, json_t *rul
 	size_t n = 0, nfreed = 0, index = 0;
 	tnorm_severity sev;
 	tnorm__buf msg = TNORM__BUF_INIT;
-	char *kind = kind_of(bk->signature);
+	/* (the representative's own run: the stack a user reproduces with its file, as the CLI's
+	 * summary and report.html show it; the fingerprint stays the bucket's key) */
+	const char *sig = tnorm_triage_bucket_signature(bk);
+	char *kind = kind_of(sig);
 	json_t *o = json_object();
 	int bad = !o || !kind;
-	tnorm_severity_of_text(&sev, bk->signature ? bk->signature : "");
-	bad |= parse_text(bk->signature, &stack, &n, &freed, &nfreed) < 0;
+	tnorm_severity_of_text(&sev, sig);
+	bad |= parse_text(sig, &stack, &n, &freed, &nfreed) < 0;
 	bad |= !bad && rule_index(rules, kind, &sev, &index) < 0;
-	bad |= tnorm__buf_printf(&msg, "%s (bucket %zu, %zu test%s, %s: %s)", bk->signature, b + 1,
+	bad |= tnorm__buf_printf(&msg, "%s (bucket %zu, %zu test%s, %s: %s)", sig, b + 1,
 	                         bk->count, bk->count == 1 ? "" : "s", sev.name, sev.reason) < 0;
 	if (!bad) {
 		bad |= json_object_set_new(o, "ruleId", tnorm__json_str(kind));

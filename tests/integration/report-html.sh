@@ -207,6 +207,18 @@ own_run() {
 		python3 -c "import json,sys; j=json.load(open('tp.run')); r=json.load(open('tp/triage/report.json')); sys.exit(j['signature']['text'] != r['buckets'][0]['representative_signature'])"
 }
 expect "item 7: ... which is what running the representative's file gives" own_run
+"$T" triage tp -j 2 --no-db --sarif tp.sarif -- "$S/sut_twopaths" @@ >/dev/null 2>&1
+sarif_own() {
+	python3 -c "
+import json
+r = json.load(open('tp.sarif'))['runs'][0]['results'][0]
+m = r['message']['text']
+fl = [n['name'] for l in r['codeFlows'][0]['threadFlows'][0]['locations'] for n in l['location'].get('logicalLocations', [])]
+assert 'from_short' in m and 'from_long' not in m, m
+assert 'from_short' in fl and 'from_long' not in fl, fl
+"
+}
+expect "item 7: ... and the SARIF result's message and code flow are the representative's stack" sarif_own
 
 # ---- a libFuzzer target: no engine frame ---------------------------------------------------------
 if clang -g -O1 -fsanitize=fuzzer,address -DJSONISH_FUZZ -o fz "$SRC/tests/suts/jsonish.c" 2>fz.cc; then
