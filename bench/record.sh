@@ -58,7 +58,7 @@ cases=(
 	"trie $B/examples/trie/trie_driver_faulty trie.norm trie_check t->root.child"
 	"avl-asan $B/tests/driver/avl_driver_faulty_asan avl.norm check_node n->left"
 	"ring-asan $B/tests/driver/ring_driver_asan ring-asan.t h_put at norerun"
-	"ring-ubsan $B/tests/driver/ring_driver_ubsan ring-ubsan.t h_scale r norerun"
+	"ring-ubsan $B/tests/driver/ring_driver_ubsan ring-ubsan.t h_scale - norerun"
 )
 printf '%-11s %6s %12s %16s %19s %18s %9s\n' case steps instructions "goto+continue s" "goto --record s" "changed, history" "re-run s"
 printf '%-11s %6s %12s %16s %19s %18s %9s\n' "" "" "" "cpu (wall)" "cpu (wall)" "cpu (wall)" "cpu"
@@ -66,12 +66,17 @@ for c in "${cases[@]}"; do
 	set -- $c
 	name=$1 drv=$2 t=$3 fr=$4 expr=$5 rerun=(-ex 'record stop' -ex "frame function $fr" -ex "timed rerun tnorm changed $expr")
 	[ "${6-}" = norerun ] && rerun=()
+	# (EXPR "-": no tnorm changed.  The UBSan ring's handler has no location that the step
+	# changes before the report: its local r holds the pointer of the step before, so tnorm
+	# changed found nothing in the history and ran the test again, report and all.)
+	history=(-ex "frame function $fr" -ex "timed history tnorm changed $expr")
+	[ "$expr" = - ] && history=()
 	[ -x "$drv" ] || continue
 	log=$name.log
 	timeout 1200 gdb -batch -nx -ex "source $B/gdb-plugin/tnorm-gdb.py" -ex "source timed.py" \
 		-ex "tnorm run $t" -ex 'timed plain tnorm goto fail' -ex 'timed cont continue' \
-		-ex 'timed record tnorm goto fail --record' -ex 'info record' -ex "frame function $fr" \
-		-ex "timed history tnorm changed $expr" "${rerun[@]}" --args "$drv" "$t" >"$log" 2>&1
+		-ex 'timed record tnorm goto fail --record' -ex 'info record' "${history[@]}" "${rerun[@]}" \
+		--args "$drv" "$t" >"$log" 2>&1
 	get() { awk -v k="$1" '$1 == "@@" && $2 == k {printf "%s", $'"$2"'}' "$log"; }
 	steps=$(grep -vc '^#' "$t")
 	insns=$(sed -n 's/^Log contains \([0-9]*\) instructions.*/\1/p' "$log" | head -1)
@@ -79,6 +84,7 @@ for c in "${cases[@]}"; do
 	plain_wall=$(python3 -c "print('%.2f' % ($(get plain 4) + $(get cont 4)))")
 	printf '%-11s %6s %12s %16s %19s %18s %9s\n' "$name" "$steps" "${insns:-?}" \
 		"$plain_cpu ($plain_wall)" "$(get record 3) ($(get record 4))" \
-		"$(get history 3) ($(get history 4))" "$(r=$(get rerun 3); echo "${r:--}")"
-	grep -q '^last written by step' "$log" || echo "    ($name: no 'last written' line)"
+		"$(h=$(get history 3); [ -n "$h" ] && echo "$h ($(get history 4))" || echo -)" \
+		"$(r=$(get rerun 3); echo "${r:--}")"
+	[ "$expr" = - ] || grep -q '^last written by step' "$log" || echo "    ($name: no 'last written' line)"
 done
