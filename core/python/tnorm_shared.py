@@ -300,9 +300,10 @@ parse_steps = _tnorm.read_steps
 # True), and an attribute `navigating`, True while the plugin itself moves the program.
 NAV_SUBCOMMANDS = ("goto", "back", "pools", "break", "delete")
 # tnorm goto ... --record (issue 41): the instructions gdb's record full keeps.  The first
-# recording of a test keeps at most RECORD_LIMIT (the examples' failing steps run 10,000 to
-# 40,000); a later one RECORD_HEADROOM times the size the last one measured, and not below
-# RECORD_MIN.  record full costs some 100 bytes of gdb's memory per instruction kept.
+# recording of a test keeps at most RECORD_LIMIT (the examples' failing steps run 7,500 to
+# 11,000, 52,000 with ASan: bench/README.md); a later one RECORD_HEADROOM times the size the last
+# one measured, and not below RECORD_MIN.  record full costs some 100 to 300 bytes of gdb's
+# memory per instruction kept.
 RECORD_LIMIT = 1000000
 RECORD_HEADROOM = 2
 RECORD_MIN = 100000
@@ -482,6 +483,7 @@ class _Navigation:
             self.test_path = None    # the test `stepping` was read from
             self.run_args = None     # the program's arguments for it
             self._failures = {}      # (program, args, test, mtime, size) -> (step, top)
+            self._record_sizes = {}  # (program, args, mtime, size, step) -> instructions run
 
     # ---- the test and its failure -----------------------------------------------------------
     def _load(self, test):
@@ -607,7 +609,7 @@ class _Navigation:
         w = h.write
         st = os.stat(self.test_path)
         key = (self.host.program()[0], tuple(self.run_args), st.st_mtime_ns, st.st_size, k)
-        sizes = self.__dict__.setdefault("_record_sizes", {})
+        sizes = self._record_sizes
         if limit is not None:
             how = "--limit"
         elif key in sizes:
