@@ -299,6 +299,14 @@ parse_steps = _tnorm.read_steps
 # (a breakpoint on tnorm_step_hook that calls Session.break_hit(step) and stops when it returns
 # True), and an attribute `navigating`, True while the plugin itself moves the program.
 NAV_SUBCOMMANDS = ("goto", "back", "pools", "break", "delete")
+# tnorm goto ... --record (issue 41): the instructions gdb's record full keeps.  The first
+# recording of a test keeps at most RECORD_LIMIT (the examples' failing steps run 7,500 to
+# 11,000, 52,000 with ASan: bench/README.md); a later one RECORD_HEADROOM times the size the last
+# one measured, and not below RECORD_MIN.  record full costs some 100 to 300 bytes of gdb's
+# memory per instruction kept.
+RECORD_LIMIT = 1000000
+RECORD_HEADROOM = 2
+RECORD_MIN = 100000
 SUBCOMMANDS += NAV_SUBCOMMANDS + ("why", "changed")
 HELP.update({
     "changed": "tnorm changed EXPR\n"
@@ -314,10 +322,17 @@ HELP.update({
            "  minimized first, as the command does (--normal: it is a normal form already).\n"
            "  'tnorm why N' (re)starts the program on the test of the list shown last and\n"
            "  stops at its N-th line.",
-    "goto": "tnorm goto K|fail\n"
+    "goto": "tnorm goto K|fail [--record [--limit N]]\n"
             "  (Re)start the program on the test being stepped (or the last result) and stop\n"
             "  before step K (0-based, as STEP lines print); 'fail': before the step during\n"
-            "  which the test fails.  Moves forward without a restart when it can.",
+            "  which the test fails.  Moves forward without a restart when it can.\n"
+            "  --record (gdb): from there, record the run (gdb's record full) on to the\n"
+            "  failure and stop at it with the history: reverse-step, reverse-next,\n"
+            "  reverse-finish and reverse-continue go back within it, and tnorm changed EXPR\n"
+            "  reads it instead of running the test again.  --limit N: keep at most N\n"
+            "  instructions (default: twice the size measured by the last recording of the\n"
+            "  test, else %d); beyond it the oldest are dropped, and the command says so."
+            % RECORD_LIMIT,
     "back": "tnorm back [N]\n"
             "  Go back N steps (1 by default) by running the test again to the earlier step;\n"
             "  runs are deterministic, so this is the state the program had there.",
@@ -349,9 +364,27 @@ def _nav_parse(sub, words):
     if sub == "pools" and words:
         raise UsageError("tnorm pools takes no arguments\nusage: " + usage)
     if sub == "goto":
-        if len(words) != 1:
+        record, limit, rest = False, None, []
+        i = 0
+        while i < len(words):
+            if words[i] == "--record":
+                record = True
+            elif words[i] == "--limit":
+                if i + 1 >= len(words):
+                    raise UsageError("tnorm goto: --limit needs a count\nusage: " + usage)
+                limit = number(words[i + 1], "a count of instructions after --limit")
+                if limit < 1:
+                    raise UsageError("tnorm goto: --limit takes a positive count")
+                i += 1
+            else:
+                rest.append(words[i])
+            i += 1
+        if limit is not None and not record:
+            raise UsageError("tnorm goto: --limit goes with --record\nusage: " + usage)
+        if len(rest) != 1:
             raise UsageError("tnorm goto takes one step number or 'fail'\nusage: " + usage)
-        return words[0] if words[0] == "fail" else number(words[0], "a step number or 'fail'")
+        k = rest[0] if rest[0] == "fail" else number(rest[0], "a step number or 'fail'")
+        return k, record, limit
     if sub == "back":
         if len(words) > 1:
             raise UsageError("tnorm back takes at most one count\nusage: " + usage)
@@ -450,6 +483,7 @@ class _Navigation:
             self.test_path = None    # the test `stepping` was read from
             self.run_args = None     # the program's arguments for it
             self._failures = {}      # (program, args, test, mtime, size) -> (step, top)
+            self._record_sizes = {}  # (program, args, mtime, size, step) -> instructions run
 
     # ---- the test and its failure -----------------------------------------------------------
     def _load(self, test):
@@ -530,23 +564,30 @@ class _Navigation:
         except UsageError:
             return None
 
-    def goto(self, k):
+    def goto(self, k, record=False, limit=None):
         self._need_test()
         h = self.host
+        if record and not getattr(h, "can_record", False):
+            raise UsageError(h.no_record)
         n = len(self.stepping)
-        if k == "fail":
+        if k == "fail" or record:
             fk, _ = self.failure()
             if fk is None:
-                raise UsageError("%s does not fail: there is no failing step to go to"
-                                 % self.test_path)
-            k = fk
+                raise UsageError("%s does not fail: there is no failing step to %s"
+                                 % (self.test_path, "record" if record else "go to"))
+            k = fk if k == "fail" else k
         if not 0 <= k < n:
             raise UsageError("no step %d: the test has %d steps (0 to %d)" % (k, n, n - 1))
+        if record and k > fk:
+            raise UsageError("step %d comes after the failing step %d: --record records from a "
+                             "step on to the failure (tnorm goto fail --record)" % (k, fk))
         _, args = h.program()
         here = h.hook_step() if h.alive() else None
         h.navigating = True
         try:
-            if here is None or here > k or args != self.run_args:
+            if record:
+                here = h.start(self.run_args, record=True)  # a run glibc makes recordable
+            elif here is None or here > k or args != self.run_args:
                 here = h.start(self.run_args)
             while here is not None and here < k:
                 here = h.next_step()
@@ -557,6 +598,64 @@ class _Navigation:
             raise UsageError("the program did not reach step %d (%s)" % (k, h.stop_description()))
         self.current = k
         self.print_step(k)
+        if record:
+            self._record(k, limit)
+
+    def _record(self, k, limit):
+        """tnorm goto K --record: at the start of step K, record the run on to the failure and
+        say what the history holds (issue 41).  The size of what was run is kept per test and
+        step: the next recording's limit is RECORD_HEADROOM times it."""
+        h = self.host
+        w = h.write
+        st = os.stat(self.test_path)
+        key = (self.host.program()[0], tuple(self.run_args), st.st_mtime_ns, st.st_size, k)
+        sizes = self._record_sizes
+        if limit is not None:
+            how = "--limit"
+        elif key in sizes:
+            limit = max(RECORD_MIN, RECORD_HEADROOM * sizes[key])
+            how = "%d times the %d the last recording ran" % (RECORD_HEADROOM, sizes[key])
+        else:
+            limit, how = RECORD_LIMIT, "the first recording of this test"
+        w("recording from step %d on: gdb's record full, at most %d instructions (%s)\n"
+          % (k, limit, how))
+        h.flush()
+        h.navigating = True
+        try:
+            r = h.record_to_failure(limit)
+        finally:
+            h.navigating = False
+        pos = self._position()
+        self.current = pos[0] if pos is not None else k
+        desc = h.stop_description()
+        if r["error"] is not None:
+            w("tnorm: record full cannot follow the program here (%s; %s): the history ends "
+              "there, %d instructions after the start of step %d; see %s for what to do\n"
+              % (r["error"], desc, r["total"], k, h.doc))
+        elif r.get("report"):
+            sizes[key] = r["total"]
+            w("the history ends where the sanitizer's report starts (%s): record full cannot "
+              "follow a report in reasonable time (it symbolizes the stack), so the recording "
+              "stops here, at the faulty access; 'record stop' then 'continue' runs the report "
+              "on to the failure (that ends the history)\n" % r["report"])
+        elif desc.startswith("the program stopped: "):
+            sizes[key] = r["total"]
+            w("the test failed during step %d: %s\n" % (self.current, desc[len(
+                "the program stopped: "):]))
+        else:
+            w("the run stopped before the failure: %s\n" % desc)
+        if r["first"] > 1:
+            w("the history was cut: from step %d on the run took %d instructions, the limit "
+              "keeps the last %d (reverse execution stops at instruction %d); tnorm goto %d "
+              "--record again keeps them all (its limit is then %d)\n"
+              % (k, r["total"], r["count"], r["first"], k,
+                 max(RECORD_MIN, RECORD_HEADROOM * r["total"])))
+        else:
+            w("recorded %d instructions, from the start of step %d: reverse-step, reverse-next, "
+              "reverse-finish and reverse-continue go back to there; tnorm changed EXPR reads "
+              "the history\n" % (r["count"], k))
+        h.flush()
+        return r
 
     def back(self, count):
         self._need_test()
@@ -758,29 +857,70 @@ class _Navigation:
         if not h.alive():
             raise UsageError("tnorm changed needs a stopped program where %s can be evaluated "
                              "(a breakpoint, tnorm goto, tnorm why N)" % expr)
+        w = h.write
+        if getattr(h, "recording", None) is not None and h.recording():
+            writes = self._changed_in_history(expr)
+            if writes:
+                return writes
         h.navigating = True
         try:
             first, writes = h.watch_run(self.run_args, expr)
         finally:
             h.navigating = False
-        w = h.write
         w("%s = %s before step 0\n" % (expr, first))
         if not writes:
             w("  not changed by any step of %s\n" % os.path.basename(self.test_path))
-        for step, old, new, where in writes:
-            action = self.stepping[step][0] if self.stepping and 0 <= step < len(self.stepping) \
-                else None
+        self._print_writes(expr, writes)
+        h.write("(the program is stopped where the run ended: %s)\n" % h.stop_description())
+        h.flush()
+        return writes
+
+    def _print_writes(self, expr, writes):
+        """The lines of tnorm changed for writes [(step, old, new, where, ...)], then which
+        step and line wrote the value last."""
+        w = self.host.write
+        for step, old, new, where in (x[:4] for x in writes):
+            action = self.stepping[step][0] if self.stepping and step is not None and \
+                0 <= step < len(self.stepping) else None
             w("  step %s%s: %s -> %s    # written at %s\n" % (
                 step if step is not None else "-", " (%s)" % action if action else "", old, new,
                 where))
-        h.write("(the program is stopped where the run ended: %s)\n" % h.stop_description())
+        if writes:
+            step, _, new, where = writes[-1][:4]
+            w("last written by step %s, at %s: %s = %s\n" % (
+                step if step is not None else "-", where, expr, new))
+
+    def _changed_in_history(self, expr):
+        """tnorm changed EXPR on the recorded history of tnorm goto K --record: no re-run.
+        The writes it holds (an empty list, said in one line, when the history holds none:
+        the caller then runs the test again)."""
+        h = self.host
+        h.navigating = True
+        try:
+            res = h.watch_history(expr, lambda: (self._position() or (None,))[0])
+        finally:
+            h.navigating = False
+        if res is None:
+            return []
+        first, writes = res
+        w = h.write
+        if not writes:
+            w("%s: not written in the recorded history; running the test again from step 0 "
+              "for the earlier writes (that ends the history)\n" % expr)
+            h.flush()
+            return []
+        w("%s = %s where the recorded history starts (read from the history: no re-run)\n"
+          % (expr, first))
+        self._print_writes(expr, writes)
+        w("(record goto %d goes to that write; the program is back where it was: %s)\n"
+          % (writes[-1][4], h.stop_description()))
         h.flush()
         return writes
 
     def nav_command(self, sub, arg):
         self._nav_init()
         if sub == "goto":
-            return self.goto(arg)
+            return self.goto(*arg)
         if sub == "back":
             return self.back(arg)
         if sub == "pools":

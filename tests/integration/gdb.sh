@@ -167,5 +167,75 @@ changed_checks changed.log
 expect "why 9999: one clear error" \
 	sh -c "grep -q '^tnorm: no line 9999: the list has' why.log && grep -qx ALIVE why.log"
 
+# ---- back in time inside the failing step: tnorm goto fail --record (issue 41) ------------------
+# Each example's normal form, the faulty driver: record the failing step, then from the failure
+# go back (software watchpoint + reverse-continue, as a user does) to the line that broke the
+# invariant; tnorm changed EXPR on the history must give the re-run's writes of that step and the
+# same last writer (the same session, after record stop, runs the test again).
+record_case() { # NAME DRIVER TEST FRAME EXPR BACKS WANT: WANT, an ERE for `bt 1` after BACKS reverse-continues
+	local name=$1 drv=$2 t=$3 fr=$4 expr=$5 backs=$6 want=$7 rc=() i hist rerun fk
+	for i in $(seq "$backs"); do rc+=(-ex reverse-continue); done
+	g "rec-$name.log" -ex "tnorm run $t" -ex 'tnorm goto fail --record' -ex 'echo @@BACK\n' \
+		-ex "frame function $fr" -ex 'set can-use-hw-watchpoints 0' -ex "watch -l $expr" "${rc[@]}" \
+		-ex 'bt 1' -ex 'delete' -ex 'echo @@HIST\n' -ex 'record goto end' -ex "frame function $fr" \
+		-ex "tnorm changed $expr" -ex 'echo @@RERUN\n' -ex 'record stop' -ex 'set can-use-hw-watchpoints 1' \
+		-ex "tnorm changed $expr" -ex 'echo ALIVE\n' --args "$drv" "$t"
+	fk=$(sed -n 's/^STEP \([0-9]*\): .*/\1/p' "rec-$name.log" | tail -1)
+	expect "record $name: records from the failing step's start to the failure" sh -c "grep -q '^recording from step $fk on: gdb.s record full, at most [0-9]* instructions' rec-$name.log &&
+		grep -q '^the test failed during step $fk: SIGABRT at ' rec-$name.log && grep -q '^recorded [0-9]* instructions, from the start of step $fk' rec-$name.log"
+	expect "record $name: $backs reverse-continue(s) from the failure reach the line that broke the invariant" \
+		sh -c "sed -n '/^@@BACK/,/^@@HIST/p' rec-$name.log | grep -qE '$want'"
+	hist=$(sed -n '/^@@HIST/,/^@@RERUN/p' "rec-$name.log")
+	rerun=$(sed -n '/^@@RERUN/,$p' "rec-$name.log")
+	expect "record $name: tnorm changed reads the history (no re-run)" sh -c "echo \"\$0\" | grep -q '(read from the history: no re-run)$'" "$hist"
+	expect "record $name: tnorm changed with the history lists the re-run's writes of step $fk" \
+		[ -n "$(echo "$hist" | grep "^  step $fk ")" -a "$(echo "$hist" | grep "^  step ")" = "$(echo "$rerun" | grep "^  step $fk ")" ]
+	expect "record $name: and names the re-run's last writer" \
+		[ -n "$(echo "$hist" | grep '^last written by step')" -a "$(echo "$hist" | grep '^last written by step')" = "$(echo "$rerun" | grep '^last written by step')" ]
+	expect "record $name: gdb goes on" grep -qx ALIVE "rec-$name.log"
+}
+for ex in avl htable trie; do
+	"$T" minimize --quiet --harness "$SRC/examples/$ex/$ex.tnh" -o "$ex-rec.norm" "$SRC/examples/$ex/tests/fail-1.t" \
+		-- "$B/examples/$ex/${ex}_driver_faulty" {} >/dev/null
+done
+# the tree: the root's left child, emptied by delete without the rebalance
+record_case avl "$B/examples/avl/avl_driver_faulty" avl-rec.norm check_node 'n->left' 1 '^#0 .* in delete \(.*\) at .*avl\.c:104$'
+# the table: bucket 0's head, first lost by unlink_entry (the fault), then set to the new entry
+record_case htable "$B/examples/htable/htable_driver_faulty" htable-rec.norm ht_check 't->bucket[0]' 2 '^#0 .*unlink_entry \(.*\) at .*htable\.c:62$'
+# the radix tree: the root's child "a" (a key with a NULL value), unlinked as if it held no key
+record_case trie "$B/examples/trie/trie_driver_faulty" trie-rec.norm trie_check 't->root.child' 1 '^#0 .*remove_below \(.*\) at .*trie\.c:230$'
+# ASan's runtime (allocator, interceptors) inside the failing step: recorded as it runs
+if [ -x "$B/tests/driver/avl_driver_faulty_asan" ]; then
+	record_case avl-asan "$B/tests/driver/avl_driver_faulty_asan" avl-rec.norm check_node 'n->left' 1 '^#0 .* in delete \(.*\) at .*avl\.c:104$'
+fi
+# A sanitizer's report is not recorded (minutes of symbolization): the history ends where it
+# starts, and goes back from there to the faulty access.
+printf 'ring0 = ring_new()\nint0 = 1\nring_put(ring0, int0)\nring_put(ring0, int0)\nring_put(ring0, int0)\nring_put(ring0, int0)\nring_put(ring0, int0)\n' >ring-asan.t
+printf 'ring0 = ring_new()\nint0 = 1\nring_scale(ring0, int0)\nring_scale(ring0, int0)\n' >ring-ubsan.t
+for san in asan ubsan; do
+	[ -x "$B/tests/driver/ring_driver_$san" ] || continue
+	g "rec-$san.log" -ex "tnorm run ring-$san.t" -ex 'tnorm goto fail --record' -ex 'reverse-finish' -ex 'bt 1' \
+		-ex 'record goto end' -ex 'record stop' -ex continue -ex 'tnorm signature' --args "$B/tests/driver/ring_driver_$san" "ring-$san.t"
+	entry=$([ $san = asan ] && echo __asan_report_store4 || echo __ubsan_handle_mul_overflow)
+	line=$([ $san = asan ] && echo 35 || echo 43)
+	expect "record $san: the history ends where the report starts ($entry), and says so" \
+		grep -q "^the history ends where the sanitizer's report starts ($entry, called from h_[a-z]* ring.c:$line)" "rec-$san.log"
+	expect "record $san: reverse-finish goes back to the faulty line" grep -qE "^#0 .* in h_[a-z]+ \(.*\) at .*ring\.c:$line$" "rec-$san.log"
+	expect "record $san: record stop then continue runs the report on to the failure" \
+		grep -q "^$san:[a-z-]*\(:WRITE\)\? at h_[a-z]* (ring.c:$line)" "rec-$san.log"
+done
+# the limit: a recording cut by --limit says so, and the next one keeps the whole step
+g rec-limit.log -ex 'tnorm run avl-rec.norm' -ex 'tnorm goto fail --record --limit 2000' -ex 'tnorm goto fail --record' \
+	-ex 'tnorm goto 3 --record' -ex 'tnorm goto 2 --limit 9' -ex 'tnorm goto fail --record --limit x' -ex 'echo ALIVE\n' \
+	--args "$B/examples/avl/avl_driver_faulty" avl-rec.norm
+expect "record --limit: a history cut by the limit says so and what it keeps" \
+	grep -qE '^the history was cut: from step 9 on the run took ([0-9]+) instructions, the limit keeps the last 2000 \(reverse execution stops at instruction [0-9]+\); tnorm goto 9 --record again keeps them all' rec-limit.log
+expect "record: the next recording's limit is twice the measured size, and keeps the whole step" \
+	sh -c "grep -qE '^recording from step 9 on: gdb.s record full, at most [0-9]+ instructions \(2 times the [0-9]+ the last recording ran\)$' rec-limit.log &&
+		grep -q '^recorded [0-9]* instructions, from the start of step 9' rec-limit.log"
+expect "record from an earlier step: from step 3 on to the failure" grep -q '^recorded [0-9]* instructions, from the start of step 3' rec-limit.log
+expect "record: bad --limit use is one clear error each" \
+	sh -c "grep -q '^tnorm: tnorm goto: --limit goes with --record' rec-limit.log && grep -q \"^tnorm: tnorm goto takes a count of instructions after --limit, not 'x'\" rec-limit.log && grep -qx ALIVE rec-limit.log"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -111,6 +111,11 @@ printf 'kv0 = kv_new()\nkey0 = "x"\nval0 = 1\nkv_put(kv0, key0, val0)\n' >kv.t
 l kvcalls.log -o 'tnorm run kv.t' -o 'tnorm goto 3' -- "$B/tests/driver/kv_driver" kv.t
 l ubrk.log -o 'tnorm run fail-1.t.norm' -o 'tnorm goto 8' -o 'breakpoint set -n avl_insert' \
 	-o 'tnorm back 4' -- "$D" fail-1.t
+# tnorm goto fail --record (issue 41): lldb has no reverse execution; one line says so and what to use
+cmds crec 'tnorm goto fail --record' 'script print("ALIVE")'
+l rec.log -o 'command source -e false crec' -- "$D" fail-1.t.norm
+expect "goto fail --record: one line says lldb has no reverse execution, and what to use instead" \
+	sh -c "[ \$(grep -c '^error: tnorm: lldb has no reverse execution (no process record): to step backwards in the failing step use gdb (tnorm goto fail --record, docs/gdb.md); here tnorm goto fail, tnorm back N and tnorm changed EXPR run the test again to earlier states$' rec.log) = 1 ] && grep -qx ALIVE rec.log"
 E='error: ' CRASH='stop reason = signal SIGABRT'
 . "$(dirname "$0")/nav-checks.sh"
 
