@@ -3,9 +3,12 @@
 arguments, finding the harness, running jobs through the _tnorm binding, printing results, and
 the state of `tnorm run` / `tnorm step`.
 
-A debugger layer supplies a small `Host` object (how to write, what the inferior is, how it
-stopped, how to start it and stop at the next test step); everything else lives here, so the two
-plugins stay thin and cannot drift apart.  This module imports nothing from gdb or lldb.
+A debugger layer supplies a small `Host` (the class below: how to write, what the inferior is,
+how it stopped, how to start it and stop at the next test step, how to watch a location);
+everything else lives here, so the two plugins stay thin and cannot drift apart.  The commands
+are one table, COMMANDS: each entry drives its parsing, its help, its completion and its
+dispatch, so adding a command is one entry and its handler.  This module imports nothing from
+gdb or lldb.
 """
 
 import argparse
@@ -97,9 +100,9 @@ def _no_arguments(p, sub):
 def _argparsed(declare):
     """The parse function of a subcommand whose arguments declare(parser, name) declares."""
     def parse(sub, words):
-        a = _Parser(prog="tnorm " + sub, add_help=False)
-        declare(a, sub)
-        a = a.parse_args(words)
+        p = _Parser(prog="tnorm " + sub, add_help=False)
+        declare(p, sub)
+        a = p.parse_args(words)
         if getattr(a, "count", 1) < 1:
             raise UsageError("tnorm %s takes a positive count" % sub)
         if not 1 <= getattr(a, "jobs", 1) <= _tnorm.MAX_JOBS:  # as the CLI's -j (issue 39)
@@ -786,7 +789,7 @@ class _Navigation:
     def goto(self, k, record=False, limit=None):
         self._need_test()
         h = self.host
-        if record and not getattr(h, "can_record", False):
+        if record and not h.can_record:
             raise UsageError(h.no_record)
         n = len(self.stepping)
         if k == "fail" or record:
