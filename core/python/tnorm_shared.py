@@ -3,9 +3,12 @@
 arguments, finding the harness, running jobs through the _tnorm binding, printing results, and
 the state of `tnorm run` / `tnorm step`.
 
-A debugger layer supplies a small `Host` object (how to write, what the inferior is, how it
-stopped, how to start it and stop at the next test step); everything else lives here, so the two
-plugins stay thin and cannot drift apart.  This module imports nothing from gdb or lldb.
+A debugger layer supplies a small `Host` (the class below: how to write, what the inferior is,
+how it stopped, how to start it and stop at the next test step, how to watch a location);
+everything else lives here, so the two plugins stay thin and cannot drift apart.  The commands
+are one table, COMMANDS: each entry drives its parsing, its help, its completion and its
+dispatch, so adding a command is one entry and its handler.  This module imports nothing from
+gdb or lldb.
 """
 
 import argparse
@@ -15,6 +18,7 @@ import shlex
 import shutil
 import sys
 import tempfile
+import textwrap
 import time
 
 # The debuggers load libraries whose C symbols clash with ours: gdb links elfutils' libdw, which
@@ -32,46 +36,6 @@ finally:
 
 Error = _tnorm.Error
 
-SUBCOMMANDS = ("minimize", "reduce", "normalize", "generalize", "signature", "run", "step",
-               "steps", "triage")
-
-HELP = {
-    "minimize": "tnorm minimize [TEST] [--harness H] [--match P] [--generalize] [-o OUT] [-j N]\n"
-                "               [--rules calls|paper]\n"
-                "  Reduce, then normalize the failing test of the current program: the one\n"
-                "  short canonical test.  TEST defaults to the program argument that names an\n"
-                "  existing file.  When the program stopped on a signal, that stop is compared\n"
-                "  with the engine's own run of the test.  Ctrl-C keeps the best test so far.",
-    "reduce": "tnorm reduce [TEST] [--harness H] [--match P] [-o OUT]\n"
-              "  Reduce the failing test to a 1-minimal one with the same signature.",
-    "normalize": "tnorm normalize [TEST] [--harness H] [--match P] [--generalize] [-o OUT]\n"
-                 "                [--rules calls|paper]\n"
-                 "  Rewrite the failing test into its normal form.",
-    "generalize": "tnorm generalize [TEST] [--harness H] [--match P] [-o OUT] [-j N]\n"
-                  "  Annotate the failing test with what in it is accidental.",
-    "signature": "tnorm signature\n"
-                 "  Print the failure signature of the current stop, in the engine's format.",
-    "run": "tnorm run [TEST]\n"
-           "  Start the program on the last result (or TEST) and stop before step 0.",
-    "step": "tnorm step [N]\n"
-            "  Continue to the next test step (N steps) and print it with its notes.",
-    "steps": "tnorm steps\n"
-             "  List the steps of the test being run; '=>' marks the current one.",
-    "triage": "tnorm triage DIR [--harness H] [-j N] [-o OUT] [--match P] [--db PATH | --no-db]\n"
-              "             [--max-time-per-test T] [--no-generalize] [--timeout T]\n"
-              "             [--rules calls|paper] [--stdin] [--thorough] [--sarif FILE]\n"
-              "             [--quiet]\n"
-              "  Run every test (*.t) in DIR once with the current program, minimize a few of\n"
-              "  each signature (--thorough: every one) and group them into buckets, one per\n"
-              "  fault; print the bucket table and write the report\n"
-              "  (OUT/report.html, default DIR/triage; --sarif FILE: SARIF 2.1.0 too).\n"
-              "  Ctrl-C stops; run it again to resume.\n"
-              "  A program that is not a tnorm driver, without --harness: DIR is a fuzzer's crash\n"
-              "  folder (any files, minimized as bytes).  Afterwards tnorm run starts the first\n"
-              "  bucket's test (with a harness).",
-}
-
-
 class UsageError(Exception):
     """A bad command line: the message says what and how to use the command."""
 
@@ -81,34 +45,29 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError("%s\nusage: %s" % (message, HELP[self.prog.split()[-1]].splitlines()[0]))
 
 
-def _parser(sub):
-    p = _Parser(prog="tnorm " + sub, add_help=False)
-    if sub in ("minimize", "reduce", "normalize", "generalize"):
-        p.add_argument("test", nargs="?")
-        p.add_argument("--harness")
-        p.add_argument("--match", default="line")
-        p.add_argument("-o", "--output", dest="out")
-        p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
-        p.add_argument("--timeout", type=float, default=0.0)
-        p.add_argument("--max-runs", type=int, default=0)
-        p.add_argument("--max-time", type=float, default=0.0)
-        p.add_argument("--db")
-        p.add_argument("--no-db", action="store_true")
-        p.add_argument("--quiet", action="store_true")
-        if sub in ("minimize", "normalize"):
-            p.add_argument("--generalize", action="store_true")
-            p.add_argument("--verbose", action="store_true")
-            p.add_argument("--rules", choices=("calls", "paper"), default="calls")
-    elif sub == "triage":
-        _triage_arguments(p)
-    elif sub == "run":
-        p.add_argument("test", nargs="?")
-    elif sub == "step":
-        p.add_argument("count", nargs="?", type=int, default=1)
-    return p
+# ---- the subcommands' arguments ----------------------------------------------------------------
+# An entry of COMMANDS (below) parses with parse(NAME, WORDS) -> what its handler takes, raising
+# UsageError; most are argparse parsers (_argparsed) over a function that declares the arguments.
+
+def _job_arguments(p, sub):
+    p.add_argument("test", nargs="?")
+    p.add_argument("--harness")
+    p.add_argument("--match", default="line")
+    p.add_argument("-o", "--output", dest="out")
+    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--timeout", type=float, default=0.0)
+    p.add_argument("--max-runs", type=int, default=0)
+    p.add_argument("--max-time", type=float, default=0.0)
+    p.add_argument("--db")
+    p.add_argument("--no-db", action="store_true")
+    p.add_argument("--quiet", action="store_true")
+    if sub in ("minimize", "normalize"):
+        p.add_argument("--generalize", action="store_true")
+        p.add_argument("--verbose", action="store_true")
+        p.add_argument("--rules", choices=("calls", "paper"), default="calls")
 
 
-def _triage_arguments(p):
+def _triage_arguments(p, sub):
     p.add_argument("dir")
     p.add_argument("--harness")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
@@ -126,36 +85,50 @@ def _triage_arguments(p):
     p.add_argument("--quiet", action="store_true")
 
 
+def _test_argument(p, sub):
+    p.add_argument("test", nargs="?")
+
+
+def _count_argument(p, sub):
+    p.add_argument("count", nargs="?", type=int, default=1)
+
+
+def _no_arguments(p, sub):
+    pass
+
+
+def _argparsed(declare):
+    """The parse function of a subcommand whose arguments declare(parser, name) declares."""
+    def parse(sub, words):
+        p = _Parser(prog="tnorm " + sub, add_help=False)
+        declare(p, sub)
+        a = p.parse_args(words)
+        if getattr(a, "count", 1) < 1:
+            raise UsageError("tnorm %s takes a positive count" % sub)
+        if not 1 <= getattr(a, "jobs", 1) <= _tnorm.MAX_JOBS:  # as the CLI's -j (issue 39)
+            raise UsageError("-j takes 1 to %d jobs" % _tnorm.MAX_JOBS)
+        return a
+    return parse
+
+
 def parse(sub, argstring):
-    """Parse the arguments of `tnorm SUB`; raises UsageError."""
-    if sub not in SUBCOMMANDS:
+    """Parse the arguments of `tnorm SUB` (its entry's parse); raises UsageError."""
+    if sub not in COMMAND:
         raise UsageError("unknown subcommand '%s'; one of: %s" % (sub, ", ".join(SUBCOMMANDS)))
     try:
         words = shlex.split(argstring or "")
     except ValueError as e:
         raise UsageError("%s\nusage: %s" % (e, HELP[sub].splitlines()[0]))
-    if sub in NAV_SUBCOMMANDS:
-        return _nav_parse(sub, words)
-    if sub == "why":
-        return _why_parse(words)
-    if sub == "changed":
-        if not words:
-            raise UsageError("tnorm changed needs an expression\nusage: " +
-                             HELP["changed"].splitlines()[0])
-        return " ".join(words)
-    a = _parser(sub).parse_args(words)
-    if sub == "step" and a.count < 1:
-        raise UsageError("tnorm step takes a positive count")
-    if not 1 <= getattr(a, "jobs", 1) <= _tnorm.MAX_JOBS:  # as the CLI's -j (issue 39)
-        raise UsageError("-j takes 1 to %d jobs" % _tnorm.MAX_JOBS)
-    return a
+    return COMMAND[sub].parse(sub, words)
 
 
 def complete(text, words_before):
-    """Completion candidates: subcommands for the first word, else None (file names)."""
+    """Completion candidates: the subcommands for the first word; after a subcommand, None when
+    file names complete there (its entry's complete), else []."""
     if not words_before:
         return [s for s in SUBCOMMANDS if s.startswith(text)]
-    return None
+    cmd = COMMAND.get(words_before[0])
+    return None if cmd is None or cmd.complete == "file" else []
 
 
 def find_test(args, explicit=None):
@@ -292,13 +265,124 @@ def stop_kind(signal, host, ubsan_message=None, engine=None):
 parse_steps = _tnorm.read_steps
 
 
+# ---- the Host: what a debugger gives the shared layer -------------------------------------------
+class Host:
+    """What a debugger layer implements for Session (GdbHost, LldbHost, subclasses of this);
+    everything built on it (the commands, the watch_run loop) lives in this module, once.
+
+    Output, the program and its stop:
+      write(S), flush(); interrupted(): True when the user asked to stop (Ctrl-C);
+      program(): (the program's path, [its arguments]), UsageError when none is loaded;
+      stop_signature_parts(): (kind, pid, pcs) of the stop (stop_kind, frames_signature), None
+        when the program is not stopped on a signal or at a sanitizer's report;
+      stop_description(): one phrase on where the program is (exited, a signature, a breakpoint);
+      evaluate(EXPR, AS_STRING): a C expression's value in the stopped thread (str or int), None
+        when it cannot be evaluated; symbol_address(NAME): an address or None;
+      read_memory(ADDR, SIZE): bytes, None when unreadable;
+      function_at(ADDR), function_named(NAME): (name, file, line) or None.
+    Running the test (issue 20):
+      alive(): the program is running (stopped in the debugger);
+      hook_step(): the step index when stopped at tnorm_step_hook, else None;
+      start(ARGS): (re)start the program with ARGS, stopped before step 0: that step's index, or
+        None when it did not get there (gdb's takes record=True: a run record full follows);
+      next_step(): continue to the next tnorm_step_hook: its step, None when the run ended or
+        stopped elsewhere; disarm(): disable the breakpoint on tnorm_step_hook that start and
+        next_step arm (a plain continue then runs the test on);
+      set_step_breaks(STEPS): a breakpoint on tnorm_step_hook that calls Session.break_hit(step)
+        and stops when it returns True, enabled while STEPS is not empty;
+      run_to_line(ARGS, FILE, LINE): (re)start and stop at FILE:LINE, True when it did.
+    Watching a location, for watch_run (tnorm changed):
+      watch_location(EXPR): EXPR's location at the current stop (what the other watch_ methods
+        take), UsageError when EXPR cannot be evaluated or is no lvalue;
+      watch_value(LOC): its value as text ("?" when unreadable);
+      watch_add(LOC): a watchpoint on writes to it, UsageError when none can be set;
+      watch_remove(WP); watch_continue(WP): arm the step hook's breakpoint and continue, True
+        when WP stopped the program; writer(): "func file:line" of the write it stopped after.
+    Process record (can_record: gdb's record full, issue 41): record_to_failure(LIMIT),
+      recording(), watch_history(EXPR, STEP_NOW) (GdbHost's)."""
+
+    doc = "docs/gdb.md"    # the page messages point at
+    tty = False            # the output is a terminal (a progress line updated in place)
+    navigating = False     # True while the plugin itself moves the program
+    can_record = False     # the debugger has process record (tnorm goto ... --record)
+    no_record = "this debugger has no process record"  # the error of --record without it
+
+    def watch_start(self, args):
+        """start(ARGS) for a run that watches a location (gdb: in the environment of a recorded
+        run when the last run was one, so that a stack address is the same variable)."""
+        return self.start(args)
+
+    def watch_software(self, run, expr):
+        """A hardware watchpoint stayed silent on a change: run() again with software
+        watchpoints and return what it returns, or raise UsageError (no software watchpoints)."""
+        raise UsageError("the watchpoint on %s never fired, yet the value changed" % expr)
+
+    def recording(self):
+        """True while the program runs in a recorded history."""
+        return False
+
+    def watch_history(self, expr, step_now):
+        """tnorm changed EXPR on the recorded history: (the value where it starts, [(step, old,
+        new, "func file:line", instruction number)]), or None when nothing is recorded."""
+        return None
+
+
+class _WatchSilent(Exception):
+    """The watched value changed, and the hardware watchpoint never stopped the program."""
+
+
+def watch_run(host, args, expr):
+    """`tnorm changed EXPR`: EXPR's location, taken at the current stop, watched for writes
+    while the test runs again from its start (host.watch_start).  Returns (the value before
+    step 0, [(step, old, new, "func file:line")]).  Where hardware watchpoints do not fire (a
+    virtual machine that gives the debugger no debug registers: the value changed and the
+    watchpoint never stopped the program), host.watch_software runs it again with software
+    watchpoints, or says it cannot."""
+    loc = host.watch_location(expr)
+    try:
+        return _watch_loop(host, args, loc, False)
+    except _WatchSilent:
+        pass
+    return host.watch_software(lambda: _watch_loop(host, args, loc, True), expr)
+
+
+def _watch_loop(host, args, loc, software):
+    step = host.watch_start(args)
+    writes = []
+    wp = None
+    old = first = host.watch_value(loc)
+    try:
+        wp = host.watch_add(loc)
+        for _ in range(100000):
+            if not host.alive():
+                break
+            fired = host.watch_continue(wp)
+            if not host.alive():
+                break
+            k = host.hook_step()
+            new = host.watch_value(loc)
+            if k is not None:
+                if new != old and not software:
+                    # Changed while the hardware watchpoint stayed silent (a value that is the
+                    # same again at the failure would go unseen: issue 41).
+                    raise _WatchSilent()
+                step = k
+                continue
+            if new == old:
+                break  # another stop: the failure
+            if not fired and not software:
+                raise _WatchSilent()
+            writes.append((step, old, new, host.writer()))
+            old = new
+    finally:
+        if wp is not None:
+            host.watch_remove(wp)
+        host.disarm()
+    return first, writes
+
+
 # ---- test steps: goto, back, pools, the failing step, step breakpoints, the source view --------
-# (issue 20)  A host adds to what Session needs: alive(), hook_step() (the step index when stopped
-# at tnorm_step_hook, else None), symbol_address(NAME), read_memory(ADDR, SIZE) (bytes or None),
-# function_at(ADDR) and function_named(NAME) ((name, file, line) or None), set_step_breaks(STEPS)
-# (a breakpoint on tnorm_step_hook that calls Session.break_hit(step) and stops when it returns
-# True), and an attribute `navigating`, True while the plugin itself moves the program.
-NAV_SUBCOMMANDS = ("goto", "back", "pools", "break", "delete")
+# (issue 20; the Host's part is above.)
 # tnorm goto ... --record (issue 41): the instructions gdb's record full keeps.  The first
 # recording of a test keeps at most RECORD_LIMIT (the examples' failing steps run 7,500 to
 # 11,000, 52,000 with ASan: bench/README.md); a later one RECORD_HEADROOM times the size the last
@@ -307,47 +391,6 @@ NAV_SUBCOMMANDS = ("goto", "back", "pools", "break", "delete")
 RECORD_LIMIT = 1000000
 RECORD_HEADROOM = 2
 RECORD_MIN = 100000
-SUBCOMMANDS += NAV_SUBCOMMANDS + ("why", "changed")
-HELP.update({
-    "changed": "tnorm changed EXPR\n"
-               "  Which test steps changed EXPR: EXPR is an lvalue of the current stop (a field,\n"
-               "  a variable, an array element); its address is watched (a hardware watchpoint\n"
-               "  where the debugger can) while the test being stepped (or the last result) runs\n"
-               "  again from the start, and every write that changed it is listed: the step, old\n"
-               "  -> new, and the source line that wrote it.",
-    "why": "tnorm why [N] [--test TEST] [--top K] [--normal]\n"
-           "  Where is the bug: rank the source lines that make the last result (or TEST, or\n"
-           "  the program's test) fail, over its neighbours' runs with line coverage (as the\n"
-           "  tnorm why command, docs/why.md).  A test that is not the last result is\n"
-           "  minimized first, as the command does (--normal: it is a normal form already).\n"
-           "  'tnorm why N' (re)starts the program on the test of the list shown last and\n"
-           "  stops at its N-th line.",
-    "goto": "tnorm goto K|fail [--record [--limit N]]\n"
-            "  (Re)start the program on the test being stepped (or the last result) and stop\n"
-            "  before step K (0-based, as STEP lines print); 'fail': before the step during\n"
-            "  which the test fails.  Moves forward without a restart when it can.\n"
-            "  --record (gdb): from there, record the run (gdb's record full) on to the\n"
-            "  failure and stop at it with the history: reverse-step, reverse-next,\n"
-            "  reverse-finish and reverse-continue go back within it, and tnorm changed EXPR\n"
-            "  reads it instead of running the test again.  --limit N: keep at most N\n"
-            "  instructions (default: twice the size measured by the last recording of the\n"
-            "  test, else %d); beyond it the oldest are dropped, and the command says so."
-            % RECORD_LIMIT,
-    "back": "tnorm back [N]\n"
-            "  Go back N steps (1 by default) by running the test again to the earlier step;\n"
-            "  runs are deterministic, so this is the state the program had there.",
-    "pools": "tnorm pools\n"
-             "  The value of every live pool instance at the current step, read from the\n"
-             "  driver runtime's memory (no code runs in the program): integers and strings as\n"
-             "  the test wrote them, objects by pointer and the driver's printed form, and the\n"
-             "  step that assigned each one.",
-    "break": "tnorm break [K...]\n"
-             "  Stop before step K whenever the program runs (plain run and continue too);\n"
-             "  without K, list the step breakpoints.",
-    "delete": "tnorm delete [K...]\n"
-              "  Delete the step breakpoints on steps K (all of them without K).",
-})
-
 PRINT_ENV = ("TNORM_DRV_PRINT", "1")  # the runtime runs the pools' print hooks
 _CALLED = re.compile(r"^(?:\w+\s*=\s*)?(\w+)\s*\(")
 
@@ -395,7 +438,7 @@ def _nav_parse(sub, words):
     return [number(w, "step numbers") for w in words]
 
 
-def _why_parse(words):
+def _why_parse(sub, words):
     """Arguments of tnorm why: (N or None, test or None, top, normal); raises UsageError."""
     usage = HELP["why"].splitlines()[0]
     n, test, top, normal = None, None, 10, False
@@ -423,6 +466,185 @@ def _why_parse(words):
         n = int(w)
         i += 1
     return n, test, top, normal
+
+
+def _changed_parse(sub, words):
+    """The argument of tnorm changed: the expression (its words joined again)."""
+    if not words:
+        raise UsageError("tnorm changed needs an expression\nusage: " + HELP[sub].splitlines()[0])
+    return " ".join(words)
+
+
+# ---- the command table --------------------------------------------------------------------------
+class Command:
+    """A `tnorm` subcommand of both plugins.  Its entry in COMMANDS (and its handler) is all there
+    is to adding one: the entry drives the parsing (parse), the help (`tnorm help`, `help tnorm
+    NAME`, the prefix command's help: prefix_doc), the completion (complete; gdb's completer of
+    the subcommand) and the dispatch (Session.command)."""
+
+    def __init__(self, name, help, handler, parse, complete="file", example=""):
+        self.name = name          # the subcommand's word
+        self.help = help          # its usage line, then what it does, indented by two
+        self.handler = handler    # handler(session, args): runs it, args being what parse gave
+        self.parse = parse        # parse(name, words) -> args; raises UsageError
+        self.complete = complete  # what completes after it: "file" (file names) or None
+        self.example = example    # arguments it takes (tests/integration/plugin_commands.py)
+
+
+def _job(mode, help, example="t.t -j 2"):
+    """reduce, minimize, normalize and generalize: a library job on the program's test."""
+    return Command(mode, help, lambda s, a: s.job(mode, a), _argparsed(_job_arguments),
+                   example=example)
+
+
+def _nav(name, help, example):
+    """goto, back, pools, break and delete: moving in the test being stepped (issue 20)."""
+    return Command(name, help, lambda s, a: s.nav_command(name, a), _nav_parse, complete=None,
+                   example=example)
+
+
+def _print_signature(session, a):
+    session.host.write(session.signature() + "\n")
+
+
+COMMANDS = (
+    _job("minimize",
+         "tnorm minimize [TEST] [--harness H] [--match P] [--generalize] [-o OUT] [-j N]\n"
+         "               [--rules calls|paper]\n"
+         "  Reduce, then normalize the failing test of the current program: the one\n"
+         "  short canonical test.  TEST defaults to the program argument that names an\n"
+         "  existing file.  When the program stopped on a signal, that stop is compared\n"
+         "  with the engine's own run of the test.  Ctrl-C keeps the best test so far.",
+         "t.t --generalize --rules paper -j 2"),
+    _job("reduce",
+         "tnorm reduce [TEST] [--harness H] [--match P] [-o OUT]\n"
+         "  Reduce the failing test to a 1-minimal one with the same signature."),
+    _job("normalize",
+         "tnorm normalize [TEST] [--harness H] [--match P] [--generalize] [-o OUT]\n"
+         "                [--rules calls|paper]\n"
+         "  Rewrite the failing test into its normal form."),
+    _job("generalize",
+         "tnorm generalize [TEST] [--harness H] [--match P] [-o OUT] [-j N]\n"
+         "  Annotate the failing test with what in it is accidental."),
+    Command("signature",
+            "tnorm signature\n"
+            "  Print the failure signature of the current stop, in the engine's format.",
+            _print_signature, _argparsed(_no_arguments), complete=None),
+    Command("run",
+            "tnorm run [TEST]\n"
+            "  Start the program on the last result (or TEST) and stop before step 0.",
+            lambda s, a: s.run(a), _argparsed(_test_argument), example="t.t"),
+    Command("step",
+            "tnorm step [N]\n"
+            "  Continue to the next test step (N steps) and print it with its notes.",
+            lambda s, a: s.step(a), _argparsed(_count_argument), complete=None, example="2"),
+    Command("steps",
+            "tnorm steps\n"
+            "  List the steps of the test being run; '=>' marks the current one.",
+            lambda s, a: s.steps(), _argparsed(_no_arguments), complete=None),
+    Command("triage",
+            "tnorm triage DIR [--harness H] [-j N] [-o OUT] [--match P] [--db PATH | --no-db]\n"
+            "             [--max-time-per-test T] [--no-generalize] [--timeout T]\n"
+            "             [--rules calls|paper] [--stdin] [--thorough] [--sarif FILE]\n"
+            "             [--quiet]\n"
+            "  Run every test (*.t) in DIR once with the current program, minimize a few of\n"
+            "  each signature (--thorough: every one) and group them into buckets, one per\n"
+            "  fault; print the bucket table and write the report\n"
+            "  (OUT/report.html, default DIR/triage; --sarif FILE: SARIF 2.1.0 too).\n"
+            "  Ctrl-C stops; run it again to resume.\n"
+            "  A program that is not a tnorm driver, without --harness: DIR is a fuzzer's crash\n"
+            "  folder (any files, minimized as bytes).  Afterwards tnorm run starts the first\n"
+            "  bucket's test (with a harness).",
+            lambda s, a: s.triage(a), _argparsed(_triage_arguments), example="crashes -j 2 --quiet"),
+    _nav("goto",
+         "tnorm goto K|fail [--record [--limit N]]\n"
+         "  (Re)start the program on the test being stepped (or the last result) and stop\n"
+         "  before step K (0-based, as STEP lines print); 'fail': before the step during\n"
+         "  which the test fails.  Moves forward without a restart when it can.\n"
+         "  --record (gdb): from there, record the run (gdb's record full) on to the\n"
+         "  failure and stop at it with the history: reverse-step, reverse-next,\n"
+         "  reverse-finish and reverse-continue go back within it, and tnorm changed EXPR\n"
+         "  reads it instead of running the test again.  --limit N: keep at most N\n"
+         "  instructions (default: twice the size measured by the last recording of the\n"
+         "  test, else %d); beyond it the oldest are dropped, and the command says so."
+         % RECORD_LIMIT, "fail --record --limit 500"),
+    _nav("back",
+         "tnorm back [N]\n"
+         "  Go back N steps (1 by default) by running the test again to the earlier step;\n"
+         "  runs are deterministic, so this is the state the program had there.", "2"),
+    _nav("pools",
+         "tnorm pools\n"
+         "  The value of every live pool instance at the current step, read from the\n"
+         "  driver runtime's memory (no code runs in the program): integers and strings as\n"
+         "  the test wrote them, objects by pointer and the driver's printed form, and the\n"
+         "  step that assigned each one.", ""),
+    _nav("break",
+         "tnorm break [K...]\n"
+         "  Stop before step K whenever the program runs (plain run and continue too);\n"
+         "  without K, list the step breakpoints.", "1 3"),
+    _nav("delete",
+         "tnorm delete [K...]\n"
+         "  Delete the step breakpoints on steps K (all of them without K).", "3"),
+    Command("why",
+            "tnorm why [N] [--test TEST] [--top K] [--normal]\n"
+            "  Where is the bug: rank the source lines that make the last result (or TEST, or\n"
+            "  the program's test) fail, over its neighbours' runs with line coverage (as the\n"
+            "  tnorm why command, docs/why.md).  A test that is not the last result is\n"
+            "  minimized first, as the command does (--normal: it is a normal form already).\n"
+            "  'tnorm why N' (re)starts the program on the test of the list shown last and\n"
+            "  stops at its N-th line.",
+            lambda s, a: s.why(a), _why_parse, example="2 --test t.t --top 5 --normal"),
+    Command("changed",
+            "tnorm changed EXPR\n"
+            "  Which test steps changed EXPR: EXPR is an lvalue of the current stop (a field,\n"
+            "  a variable, an array element); its address is watched (a hardware watchpoint\n"
+            "  where the debugger can) while the test being stepped (or the last result) runs\n"
+            "  again from the start, and every write that changed it is listed: the step, old\n"
+            "  -> new, and the source line that wrote it.",
+            lambda s, a: s.changed(a), _changed_parse, example="t->root->height"),
+)
+COMMAND = {c.name: c for c in COMMANDS}
+SUBCOMMANDS = tuple(c.name for c in COMMANDS)
+HELP = {c.name: c.help for c in COMMANDS}
+
+# The prefix command's help (`help tnorm`): a typical session, in its order.  A line whose third
+# field is True is for a host with process record (gdb) only.
+TOUR = (
+    ("tnorm signature", "the failure's signature, as the engine prints it", False),
+    ("tnorm minimize", "the one short canonical test that fails the same way", False),
+    ("tnorm run", "start the program on it, stopped before step 0", False),
+    ("tnorm step", "continue to the next test step and print it", False),
+    ("tnorm goto K|fail", "(re)start and stop before step K, or the failing step", False),
+    ("tnorm goto fail --record", "the same, then record on to the failure: reverse-step,\n"
+     "reverse-continue, tnorm changed EXPR go back inside the step", True),
+    ("tnorm back [N]", "go back N steps (the test runs again to there)", False),
+    ("tnorm pools", "the live pool instances and the steps that set them", False),
+    ("tnorm break K", "stop before step K whenever the program runs", False),
+    ("tnorm changed EXPR", "which steps changed EXPR, and the lines that wrote it", False),
+    ("tnorm why", "where is the bug: the source lines ranked, and N to stop at one", False),
+    ("tnorm triage DIR", "one test per fault from a folder of failing tests", False),
+)
+
+
+def prefix_doc(record, more):
+    """The help of the `tnorm` command itself (the plugins' docstring): what it is, every
+    subcommand (from COMMANDS), a typical session (TOUR; with the process-record lines when
+    `record`), then the line `more` (where each subcommand's options are)."""
+    lines = ["Minimize failing tests and step through them (tnorm).", ""]
+    lines += textwrap.wrap("Subcommands: " + ", ".join(SUBCOMMANDS) + ".", 79)
+    lines.append("A typical session: run the program on a failing test until it crashes, then")
+    for cmd, what, needs_record in TOUR:
+        if record or not needs_record:
+            what = what.splitlines()
+            lines.append("  %s%s%s" % (cmd, " " * max(3, 21 - len(cmd)), what[0]))
+            lines += ["%23s%s" % ("", w) for w in what[1:]]
+    return "\n".join(lines + [more])
+
+
+def help_text():
+    """What `tnorm help` prints: every subcommand's help, in the table's order."""
+    return ("tnorm: minimize, reduce, normalize and step through failing tests\n\n" +
+            "\n".join(c.help for c in COMMANDS) + "\n")
 
 
 def why_table(res, top, source):
@@ -567,7 +789,7 @@ class _Navigation:
     def goto(self, k, record=False, limit=None):
         self._need_test()
         h = self.host
-        if record and not getattr(h, "can_record", False):
+        if record and not h.can_record:
             raise UsageError(h.no_record)
         n = len(self.stepping)
         if k == "fail" or record:
@@ -784,7 +1006,6 @@ class _Navigation:
             lines.append("calls:   " + where(fn))
         return lines
 
-    # ---- dispatch ----------------------------------------------------------------------------
     # ---- why (issue 29) ----------------------------------------------------------------------
     def _why_minimize(self, program, tmpl, test):
         """Minimize `test` into the file `tnorm minimize` would write (default_output): (the
@@ -858,13 +1079,13 @@ class _Navigation:
             raise UsageError("tnorm changed needs a stopped program where %s can be evaluated "
                              "(a breakpoint, tnorm goto, tnorm why N)" % expr)
         w = h.write
-        if getattr(h, "recording", None) is not None and h.recording():
+        if h.recording():
             writes = self._changed_in_history(expr)
             if writes:
                 return writes
         h.navigating = True
         try:
-            first, writes = h.watch_run(self.run_args, expr)
+            first, writes = watch_run(h, self.run_args, expr)
         finally:
             h.navigating = False
         w("%s = %s before step 0\n" % (expr, first))
@@ -1222,31 +1443,14 @@ class Session(_Navigation):
 
     # ---- dispatch --------------------------------------------------------------------------
     def command(self, argstring):
-        """Run `tnorm ARGS`.  Raises UsageError or Error with a one-line message."""
+        """Run `tnorm ARGS`: the subcommand's entry in COMMANDS parses the rest and its handler
+        runs it.  Raises UsageError or Error with a one-line message."""
         words = (argstring or "").strip().split(None, 1)
         if not words or words[0] in ("help", "--help", "-h"):
-            self.host.write("tnorm: minimize, reduce, normalize and step through failing tests\n\n" +
-                            "\n".join(HELP[s] for s in SUBCOMMANDS) + "\n")
+            self.host.write(help_text())
             return None
         sub, rest = words[0], words[1] if len(words) > 1 else ""
         a = parse(sub, rest)
-        if sub in ("minimize", "reduce", "normalize", "generalize"):
-            return self.job(sub, a)
-        if sub == "triage":
-            return self.triage(a)
-        if sub == "signature":
-            self.host.write(self.signature() + "\n")
-            return None
-        if sub == "run":
-            return self.run(a)
-        if sub == "step":
-            return self.step(a)
-        if sub in NAV_SUBCOMMANDS:
-            return self.nav_command(sub, a)
-        if sub == "why":
-            return self.why(a)
-        if sub == "changed":
-            return self.changed(a)
-        return self.steps()
+        return COMMAND[sub].handler(self, a)
 
 

@@ -10,31 +10,13 @@ import tempfile
 
 sys.path[:0] = [sys.argv[1], sys.argv[2]]  # build/core/python, core/python
 import tnorm_shared  # noqa: E402
+from tap import check, raises, finish  # noqa: E402  (tests/integration/tap.py)
 from tnorm_shared import _tnorm  # noqa: E402
 
 SRC, BUILD = sys.argv[3], sys.argv[4]
 D = os.path.join(BUILD, "examples/avl/avl_driver")
 H = os.path.join(SRC, "examples/avl/avl.tnh")
 W = tempfile.mkdtemp()
-passed = failed = 0
-
-
-def check(what, cond):
-    global passed, failed
-    if cond:
-        passed += 1
-        print("ok - " + what)
-    else:
-        failed += 1
-        print("FAIL - " + what)
-
-
-def raises(exc, fn, *a, **k):
-    try:
-        fn(*a, **k)
-    except exc as e:
-        return e
-    return None
 
 
 for name in ("fail-1.t", "pass-1.t"):
@@ -403,5 +385,4 @@ check("pools: no leaked Python objects over 200 calls (%d -> %d)" % (before, len
       len(gc.get_objects()) - before < 20)
 
 shutil.rmtree(W)
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()
