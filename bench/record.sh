@@ -8,6 +8,10 @@
 # single-steps the whole run, the sanitizer's report included, which takes minutes, see below).  CPU is gdb's own user+sys (the
 # recording and the replay are gdb's work) plus its reaped children's (the re-runs'), from
 # getrusage inside gdb; wall is shown too (the machine is shared).  Prints one table.
+# Cases of programs that are no tnorm driver (a fuzz target with a plain main: the whole run is
+# the failing step, recorded from LLVMFuzzerTestOneInput on), e.g. the real bugs of the
+# ground-truth corpora (bench/groundtruth), come from RECORD_CASES: one case a line,
+# "NAME PROGRAM TEST FRAME EXPR" (the normal form TEST is run as PROGRAM TEST).
 #   bash bench/record.sh [BUILD]     (BUILD: a build with the tests' drivers, default build)
 set -u
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -59,13 +63,19 @@ cases=(
 	"avl-asan $B/tests/driver/avl_driver_faulty_asan avl.norm check_node n->left"
 	"ring-asan $B/tests/driver/ring_driver_asan ring-asan.t h_put at norerun"
 	"ring-ubsan $B/tests/driver/ring_driver_ubsan ring-ubsan.t h_scale - norerun"
+	"balance $B/tests/suts/sut_balance $SRC/bench/record-balance.t check s->depth whole"
 )
+while read -r line; do
+	[ -n "$line" ] && cases+=("$line whole")
+done <<<"${RECORD_CASES-}"
 printf '%-11s %6s %12s %16s %19s %18s %9s\n' case steps instructions "goto+continue s" "goto --record s" "changed, history" "re-run s"
 printf '%-11s %6s %12s %16s %19s %18s %9s\n' "" "" "" "cpu (wall)" "cpu (wall)" "cpu (wall)" "cpu"
 for c in "${cases[@]}"; do
 	set -- $c
 	name=$1 drv=$2 t=$3 fr=$4 expr=$5 rerun=(-ex 'record stop' -ex "frame function $fr" -ex "timed rerun tnorm changed $expr")
 	[ "${6-}" = norerun ] && rerun=()
+	load=(-ex "tnorm run $t")
+	[ "${6-}" = whole ] && load=()  # (no steps to load: the program's argument is the test)
 	# (EXPR "-": no tnorm changed.  The UBSan ring's handler has no location that the step
 	# changes before the report: its local r holds the pointer of the step before, so tnorm
 	# changed found nothing in the history and ran the test again, report and all.)
@@ -74,11 +84,12 @@ for c in "${cases[@]}"; do
 	[ -x "$drv" ] || continue
 	log=$name.log
 	timeout 1200 gdb -batch -nx -ex "source $B/gdb-plugin/tnorm-gdb.py" -ex "source timed.py" \
-		-ex "tnorm run $t" -ex 'timed plain tnorm goto fail' -ex 'timed cont continue' \
+		"${load[@]}" -ex 'timed plain tnorm goto fail' -ex 'timed cont continue' \
 		-ex 'timed record tnorm goto fail --record' -ex 'info record' "${history[@]}" "${rerun[@]}" \
 		--args "$drv" "$t" >"$log" 2>&1
 	get() { awk -v k="$1" '$1 == "@@" && $2 == k {printf "%s", $'"$2"'}' "$log"; }
 	steps=$(grep -vc '^#' "$t")
+	[ "${6-}" = whole ] && steps=whole
 	insns=$(sed -n 's/^Log contains \([0-9]*\) instructions.*/\1/p' "$log" | head -1)
 	plain_cpu=$(python3 -c "print('%.2f' % ($(get plain 3) + $(get cont 3)))")
 	plain_wall=$(python3 -c "print('%.2f' % ($(get plain 4) + $(get cont 4)))")

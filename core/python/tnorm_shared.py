@@ -160,6 +160,18 @@ def find_test(args, explicit=None):
 is_driver = _tnorm.is_driver
 
 
+# Where the one step of a program that is no tnorm driver starts (Session._load's whole_run): a
+# fuzz target's entry when the program has one (its main only reads the input), else main.
+WHOLE_RUN_ENTRIES = ("LLVMFuzzerTestOneInput", "main")
+
+
+def whole_run_entry(host):
+    for name in WHOLE_RUN_ENTRIES[:-1]:
+        if host.function_named(name) is not None:
+            return name
+    return WHOLE_RUN_ENTRIES[-1]
+
+
 NOT_A_DRIVER = ("stepping needs a tnorm driver: %s does not link the tnorm driver runtime (it "
                 "has no test steps to stop at).  Without one, tnorm signature, reduce, minimize, "
                 "normalize and triage work on the test file's bytes; see %s")
@@ -284,7 +296,9 @@ class Host:
       alive(): the program is running (stopped in the debugger);
       hook_step(): the step index when stopped at tnorm_step_hook, else None;
       start(ARGS): (re)start the program with ARGS, stopped before step 0: that step's index, or
-        None when it did not get there (gdb's takes record=True: a run record full follows);
+        None when it did not get there (gdb's takes record=True: a run record full follows,
+        and entry=FUNCTION: a program that is no tnorm driver, whose whole run is step 0, is
+        stopped at that function's first instruction instead);
       next_step(): continue to the next tnorm_step_hook: its step, None when the run ended or
         stopped elsewhere; disarm(): disable the breakpoint on tnorm_step_hook that start and
         next_step arm (a plain continue then runs the test on);
@@ -331,23 +345,24 @@ class _WatchSilent(Exception):
     """The watched value changed, and the hardware watchpoint never stopped the program."""
 
 
-def watch_run(host, args, expr):
+def watch_run(host, args, expr, entry=None):
     """`tnorm changed EXPR`: EXPR's location, taken at the current stop, watched for writes
     while the test runs again from its start (host.watch_start).  Returns (the value before
     step 0, [(step, old, new, "func file:line")]).  Where hardware watchpoints do not fire (a
     virtual machine that gives the debugger no debug registers: the value changed and the
     watchpoint never stopped the program), host.watch_software runs it again with software
-    watchpoints, or says it cannot."""
+    watchpoints, or says it cannot.  entry: a whole run's entry function (Session._load), the
+    run then starts there (host.watch_start(args, entry=ENTRY), a host that can record)."""
     loc = host.watch_location(expr)
     try:
-        return _watch_loop(host, args, loc, False)
+        return _watch_loop(host, args, loc, False, entry)
     except _WatchSilent:
         pass
-    return host.watch_software(lambda: _watch_loop(host, args, loc, True), expr)
+    return host.watch_software(lambda: _watch_loop(host, args, loc, True, entry), expr)
 
 
-def _watch_loop(host, args, loc, software):
-    step = host.watch_start(args)
+def _watch_loop(host, args, loc, software, entry):
+    step = host.watch_start(args) if entry is None else host.watch_start(args, entry=entry)
     writes = []
     wp = None
     old = first = host.watch_value(loc)
@@ -708,17 +723,27 @@ class _Navigation:
             self._record_sizes = {}  # (program, args, mtime, size, step) -> instructions run
 
     # ---- the test and its failure -----------------------------------------------------------
-    def _load(self, test):
-        """Read the steps of `test` (a path); it becomes the test being stepped."""
+    def _load(self, test, whole_run=False):
+        """Read the steps of `test` (a path); it becomes the test being stepped.  whole_run: a
+        program that is no tnorm driver is accepted, where the host can record: its run of the
+        test is one step, from its entry (whole_run_entry) to its end (issue 41)."""
         self._nav_init()
         program, args = self.host.program()
-        if not is_driver(program):
+        driver = is_driver(program)
+        if not driver and not (whole_run and getattr(self.host, "can_record", False)):
             raise UsageError(NOT_A_DRIVER % (program, self.host.doc))
         if not os.path.isfile(test):
             raise UsageError("%s: no such test file" % test)
         test = os.path.abspath(test)
-        with open(test, encoding="utf-8", errors="replace") as f:
-            steps = parse_steps(f.read())
+        self.entry = None if driver else whole_run_entry(self.host)
+        if driver:
+            with open(test, encoding="utf-8", errors="replace") as f:
+                steps = parse_steps(f.read())
+        else:
+            steps = [("the run of %s on %s, from %s on" % (os.path.basename(program),
+                                                          os.path.basename(test), self.entry),
+                      ["%s is no tnorm driver: its whole run is one step" %
+                       os.path.basename(program)])]
         if not steps:
             raise UsageError("%s has no steps" % test)
         try:
@@ -730,11 +755,13 @@ class _Navigation:
         self.run_args = [test if x == "{}" else x for x in tmpl]
         return program, tmpl
 
-    def _need_test(self):
+    def _need_test(self, whole_run=False):
         """The test goto and back work on: the one being stepped, else the last result, else
-        the program's test argument."""
+        the program's test argument.  whole_run: as _load's."""
         self._nav_init()
         if self.stepping is not None and self.test_path is not None:
+            if self.entry is not None and not whole_run:
+                raise UsageError(NOT_A_DRIVER % (self.host.program()[0], self.host.doc))
             return
         test = self.last_result
         if test is None:
@@ -744,7 +771,7 @@ class _Navigation:
             except UsageError:
                 raise UsageError("no test loaded: start one with tnorm run TEST (or run tnorm "
                                  "minimize first)")
-        self._load(test)
+        self._load(test, whole_run)
 
     def failure(self):
         """(step, top) of the test being stepped, from the engine's run of it: the last STEP the
@@ -758,9 +785,14 @@ class _Navigation:
         _, tmpl = find_test(self.run_args, self.test_path) if self.run_args else (None, ["{}"])
         key = (program, tuple(tmpl), self.test_path, st.st_mtime_ns, st.st_size)
         if key not in self._failures:
-            res = _tnorm.run([program, "--trace"] + tmpl, self.test_path)
-            self._failures[key] = ((_tnorm.last_trace_step(res["stderr"]), res["top"])
-                                   if res["outcome"] == "fail" else (None, None))
+            if self.entry is not None:  # a whole run: it is step 0
+                res = _tnorm.run([program] + tmpl, self.test_path)
+                step = 0
+            else:
+                res = _tnorm.run([program, "--trace"] + tmpl, self.test_path)
+                step = _tnorm.last_trace_step(res["stderr"])
+            self._failures[key] = ((step, res["top"]) if res["outcome"] == "fail"
+                                   else (None, None))
         return self._failures[key]
 
     def failure_note(self, k):
@@ -787,7 +819,7 @@ class _Navigation:
             return None
 
     def goto(self, k, record=False, limit=None):
-        self._need_test()
+        self._need_test(whole_run=record or k in ("fail", 0))
         h = self.host
         if record and not h.can_record:
             raise UsageError(h.no_record)
@@ -808,9 +840,10 @@ class _Navigation:
         h.navigating = True
         try:
             if record:
-                here = h.start(self.run_args, record=True)  # a run glibc makes recordable
-            elif here is None or here > k or args != self.run_args:
-                here = h.start(self.run_args)
+                # a run glibc makes recordable
+                here = h.start(self.run_args, record=True, entry=self.entry)
+            elif here is None or here > k or args != self.run_args or self.entry is not None:
+                here = h.start(self.run_args, entry=self.entry)
             while here is not None and here < k:
                 here = h.next_step()
         finally:
@@ -839,8 +872,9 @@ class _Navigation:
             how = "%d times the %d the last recording ran" % (RECORD_HEADROOM, sizes[key])
         else:
             limit, how = RECORD_LIMIT, "the first recording of this test"
-        w("recording from step %d on: gdb's record full, at most %d instructions (%s)\n"
-          % (k, limit, how))
+        start = "step %d" % k if self.entry is None else self.entry
+        w("recording from %s on: gdb's record full, at most %d instructions (%s)\n"
+          % (start, limit, how))
         h.flush()
         h.navigating = True
         try:
@@ -862,20 +896,21 @@ class _Navigation:
               "on to the failure (that ends the history)\n" % r["report"])
         elif desc.startswith("the program stopped: "):
             sizes[key] = r["total"]
-            w("the test failed during step %d: %s\n" % (self.current, desc[len(
-                "the program stopped: "):]))
+            w("the test failed during %s: %s\n" % (
+                "step %d" % self.current if self.entry is None else "the run",
+                desc[len("the program stopped: "):]))
         else:
             w("the run stopped before the failure: %s\n" % desc)
         if r["first"] > 1:
-            w("the history was cut: from step %d on the run took %d instructions, the limit "
-              "keeps the last %d (reverse execution stops at instruction %d); tnorm goto %d "
+            w("the history was cut: from %s on the run took %d instructions, the limit "
+              "keeps the last %d (reverse execution stops at instruction %d); tnorm goto %s "
               "--record again keeps them all (its limit is then %d)\n"
-              % (k, r["total"], r["count"], r["first"], k,
+              % (start, r["total"], r["count"], r["first"], k if self.entry is None else "fail",
                  max(RECORD_MIN, RECORD_HEADROOM * r["total"])))
         else:
-            w("recorded %d instructions, from the start of step %d: reverse-step, reverse-next, "
+            w("recorded %d instructions, from the start of %s: reverse-step, reverse-next, "
               "reverse-finish and reverse-continue go back to there; tnorm changed EXPR reads "
-              "the history\n" % (r["count"], k))
+              "the history\n" % (r["count"], start))
         h.flush()
         return r
 
@@ -1073,7 +1108,7 @@ class _Navigation:
     def changed(self, expr):
         """tnorm changed EXPR: the writes that changed EXPR's location during a run of the test
         from its start, with the step each happened in."""
-        self._need_test()
+        self._need_test(whole_run=True)
         h = self.host
         if not h.alive():
             raise UsageError("tnorm changed needs a stopped program where %s can be evaluated "
@@ -1085,12 +1120,14 @@ class _Navigation:
                 return writes
         h.navigating = True
         try:
-            first, writes = watch_run(h, self.run_args, expr)
+            first, writes = watch_run(h, self.run_args, expr, self.entry)
         finally:
             h.navigating = False
-        w("%s = %s before step 0\n" % (expr, first))
+        w("%s = %s %s\n" % (expr, first, "before step 0" if self.entry is None
+                            else "at the start of " + self.entry))
         if not writes:
-            w("  not changed by any step of %s\n" % os.path.basename(self.test_path))
+            w("  not changed by %s of %s\n" % ("any step" if self.entry is None else "the run",
+                                               os.path.basename(self.test_path)))
         self._print_writes(expr, writes)
         h.write("(the program is stopped where the run ended: %s)\n" % h.stop_description())
         h.flush()
@@ -1100,16 +1137,18 @@ class _Navigation:
         """The lines of tnorm changed for writes [(step, old, new, where, ...)], then which
         step and line wrote the value last."""
         w = self.host.write
+        whole = self.entry is not None  # a whole run: no steps to name
         for step, old, new, where in (x[:4] for x in writes):
             action = self.stepping[step][0] if self.stepping and step is not None and \
-                0 <= step < len(self.stepping) else None
-            w("  step %s%s: %s -> %s    # written at %s\n" % (
-                step if step is not None else "-", " (%s)" % action if action else "", old, new,
-                where))
+                0 <= step < len(self.stepping) and not whole else None
+            w("  %s%s: %s -> %s    # written at %s\n" % (
+                "the run" if whole else "step %s" % (step if step is not None else "-"),
+                " (%s)" % action if action else "", old, new, where))
         if writes:
             step, _, new, where = writes[-1][:4]
-            w("last written by step %s, at %s: %s = %s\n" % (
-                step if step is not None else "-", where, expr, new))
+            w("last written %s, at %s: %s = %s\n" % (
+                "in the run" if whole else "by step %s" % (step if step is not None else "-"),
+                where, expr, new))
 
     def _changed_in_history(self, expr):
         """tnorm changed EXPR on the recorded history of tnorm goto K --record: no re-run.
@@ -1202,6 +1241,7 @@ class Session(_Navigation):
         self.host = host
         self.last_result = None   # path of the last result file
         self.stepping = None      # [(action, notes)] of the test `tnorm run` started
+        self.entry = None         # a whole run's entry function (Session._load), else None
         self.current = -1         # index of the current step, -1 before step 0
 
     def _with_workdir(self, fn, *args):

@@ -224,6 +224,39 @@ for san in asan ubsan; do
 	expect "record $san: record stop then continue runs the report on to the failure" \
 		grep -q "^$san:[a-z-]*\(:WRITE\)\? at h_[a-z]* (ring.c:$line)" "rec-$san.log"
 done
+# A program that is no tnorm driver (a fuzz target with a plain main): its whole run is one step,
+# recorded from its entry (LLVMFuzzerTestOneInput) on; tnorm changed on that history gives the
+# re-run's writes and last writer.  Its ASan build's report starts inside the memcpy interceptor:
+# the history ends there too (without that stop, record full follows the report for minutes).
+BAL=$TNORM_SUT_DIR/sut_balance
+printf '(x)(!' >bal.t
+g rec-whole.log -ex 'tnorm goto fail --record' -ex 'frame function check' -ex 'echo @@HIST\n' \
+	-ex 'tnorm changed s->depth' -ex 'echo @@RERUN\n' -ex 'record stop' -ex 'frame function check' \
+	-ex 'tnorm changed s->depth' -ex 'tnorm back 1' -ex 'echo ALIVE\n' --args "$BAL" bal.t
+hist=$(sed -n '/^@@HIST/,/^@@RERUN/p' rec-whole.log)
+rerun=$(sed -n '/^@@RERUN/,$p' rec-whole.log)
+expect "record whole run: no driver, the run is one step, recorded from LLVMFuzzerTestOneInput to the failure" \
+	sh -c "grep -q '^STEP 0: the run of sut_balance on bal.t, from LLVMFuzzerTestOneInput on' rec-whole.log &&
+		grep -q '^the test failed during the run: SIGABRT at check (balance.c:38)' rec-whole.log &&
+		grep -q '^recorded [0-9]* instructions, from the start of LLVMFuzzerTestOneInput' rec-whole.log"
+expect "record whole run: tnorm changed reads the history (no re-run)" sh -c "echo \"\$0\" | grep -q '(read from the history: no re-run)$'" "$hist"
+expect "record whole run: the history's writes are the re-run's (the struct's initialisation included)" \
+	[ "$(echo "$hist" | grep -c '^  the run: ')" = 5 -a "$(echo "$hist" | grep '^  the run: ' | sed 's/.*# //')" = "$(echo "$rerun" | grep '^  the run: ' | sed 's/.*# //')" ]
+expect "record whole run: the last writer is the planted bug's line, both ways" \
+	[ "$(echo "$hist" | grep '^last written')" = "last written in the run, at take balance.c:31: s->depth = -1" -a \
+	  "$(echo "$rerun" | grep '^last written')" = "last written in the run, at take balance.c:31: s->depth = -1" ]
+expect "record whole run: steps need a driver (one clear error), gdb goes on" \
+	sh -c "grep -q '^tnorm: stepping needs a tnorm driver: .*sut_balance does not link' rec-whole.log && grep -qx ALIVE rec-whole.log"
+if [ -x "$TNORM_SUT_DIR/sut_balance_asan" ]; then
+	printf '#((((((((((' >bal-asan.t
+	g rec-whole-asan.log -ex 'tnorm goto fail --record' -ex 'reverse-finish' -ex 'bt 1' -ex 'echo ALIVE\n' \
+		--args "$TNORM_SUT_DIR/sut_balance_asan" bal-asan.t
+	expect "record whole run, ASan: the history ends where the report starts inside memcpy's interceptor" \
+		grep -q "^the history ends where the sanitizer's report starts (__asan::ReportGenericError, called from tagged balance.c:44)" rec-whole-asan.log
+	expect "record whole run, ASan: reverse-finish goes back into the interceptor's caller" \
+		sh -c "grep -qE '^#0 .* in (__interceptor_memcpy|__asan_memcpy|tagged) ' rec-whole-asan.log && grep -qx ALIVE rec-whole-asan.log"
+fi
+
 # the limit: a recording cut by --limit says so, and the next one keeps the whole step
 g rec-limit.log -ex 'tnorm run avl-rec.norm' -ex 'tnorm goto fail --record --limit 2000' -ex 'tnorm goto fail --record' \
 	-ex 'tnorm goto 3 --record' -ex 'tnorm goto 2 --limit 9' -ex 'tnorm goto fail --record --limit x' -ex 'echo ALIVE\n' \
