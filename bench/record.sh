@@ -97,5 +97,5 @@ for c in "${cases[@]}"; do
 		"$plain_cpu ($plain_wall)" "$(get record 3) ($(get record 4))" \
 		"$(h=$(get history 3); [ -n "$h" ] && echo "$h ($(get history 4))" || echo -)" \
 		"$(r=$(get rerun 3); echo "${r:--}")"
-	[ "$expr" = - ] || grep -q '^last written by step' "$log" || echo "    ($name: no 'last written' line)"
+	[ "$expr" = - ] || grep -q '^last written \(by step\|in the run\)' "$log" || echo "    ($name: no 'last written' line)"
 done

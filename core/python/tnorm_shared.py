@@ -384,7 +384,13 @@ def _watch_loop(host, args, loc, software, entry):
                 step = k
                 continue
             if new == old:
-                break  # another stop: the failure
+                # another stop: the failure.  A whole run has no step boundaries to catch a
+                # silent hardware watchpoint at: one that never fired may have missed writes
+                # that put the value back (a heap byte that the allocator fills and the
+                # program zeroes again): seen again with software watchpoints.
+                if entry is not None and not writes and not software:
+                    raise _WatchSilent()
+                break
             if not fired and not software:
                 raise _WatchSilent()
             writes.append((step, old, new, host.writer()))
