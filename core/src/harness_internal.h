@@ -26,11 +26,15 @@
 
 #include "model.h"
 
+/* A token's kind: T_NL ends a line (the language is line oriented); T_BAD is a character no
+ * token starts with. */
 typedef enum {
 	T_EOF, T_NL, T_IDENT, T_INT, T_STRING, T_LT, T_GT, T_ASSIGN, T_DOTDOT, T_LBRACE, T_RBRACE,
 	T_LPAREN, T_RPAREN, T_COMMA, T_BAD
 } tok_kind;
 
+/* A token: where it starts (line and column, for messages) and, for T_INT and T_STRING, its
+ * value. */
 typedef struct {
 	tok_kind kind;
 	const char *start;
@@ -41,6 +45,8 @@ typedef struct {
 	size_t slen;
 } token;
 
+/* The parser: the harness being built, the text being read (named `name` in messages), the
+ * current line, and a one-token lookahead (tok, when `have`). */
 typedef struct {
 	tnorm_harness *h;
 	const char *name;
