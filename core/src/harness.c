@@ -83,7 +83,8 @@ int tnorm_harness_parse(tnorm_harness **out, const char *name, const char *text,
 			break;
 		if ((err = tnorm__tnh_parse_line(&ps)) < 0)
 			goto done;
-		/* Mark checks so tnorm__tnh_finish() can partition them after the action templates. */
+		/* Mark checks so tnorm__tnh_finish() can partition them after the action
+		 * templates. */
 		if (h->ntmpls + h->nchecks > before)
 			h->tmpls[before].info.first = h->nchecks > nch ? UINT64_MAX : 0;
 	}

@@ -336,9 +336,12 @@ static int resolve_guards(parser *ps)
 		at.line = t->guard_line;
 		at.col = t->guard_col;
 		if (t->guard_ntmpls == 0)
-			err = tnorm__tnh_perr(ps, &at, "'%s' matches no template, expected a call template of '%s' with "
-			                      "%u argument%s, holding the guard's pools where it names them",
-			                      text.ptr + 9, t->guard_name, t->guard_nargs, t->guard_nargs == 1 ? "" : "s");
+			err = tnorm__tnh_perr(
+			    ps, &at,
+			    "'%s' matches no template, expected a call template of '%s' with "
+			    "%u argument%s, holding the guard's pools where it names them",
+			    text.ptr + 9, t->guard_name, t->guard_nargs,
+			    t->guard_nargs == 1 ? "" : "s");
 		else
 			err = tnorm__tnh_perr(ps, &at, "'%s' matches only this template, so no step of it could ever "
 			                      "run; expected a guard that another template meets", text.ptr + 9);

@@ -66,8 +66,9 @@ static int lex_int(parser *ps, token *t, const char *p)
 	}
 	if (t->len >= sizeof(tmp) || errno == ERANGE)
 		return tnorm__tnh_perr(ps, t, "integer '%.*s%s' is out of range, expected %s..%s",
-		                       (int)(t->len > 40 ? 40 : t->len), s, t->len > 40 ? "..." : "",
-		                       TNORM__INT64_MIN_TEXT, TNORM__INT64_MAX_TEXT);
+		                       (int)(t->len > 40 ? 40 : t->len), s,
+		                       t->len > 40 ? "..." : "", TNORM__INT64_MIN_TEXT,
+		                       TNORM__INT64_MAX_TEXT);
 	t->kind = T_INT;
 	return 0;
 }
@@ -143,7 +144,8 @@ static int lex(parser *ps, token *t)
 		ps->p = p;
 		return 0;
 	}
-	if (isdigit((unsigned char)*p) || (*p == '-' && p + 1 < ps->end && isdigit((unsigned char)p[1])))
+	if (isdigit((unsigned char)*p) ||
+	    (*p == '-' && p + 1 < ps->end && isdigit((unsigned char)p[1])))
 		return lex_int(ps, t, p);
 	if (*p == '"')
 		return lex_string(ps, t, p);
@@ -207,7 +209,8 @@ int tnorm__tnh_is_kw(const token *t, const char *kw)
  * `bytes(...)`. */
 int tnorm__tnh_is_value_kw(const token *t)
 {
-	return tnorm__tnh_is_kw(t, "null") || tnorm__tnh_is_kw(t, "strings") || tnorm__tnh_is_kw(t, "bytes");
+	return tnorm__tnh_is_kw(t, "null") || tnorm__tnh_is_kw(t, "strings") ||
+	       tnorm__tnh_is_kw(t, "bytes");
 }
 
 int tnorm__tnh_expect(parser *ps, tok_kind k, const char *what, const char *context)
@@ -218,7 +221,8 @@ int tnorm__tnh_expect(parser *ps, tok_kind k, const char *what, const char *cont
 	if ((err = tnorm__tnh_peek(ps, &t)) < 0)
 		return err;
 	if (t->kind != k)
-		return tnorm__tnh_perr(ps, t, "%s %s, expected %s", context, tnorm__tnh_tok_desc(t, b, sizeof(b)), what);
+		return tnorm__tnh_perr(ps, t, "%s %s, expected %s", context,
+		                       tnorm__tnh_tok_desc(t, b, sizeof(b)), what);
 	tnorm__tnh_consume(ps);
 	return 0;
 }

@@ -67,8 +67,10 @@ static int add_slot(parser *ps, tnorm__tmpl *t, const token *where, tnorm_slot_k
 {
 	uint32_t s = t->info.nslots;
 	if (s >= TNORM_MAX_SLOTS)
-		return tnorm__tnh_perr(ps, where, "too many slots in one template, expected at most %d "
-		                       "(left-hand side included)", TNORM_MAX_SLOTS);
+		return tnorm__tnh_perr(ps, where,
+		                       "too many slots in one template, expected at most %d "
+		                       "(left-hand side included)",
+		                       TNORM_MAX_SLOTS);
 	t->info.slot[s].kind = kind;
 	if (kind == TNORM_SLOT_POOL) {
 		t->info.slot[s].pool = pool;
@@ -91,8 +93,9 @@ static int open_args(parser *ps, const token *name, int *empty)
 	if ((err = tnorm__tnh_peek(ps, &tk)) < 0)
 		return err;
 	if (tk->kind != T_LPAREN)
-		return tnorm__tnh_perr(ps, tk, "found %s after '%.*s', expected '(' to start the argument list",
-		                       tnorm__tnh_tok_desc(tk, b, sizeof(b)), (int)name->len, name->start);
+		return tnorm__tnh_perr(
+		    ps, tk, "found %s after '%.*s', expected '(' to start the argument list",
+		    tnorm__tnh_tok_desc(tk, b, sizeof(b)), (int)name->len, name->start);
 	tnorm__tnh_consume(ps);
 	if ((err = tnorm__tnh_peek(ps, &tk)) < 0)
 		return err;
@@ -135,7 +138,8 @@ static int parse_move(parser *ps, tnorm__tmpl *t, int is_check)
 	kw = *tk;
 	kw.sval = NULL;
 	if (is_check)
-		return tnorm__tnh_perr(ps, &kw, "a check cannot take a value with 'move', expected <pool>");
+		return tnorm__tnh_perr(ps, &kw,
+		                       "a check cannot take a value with 'move', expected <pool>");
 	if (t->info.is_pure)
 		return tnorm__tnh_perr(ps, &kw, "a pure call changes none of its arguments, so it cannot take one "
 		                       "with 'move'; expected <pool>, or no 'pure'");
@@ -147,8 +151,11 @@ static int parse_move(parser *ps, tnorm__tmpl *t, int is_check)
 	if ((err = parse_pool_ref(ps, &pool, &where)) < 0)
 		return err;
 	if (ps->h->pools[pool].info.is_const)
-		return tnorm__tnh_perr(ps, &where, "pool '%s' is const, so no call can take its value; expected "
-		                       "'move' on a pool that is not const", ps->h->pools[pool].name);
+		return tnorm__tnh_perr(
+		    ps, &where,
+		    "pool '%s' is const, so no call can take its value; expected "
+		    "'move' on a pool that is not const",
+		    ps->h->pools[pool].name);
 	if ((err = add_slot(ps, t, &where, TNORM_SLOT_POOL, pool, NULL)) < 0)
 		return err;
 	t->info.slot[t->info.nslots - 1].moves = 1;
@@ -242,8 +249,11 @@ static int parse_guard(parser *ps, tnorm__tmpl *tm)
 	if ((err = tnorm__tnh_peek(ps, &tk)) < 0)
 		return err;
 	if (tk->kind != T_IDENT || tnorm__tnh_is_value_kw(tk))
-		return tnorm__tnh_perr(ps, tk, "found %s after 'requires', expected the call that must come "
-		                       "before, such as 'put(<pool>, _)'", tnorm__tnh_tok_desc(tk, b, sizeof(b)));
+		return tnorm__tnh_perr(
+		    ps, tk,
+		    "found %s after 'requires', expected the call that must come "
+		    "before, such as 'put(<pool>, _)'",
+		    tnorm__tnh_tok_desc(tk, b, sizeof(b)));
 	name = *tk;
 	name.sval = NULL;
 	if (!(tm->guard_name = tnorm__strndup(name.start, name.len)))
@@ -258,8 +268,9 @@ static int parse_guard(parser *ps, tnorm__tmpl *tm)
 		if ((err = tnorm__tnh_peek(ps, &tk)) < 0)
 			return err;
 		if (tm->guard_nargs == TNORM_MAX_SLOTS)
-			return tnorm__tnh_perr(ps, tk, "too many arguments in the guard, expected at most %d",
-			                       TNORM_MAX_SLOTS);
+			return tnorm__tnh_perr(
+			    ps, tk, "too many arguments in the guard, expected at most %d",
+			    TNORM_MAX_SLOTS);
 		if (tk->kind == T_LT) {
 			uint32_t pool, s, found = UINT32_MAX;
 			const char *pname;
@@ -307,8 +318,11 @@ static int parse_pool_decl(parser *ps, const token *kw)
 	name = *t;
 	name.sval = NULL;
 	if (isdigit((unsigned char)name.start[name.len - 1]))
-		return tnorm__tnh_perr(ps, &name, "pool name '%.*s' ends in a digit, expected a name whose instances "
-		                       "(NAME0, NAME1, ...) cannot be confused", (int)name.len, name.start);
+		return tnorm__tnh_perr(
+		    ps, &name,
+		    "pool name '%.*s' ends in a digit, expected a name whose instances "
+		    "(NAME0, NAME1, ...) cannot be confused",
+		    (int)name.len, name.start);
 	if (tnorm__tnh_is_kw(&name, "pool") || tnorm__tnh_is_kw(&name, "pure") || tnorm__tnh_is_kw(&name, "check") || tnorm__tnh_is_kw(&name, "const"))
 		return tnorm__tnh_perr(ps, &name, "'%.*s' is a keyword, expected a pool name", (int)name.len, name.start);
 	if (tnorm__tnh_find_pool(h, name.start, name.len, &dummy) == 0)
@@ -318,10 +332,12 @@ static int parse_pool_decl(parser *ps, const token *kw)
 	if ((err = tnorm__tnh_peek(ps, &t)) < 0)
 		return err;
 	if (t->kind != T_INT)
-		return tnorm__tnh_perr(ps, t, "found %s after the pool name, expected the number of instances",
-		                       tnorm__tnh_tok_desc(t, b, sizeof(b)));
+		return tnorm__tnh_perr(
+		    ps, t, "found %s after the pool name, expected the number of instances",
+		    tnorm__tnh_tok_desc(t, b, sizeof(b)));
 	if (t->ival < 1 || t->ival > MAX_POOL_INSTANCES)
-		return tnorm__tnh_perr(ps, t, "pool size %lld is out of range, expected 1 to %d instances",
+		return tnorm__tnh_perr(ps, t,
+		                       "pool size %lld is out of range, expected 1 to %d instances",
 		                       (long long)t->ival, MAX_POOL_INSTANCES);
 	if (!(np = tnorm__reallocarray(h->pools, h->npools + 1, sizeof(*np))))
 		return TNORM_ENOMEM;
@@ -385,7 +401,8 @@ static int parse_assignment(parser *ps, tnorm__tmpl *tm, const token *first, int
 	vw = *t;
 	vw.sval = NULL;
 	if (*is_pure)
-		return tnorm__tnh_perr(ps, first, "'pure' applies to calls, expected a call after ':='");
+		return tnorm__tnh_perr(ps, first,
+		                       "'pure' applies to calls, expected a call after ':='");
 	if ((err = tnorm__tnh_parse_vset(ps, &vs, "after ':='")) < 0)
 		goto fail;
 	tm->info.kind = TNORM_TMPL_VALUE;
@@ -422,10 +439,13 @@ static int finish_line(parser *ps, tnorm__tmpl *tm, const token *first, int is_c
 	if (!tnorm__tnh_is_kw(t, "requires"))
 		return end_of_line(ps, is_check ? "the check" : "the template");
 	if (is_check)
-		return tnorm__tnh_perr(ps, t, "a check cannot have a guard, expected 'requires' after a call "
-		                       "template");
+		return tnorm__tnh_perr(
+		    ps, t,
+		    "a check cannot have a guard, expected 'requires' after a call "
+		    "template");
 	if (tm->info.kind == TNORM_TMPL_VALUE)
-		return tnorm__tnh_perr(ps, t, "a value template cannot have a guard, expected 'requires' "
+		return tnorm__tnh_perr(ps, t,
+		                       "a value template cannot have a guard, expected 'requires' "
 		                       "after a call template");
 	if ((err = parse_guard(ps, tm)) < 0)
 		return err;
@@ -500,8 +520,11 @@ int tnorm__tnh_parse_line(parser *ps)
 			return tnorm__tnh_perr(ps, &first, "check '%s' has no arguments, expected at least one <pool> to check",
 			                       tm->name);
 	} else {
-		return tnorm__tnh_perr(ps, t, "found %s at the start of a line, expected 'pool', 'pure', 'check', "
-		                       "'<pool> :=' or a call", tnorm__tnh_tok_desc(t, b, sizeof(b)));
+		return tnorm__tnh_perr(
+		    ps, t,
+		    "found %s at the start of a line, expected 'pool', 'pure', 'check', "
+		    "'<pool> :=' or a call",
+		    tnorm__tnh_tok_desc(t, b, sizeof(b)));
 	}
 	return finish_line(ps, tm, &first, is_check);
 }

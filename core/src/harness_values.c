@@ -104,8 +104,9 @@ static int parse_list(parser *ps, tnorm__vset *vs)
 			goto done;
 		}
 		if (t->kind != T_COMMA) {
-			err = tnorm__tnh_perr(ps, t, "found %s in a value list, expected ',' or '}'",
-			                      tnorm__tnh_tok_desc(t, b, sizeof(b)));
+			err =
+			    tnorm__tnh_perr(ps, t, "found %s in a value list, expected ',' or '}'",
+			                    tnorm__tnh_tok_desc(t, b, sizeof(b)));
 			goto done;
 		}
 		tnorm__tnh_consume(ps);
@@ -120,8 +121,11 @@ static int alpha_byte(parser *ps, const token *t, unsigned char *out)
 {
 	char b[64];
 	if (t->kind != T_STRING || t->slen != 1)
-		return tnorm__tnh_perr(ps, t, "found %s in the alphabet, expected a string of letters or a range "
-		                       "of one-byte strings such as \"a\"..\"z\"", tnorm__tnh_tok_desc(t, b, sizeof(b)));
+		return tnorm__tnh_perr(
+		    ps, t,
+		    "found %s in the alphabet, expected a string of letters or a range "
+		    "of one-byte strings such as \"a\"..\"z\"",
+		    tnorm__tnh_tok_desc(t, b, sizeof(b)));
 	*out = (unsigned char)t->sval[0];
 	return 0;
 }
@@ -136,8 +140,9 @@ static int alpha_add(parser *ps, tnorm__gen *g, const token *at, unsigned char c
 		l.kind = TNORM_LIT_STRING;
 		l.s = &ch;
 		l.len = 1;
-		return tnorm__tnh_perr(ps, at, "letter %s is in the alphabet twice, expected each letter once",
-		                       tnorm__tnh_lit_text(&l, b, sizeof(b)));
+		return tnorm__tnh_perr(
+		    ps, at, "letter %s is in the alphabet twice, expected each letter once",
+		    tnorm__tnh_lit_text(&l, b, sizeof(b)));
 	}
 	g->pos[c] = (int16_t)g->nalpha;
 	g->alpha[g->nalpha++] = c;
@@ -190,7 +195,8 @@ static int parse_alphabet(parser *ps, tnorm__gen *g)
 			break; /* several pieces may follow each other: "a".."z" "_" */
 	}
 	if (g->nalpha == 0)
-		return tnorm__tnh_perr(ps, &at, "the alphabet is empty, expected at least one letter");
+		return tnorm__tnh_perr(ps, &at,
+		                       "the alphabet is empty, expected at least one letter");
 	if ((err = tnorm__tnh_expect(ps, T_COMMA, "',' and the lengths LO..HI after the alphabet",
 	                             "found")) < 0)
 		return err;
@@ -220,7 +226,8 @@ static int parse_domain(parser *ps, tnorm__vset *vs)
 	if (!(vs->gen = g = tnorm__calloc(1, sizeof(*g))))
 		return TNORM_ENOMEM;
 	memset(g->pos, 0xff, sizeof(g->pos));
-	if ((err = tnorm__tnh_expect(ps, T_LPAREN, is_bytes ? "'(' after 'bytes'" : "'(' after 'strings'",
+	if ((err = tnorm__tnh_expect(ps, T_LPAREN,
+	                             is_bytes ? "'(' after 'bytes'" : "'(' after 'strings'",
 	                             "found")) < 0)
 		return err;
 	if (is_bytes) {
