@@ -35,6 +35,9 @@
  * the engine's bytes (messages, program output, tests, paths) is decoded with "backslashreplace":
  * those bytes come from users' files and programs and need not be UTF-8, and a UnicodeDecodeError
  * must never hide the engine's own error (in gdb it would replace the file:line:col message).
+ * The dicts of run(), why() and the jobs are the library's JSON loaded (the objects the CLI's
+ * --json prints, issue 42): there bytes that are not UTF-8 are U+FFFD, and a "..._hex" key beside
+ * the text keeps a program's output or a test exactly.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
