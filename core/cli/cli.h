@@ -9,8 +9,6 @@
 #include <signal.h>
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "tnorm/tnorm.h"
 
 /* Exit codes, the same for every subcommand (docs/cli.md). */
@@ -37,9 +35,6 @@ typedef struct cli_cancel {
 extern volatile int cli_cancel_flag;
 void cli_cancel_begin(cli_cancel *c);
 void cli_cancel_end(cli_cancel *c);
-
-/* Default number of parallel jobs: the online cores (1..64). */
-unsigned cli_default_jobs(void);
 
 /* Print "tnorm CMD: <last error message>" to stderr and return the exit code for `code`. */
 int cli_fail(const char *cmd, int code);
@@ -197,24 +192,6 @@ int cli_parse(const cli_spec *s, cli_args *a, int argc, char **argv);
  * --no-harness, cli_driver_harness's (*tmp as there); else NULL.  -1 on a system error
  * (printed), else 0. */
 int cli_harness(const char *cmd, const cli_args *a, int quiet, const char **harness, char **tmp);
-
-/* JSON (json.c).  Every JSON text the CLI prints or writes is a jansson value rendered with
- * these flags, the library's own (core/src/json.h): keys in the order they were added, ", " and
- * ": " between items, reals with up to 10 significant digits. */
-#define CLI_JSON_FLAGS (JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
-/* A JSON string of the `len` bytes at `s` (NULL: ""), made valid UTF-8 by tnorm_text_utf8.
- * NULL when out of memory: the jansson call it is passed to then fails. */
-json_t *cli_json_text(const char *s, size_t len);
-json_t *cli_json_str(const char *s);
-/* A real rounded to `decimals` places (seconds: 3, the runner's times: 6). */
-json_t *cli_json_real(double v, int decimals);
-/* The value of a JSON text the library returned (NULL text: JSON null); NULL on failure. */
-json_t *cli_json_parse(const char *text);
-/* The rendered text of `v` plus a newline, freed with free(); NULL when `bad` (a jansson call
- * that built `v` failed), when `v` is NULL, or out of memory.  Releases `v` in every case. */
-char *cli_json_dump(json_t *v, int bad);
-/* Print cli_json_dump's text on stdout: 0, or a message on stderr and EXIT_SYSTEM. */
-int cli_json_print(const char *cmd, json_t *v, int bad);
 
 /* One subcommand: `run` gets argv with argv[0] = the subcommand's name. */
 typedef struct cli_command {

@@ -253,7 +253,7 @@ static int parse(job *j, int argc, char **argv)
 	tnorm_pipeline_options *po = &j->po;
 	int rc;
 	a->run.timeout = 0; /* derived from the confirm runs unless given */
-	a->jobs = cli_default_jobs();
+	a->jobs = tnorm_default_jobs();
 	a->match = "line";
 	a->max_edit = po->normalize.max_edit;
 	a->confirm = po->session.confirm;

@@ -30,22 +30,16 @@ static void help(FILE *f)
 	           "could not be started or an I/O error\n");
 }
 
-/* The --json object: the outcome, the library's signature JSON as a value, and the output. */
-static int print_json(const tnorm_run_result *res, const char *sigjson, const char *key)
+/* The --json object: the library's (tnorm_run_result_json; docs/commands/run.md), on one line. */
+static int print_json(const tnorm_run_result *res, const tnorm_match *match)
 {
-	json_t *o = json_object();
-	int bad = 0;
-	bad |= json_object_set_new(o, "outcome", json_string(tnorm_outcome_name(res->outcome)));
-	bad |= json_object_set_new(o, "exit_code", json_integer(res->exit_code));
-	bad |= json_object_set_new(o, "signal", json_integer(res->signo));
-	bad |= json_object_set_new(o, "wall", cli_json_real(res->wall, 6));
-	bad |= json_object_set_new(o, "child_cpu", cli_json_real(res->child_cpu, 6));
-	bad |= json_object_set_new(o, "signature", cli_json_parse(sigjson));
-	bad |= json_object_set_new(o, "message", cli_json_str(res->message));
-	if (key)
-		bad |= json_object_set_new(o, "key", cli_json_str(key));
-	bad |= json_object_set_new(o, "stderr", cli_json_text(res->err, res->err_len));
-	return cli_json_print("run", o, bad);
+	char *text = NULL;
+	int err = tnorm_run_result_json(&text, res, match);
+	if (err < 0)
+		return cli_fail("run", err);
+	printf("%s\n", text);
+	tnorm_free(text);
+	return EXIT_OK;
 }
 
 /*
@@ -79,7 +73,7 @@ int cmd_run(int argc, char **argv)
 	tnorm_runner *r = NULL;
 	cli_cancel sigs_in;
 	tnorm_run_result res;
-	char *data = NULL, *sig = NULL, *sigjson = NULL, *key = NULL;
+	char *data = NULL, *sig = NULL, *key = NULL;
 	tnorm_match *match = NULL;
 	size_t len = 0;
 	int err, rc = EXIT_OK;
@@ -122,14 +116,12 @@ int cmd_run(int argc, char **argv)
 		rc = cli_fail("run", err);
 		goto done;
 	}
-	if (res.sig && ((err = tnorm_signature_format(res.sig, 0, &sig)) < 0 ||
-	                (err = tnorm_signature_json(res.sig, &sigjson)) < 0 ||
-	                (match && (err = tnorm_match_key(match, res.sig, &key)) < 0))) {
+	if (a.json) {
+		rc = print_json(&res, match);
+	} else if (res.sig && ((err = tnorm_signature_format(res.sig, 0, &sig)) < 0 ||
+	                       (match && (err = tnorm_match_key(match, res.sig, &key)) < 0))) {
 		rc = cli_fail("run", err);
 		goto done;
-	}
-	if (a.json) {
-		rc = print_json(&res, sigjson, key);
 	} else {
 		printf("outcome: %s\n", tnorm_outcome_name(res.outcome));
 		if (sig)
@@ -155,7 +147,6 @@ done:
 	tnorm_free(key);
 	tnorm_match_free(match);
 	tnorm_free(sig);
-	tnorm_free(sigjson);
 	tnorm_free(data);
 	tnorm_run_result_dispose(&res);
 	tnorm_runner_free(r);

@@ -324,7 +324,7 @@ static int parse(cli_args *a, tnorm_triage_options *o, int argc, char **argv)
 	static const cli_spec spec = {"triage", CLI_TRIAGE, 1, 1, help};
 	int rc;
 	a->run.timeout = 0; /* derived from each test's confirm runs unless given */
-	a->jobs = cli_default_jobs();
+	a->jobs = tnorm_default_jobs();
 	a->match = "line";
 	a->lease = o->lease;
 	a->polish = o->polish;

@@ -71,59 +71,19 @@ static int minimize(const char *harness, const char *test, char **rest, const cl
 	return err;
 }
 
-/* Line `line` of `file`, without its newline, in buf ("" when the file cannot be read). */
-static const char *source_line(const char *file, unsigned line, char *buf, size_t size)
+/* The result as the library renders it: the --json object (tnorm_why_result_json) or the
+ * table of the `top` best lines (tnorm_why_result_text), on stdout. */
+static int print_result(const tnorm_why_result *w, int json, size_t top)
 {
-	FILE *f = fopen(file, "r");
-	unsigned n = 0;
-	buf[0] = '\0';
-	if (!f)
-		return buf;
-	while (fgets(buf, (int)size, f))
-		if (++n == line)
-			break;
-	fclose(f);
-	if (n != line)
-		buf[0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return buf + strspn(buf, " \t");
-}
-
-static int print_json(const tnorm_why_result *w)
-{
-	json_t *o = json_object(), *lines = json_array(), *nb = json_array();
-	size_t i;
-	int bad = 0;
-	for (i = 0; i < w->nlines; i++) {
-		const tnorm_why_line *l = &w->lines[i];
-		json_t *e = json_object();
-		bad |= json_object_set_new(e, "file", cli_json_str(l->file));
-		bad |= json_object_set_new(e, "line", json_integer(l->line));
-		bad |= json_object_set_new(e, "function", l->function ? cli_json_str(l->function)
-		                                                     : json_null());
-		bad |= json_object_set_new(e, "score", cli_json_real(l->score, 4));
-		bad |= json_object_set_new(e, "ochiai", cli_json_real(l->ochiai, 4));
-		bad |= json_object_set_new(e, "failing", json_integer(l->failing));
-		bad |= json_object_set_new(e, "passing", json_integer(l->passing));
-		bad |= json_array_append_new(lines, e);
-	}
-	for (i = 0; i < w->nneighbours; i++) {
-		const tnorm_why_neighbour *n = &w->neighbours[i];
-		json_t *e = json_object();
-		bad |= json_object_set_new(e, "test", cli_json_text(n->test, n->len));
-		bad |= json_object_set_new(e, "outcome", json_string(tnorm_why_outcome(n)));
-		bad |= json_object_set_new(e, "reused", json_boolean(n->reused));
-		bad |= json_array_append_new(nb, e);
-	}
-	bad |= json_object_set_new(o, "signature", cli_json_str(w->signature));
-	bad |= json_object_set_new(o, "lines", lines);
-	bad |= json_object_set_new(o, "neighbours", nb);
-	bad |= json_object_set_new(o, "failing", json_integer(w->failing));
-	bad |= json_object_set_new(o, "passing", json_integer(w->passing));
-	bad |= json_object_set_new(o, "runs", json_integer((json_int_t)w->runs));
-	bad |= json_object_set_new(o, "reused", json_integer((json_int_t)w->reused));
-	bad |= json_object_set_new(o, "seconds", cli_json_real(w->seconds, 3));
-	return cli_json_print("why", o, bad);
+	char *text = NULL;
+	int err = json ? tnorm_why_result_json(&text, w) : tnorm_why_result_text(&text, w, top);
+	if (err < 0)
+		return cli_fail("why", err);
+	fputs(text, stdout);
+	if (json)
+		putchar('\n');
+	tnorm_free(text);
+	return EXIT_OK;
 }
 
 int cmd_why(int argc, char **argv)
@@ -137,7 +97,7 @@ int cmd_why(int argc, char **argv)
 	const char *test, *harness;
 	char **rest, *data = NULL, *tmp_harness = NULL;
 	unsigned long long top;
-	size_t len = 0, i;
+	size_t len = 0;
 	int rc = EXIT_OK, err;
 
 	memset(&w, 0, sizeof(w));
@@ -181,27 +141,7 @@ int cmd_why(int argc, char **argv)
 		rc = cli_fail("why", err);
 		goto done;
 	}
-	if (a.json) {
-		rc = print_json(&w);
-		goto done;
-	}
-	printf("signature: %s\n", w.signature);
-	printf("%u failing and %u passing runs of the normal form and %zu neighbours (%zu runs, "
-	       "%.1f s)\n", w.failing, w.passing, w.nneighbours, w.runs, w.seconds);
-	if (w.reused)
-		printf("%zu of the neighbours were run by the minimization too (%zu came to another "
-		       "outcome this time)\n", w.reused, w.disagreed);
-	putchar('\n');
-	printf("rank  score  fail pass  where\n");
-	for (i = 0; i < w.nlines && (!top || i < top); i++) {
-		const tnorm_why_line *l = &w.lines[i];
-		const char *base = strrchr(l->file, '/');
-		char src[512];
-		printf("%4zu  %5.3f  %4u %4u  %s:%u %s%s\n", i + 1, l->score, l->failing, l->passing,
-		       base ? base + 1 : l->file, l->line, l->function ? l->function : "",
-		       l->on_stack == 2 ? " (where it failed)" : l->on_stack ? " (on its stack)" : "");
-		printf("                        %s\n", source_line(l->file, l->line, src, sizeof(src)));
-	}
+	rc = print_result(&w, a.json, (size_t)top);
 done:
 	if (tmp_harness)
 		unlink(tmp_harness);

@@ -208,32 +208,26 @@ fail:
 	return NULL;
 }
 
+/* The test's placeholder in a command: the library's rule (tnorm/policy.h). */
 static int has_braces(char *const *v)
 {
-	size_t i;
-	for (i = 0; v[i]; i++)
-		if (strstr(v[i], "{}") || strstr(v[i], "@@"))
-			return 1;
-	return 0;
+	return tnorm_argv_has_placeholder((const char *const *)v);
 }
 
 int cli_driver_harness(const char *cmd, char **rest, int quiet, const char **harness, char **tmp)
 {
 	const char *dir = getenv("TMPDIR");
 	char *text = NULL;
-	size_t i, len;
+	size_t len;
 	int fd, err;
-	*harness = NULL;
 	*tmp = NULL;
-	for (i = 1; rest[i]; i++)
-		if (!strcmp(rest[i], "--harness") && rest[i + 1]) {
-			*harness = rest[i + 1];
-			if (!quiet)
-				fprintf(stderr, "tnorm %s: the harness is %s, as the command gives it to the "
-				        "program (--harness H names another, --no-harness: the test's bytes)\n",
-				        cmd, *harness);
-			return 0;
-		}
+	if ((*harness = tnorm_argv_harness((const char *const *)rest)) != NULL) {
+		if (!quiet)
+			fprintf(stderr, "tnorm %s: the harness is %s, as the command gives it to the "
+			        "program (--harness H names another, --no-harness: the test's bytes)\n",
+			        cmd, *harness);
+		return 0;
+	}
 	if ((err = tnorm_driver_harness(rest[0], &text)) == TNORM_ENOTFOUND) {
 		tnorm_error_clear();
 		return 0; /* no driver: the test is any file */
@@ -289,10 +283,9 @@ void cli_warn_stale_harness(const char *cmd, const char *harness, const char *pr
                             char **rest)
 {
 	char *compiled = NULL, *file = NULL;
-	size_t len = 0, i;
-	for (i = 1; rest && rest[i]; i++)
-		if (!strcmp(rest[i], "--harness"))
-			return; /* the driver is given the harness to run with */
+	size_t len = 0;
+	if (rest && tnorm_argv_harness((const char *const *)rest))
+		return; /* the driver is given the harness to run with */
 	if (tnorm_driver_harness(program, &compiled) < 0 || tnorm_file_read(harness, &file, &len) < 0) {
 		tnorm_error_clear(); /* nothing to compare: what is wrong is said elsewhere */
 	} else if (strlen(compiled) != len || memcmp(compiled, file, len)) {
@@ -382,10 +375,4 @@ void cli_run_args_dispose(cli_run_args *ra)
 	ra->invalid_exits = NULL;
 	free_words(ra->fixed_argv);
 	ra->fixed_argv = NULL;
-}
-
-unsigned cli_default_jobs(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
 }

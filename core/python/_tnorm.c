@@ -13,6 +13,9 @@
  *   _tnorm.driver_harness(program) -> str or None
  *   _tnorm.default_output(test, mode) -> str
  *   _tnorm.is_driver(program) -> bool
+ *   _tnorm.default_jobs() -> int
+ *   _tnorm.argv_harness(argv) -> str or None
+ *   _tnorm.has_placeholder(argv) -> bool
  *   _tnorm.sanitizer_environment(lookup) -> dict
  *   _tnorm.ubsan_kind(message) -> str or None
  *   _tnorm.read_steps(text) -> list
@@ -32,6 +35,9 @@
  * the engine's bytes (messages, program output, tests, paths) is decoded with "backslashreplace":
  * those bytes come from users' files and programs and need not be UTF-8, and a UnicodeDecodeError
  * must never hide the engine's own error (in gdb it would replace the file:line:col message).
+ * The dicts of run(), why() and the jobs are the library's JSON loaded (the objects the CLI's
+ * --json prints, issue 42): there bytes that are not UTF-8 are U+FFFD, and a "..._hex" key beside
+ * the text keeps a program's output or a test exactly.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -213,27 +219,15 @@ out:
 
 static int set_item(PyObject *d, const char *key, PyObject *v);
 static PyObject *str_or_none(const char *s);
+static PyObject *json_value(const char *json);
 
-/* The dict run() returns.  The program's output is whatever bytes it wrote. */
-static PyObject *run_dict(const tnorm_run_result *res, const char *sig, const char *top)
+/* A result the library rendered as JSON (`err`, then its text `json`): its value (json.loads),
+ * or NULL with an exception.  Frees `json` in every case. */
+static PyObject *loaded(int err, char *json)
 {
-	PyObject *d = PyDict_New();
-	if (!d)
-		return NULL;
-	if (set_item(d, "outcome", text(tnorm_outcome_name(res->outcome))) < 0 ||
-	    set_item(d, "exit_code", PyLong_FromLong(res->exit_code)) < 0 ||
-	    set_item(d, "signo", PyLong_FromLong(res->signo)) < 0 ||
-	    set_item(d, "signature", str_or_none(sig)) < 0 ||
-	    set_item(d, "top", str_or_none(top)) < 0 ||
-	    set_item(d, "kind", str_or_none(res->sig ? tnorm_signature_kind(res->sig) : NULL)) < 0 ||
-	    set_item(d, "stdout", text_n(res->out ? res->out : "", res->out ? res->out_len : 0)) < 0 ||
-	    set_item(d, "stderr", text_n(res->err ? res->err : "", res->err ? res->err_len : 0)) < 0 ||
-	    set_item(d, "wall", PyFloat_FromDouble(res->wall)) < 0 ||
-	    set_item(d, "message", text(res->message)) < 0) {
-		Py_DECREF(d);
-		return NULL;
-	}
-	return d;
+	PyObject *v = err < 0 ? raise_engine(err) : json_value(json);
+	tnorm_free(json);
+	return v;
 }
 
 static PyObject *py_run(PyObject *self, PyObject *args, PyObject *kw)
@@ -244,7 +238,7 @@ static PyObject *py_run(PyObject *self, PyObject *args, PyObject *kw)
 	const char *test, **argv = NULL;
 	double timeout = 10.0;
 	int use_stdin = 0, err;
-	char *data = NULL, *sig = NULL, *top = NULL;
+	char *data = NULL, *json = NULL;
 	size_t len = 0;
 	tnorm_run_options ro = TNORM_RUN_OPTIONS_INIT;
 	tnorm_runner *r = NULL;
@@ -272,22 +266,13 @@ static PyObject *py_run(PyObject *self, PyObject *args, PyObject *kw)
 		err = tnorm_runner_new(&r, argv, &ro);
 	if (err == 0)
 		err = tnorm_runner_run(r, data, len, &res);
-	if (err == 0 && res.sig)
-		err = tnorm_signature_format(res.sig, 0, &sig);
-	if (err == 0 && res.sig)
-		err = tnorm_signature_format_top(res.sig, &top);
+	if (err == 0) /* the library's result object, as `tnorm run --json` prints it */
+		err = tnorm_run_result_json(&json, &res, NULL);
 	Py_END_ALLOW_THREADS
-	if (err < 0) {
-		raise_engine(err);
-		goto out;
-	}
-	result = run_dict(&res, sig, top);
-out:
+	result = loaded(err, json);
 	tnorm_run_result_dispose(&res);
 	tnorm_runner_free(r);
 	tnorm_free(data);
-	tnorm_free(sig);
-	tnorm_free(top);
 	PyMem_Free(argv);
 	PyMem_Free(invalid);
 	Py_XDECREF(keep);
@@ -888,6 +873,30 @@ static int ctx_raised(job_ctx *c)
 	return 1;
 }
 
+/* A job's `expect`: (kind, frames) as signature() takes them, or (kind, pid, pcs), a debugger's
+ * stop, symbolized by the engine as signature_at() does; -1 with an exception set. */
+static int expect_signature(PyObject *expect, tnorm_signature **out)
+{
+	PyObject *k, *f;
+	if (!PyTuple_Check(expect) || (PyTuple_GET_SIZE(expect) != 2 && PyTuple_GET_SIZE(expect) != 3))
+		return PyErr_Format(PyExc_TypeError, "expect must be (kind, frames) or (kind, pid, pcs)"),
+		       -1;
+	k = PyTuple_GET_ITEM(expect, 0);
+	f = PyTuple_GET_ITEM(expect, PyTuple_GET_SIZE(expect) - 1);
+	if (PyTuple_GET_SIZE(expect) == 3)
+		return process_signature(k, PyTuple_GET_ITEM(expect, 1), f, NULL, out) < 0 ? -1 : 0;
+	return make_signature(k, f, out) < 0 ? -1 : 0;
+}
+
+/* A match policy checked before the job starts (the engine's message); -1 with an exception. */
+static int check_match(const char *match)
+{
+	tnorm_match *m = NULL;
+	int err = tnorm_match_parse(&m, match);
+	tnorm_match_free(m);
+	return err < 0 ? (raise_engine(err), -1) : 0;
+}
+
 static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = {"argv",    "test",     "harness",  "out",      "match",
@@ -925,31 +934,11 @@ static PyObject *job(tnorm_mode mode, PyObject *args, PyObject *kw)
 		return PyErr_Format(PyExc_ValueError, "out (the result file) is required"), NULL;
 	if (timeout < 0 || timeout != timeout) /* 0 is derived from the confirm runs; none is no limit */
 		return PyErr_Format(PyExc_ValueError, "the timeout must be zero or positive");
-	if (expect != Py_None) {
-		PyObject *k, *f;
-		if (!PyTuple_Check(expect) || (PyTuple_GET_SIZE(expect) != 2 && PyTuple_GET_SIZE(expect) != 3))
-			return PyErr_Format(PyExc_TypeError, "expect must be (kind, frames) or (kind, pid, pcs)"),
-			       NULL;
-		k = PyTuple_GET_ITEM(expect, 0);
-		f = PyTuple_GET_ITEM(expect, PyTuple_GET_SIZE(expect) - 1);
-		if (PyTuple_GET_SIZE(expect) == 3) {
-			/* A debugger's stop: symbolized by the engine, as signature_at does. */
-			if (process_signature(k, PyTuple_GET_ITEM(expect, 1), f, NULL, &exp_sig) < 0)
-				return NULL;
-		} else if (make_signature(k, f, &exp_sig) < 0) {
-			return NULL;
-		}
-	}
-	if (cmd_args_get(&a, argv_obj, fixed_obj, invalid_obj, rules, progress) < 0)
+	if (expect != Py_None && expect_signature(expect, &exp_sig) < 0)
+		return NULL;
+	if (cmd_args_get(&a, argv_obj, fixed_obj, invalid_obj, rules, progress) < 0 ||
+	    check_match(match) < 0)
 		goto out;
-	{
-		tnorm_match *m = NULL;
-		if ((err = tnorm_match_parse(&m, match)) < 0) {
-			raise_engine(err);
-			goto out;
-		}
-		tnorm_match_free(m);
-	}
 	po.mode = mode;
 	po.harness = harness;
 	po.test = test;
@@ -1079,6 +1068,43 @@ static PyObject *py_driver_harness(PyObject *self, PyObject *args)
 }
 
 /* is_driver(program): whether the program links the tnorm driver runtime (nothing is run). */
+/* ---- the front ends' rules (tnorm/policy.h) -------------------------------------------------- */
+
+static PyObject *py_default_jobs(PyObject *self, PyObject *args)
+{
+	(void)self;
+	(void)args;
+	return PyLong_FromUnsignedLong(tnorm_default_jobs());
+}
+
+/* argv_harness(argv) and has_placeholder(argv): the library's reading of a command. */
+static PyObject *py_argv_harness(PyObject *self, PyObject *argv_obj)
+{
+	PyObject *keep = NULL, *result;
+	const char **argv;
+	(void)self;
+	if (!(argv = str_array(argv_obj, "argv", &keep)))
+		return NULL;
+	result = str_or_none(tnorm_argv_harness(argv));
+	PyMem_Free(argv);
+	Py_XDECREF(keep);
+	return result;
+}
+
+static PyObject *py_has_placeholder(PyObject *self, PyObject *argv_obj)
+{
+	PyObject *keep = NULL;
+	const char **argv;
+	int has;
+	(void)self;
+	if (!(argv = str_array(argv_obj, "argv", &keep)))
+		return NULL;
+	has = tnorm_argv_has_placeholder(argv);
+	PyMem_Free(argv);
+	Py_XDECREF(keep);
+	return PyBool_FromLong(has);
+}
+
 static PyObject *py_is_driver(PyObject *self, PyObject *args)
 {
 	const char *program;
@@ -1433,61 +1459,23 @@ out:
 
 /* ---- why (issue 29) ------------------------------------------------------------------------- */
 
-static PyObject *why_dict(const tnorm_why_result *w)
+/* The dict why() returns: the library's result object (tnorm_why_result_json, `tnorm why
+ * --json`), and "table", the library's text of its `top` best lines (tnorm_why_result_text, what
+ * `tnorm why` prints), which the plugins show. */
+static PyObject *why_dict(const tnorm_why_result *w, size_t top)
 {
-	PyObject *d = PyDict_New(), *lines = PyList_New(0), *nb = PyList_New(0), *tmp;
-	size_t i;
-	if (!d || !lines || !nb)
-		goto fail;
-	for (i = 0; i < w->nlines; i++) {
-		const tnorm_why_line *l = &w->lines[i];
-		PyObject *e = PyDict_New();
-		if (!e || PyList_Append(lines, e) < 0 || set_item(e, "file", text(l->file)) < 0 ||
-		    set_item(e, "line", PyLong_FromUnsignedLong(l->line)) < 0 ||
-		    set_item(e, "function", l->function ? text(l->function) : Py_NewRef(Py_None)) < 0 ||
-		    set_item(e, "score", PyFloat_FromDouble(l->score)) < 0 ||
-		    set_item(e, "ochiai", PyFloat_FromDouble(l->ochiai)) < 0 ||
-		    set_item(e, "failing", PyLong_FromUnsignedLong(l->failing)) < 0 ||
-		    set_item(e, "passing", PyLong_FromUnsignedLong(l->passing)) < 0 ||
-		    set_item(e, "on_stack", PyLong_FromLong(l->on_stack)) < 0) {
-			Py_XDECREF(e);
-			goto fail;
-		}
-		Py_DECREF(e);
+	PyObject *d;
+	char *json = NULL, *table = NULL;
+	int err = tnorm_why_result_json(&json, w);
+	if (!(d = loaded(err, json)))
+		return NULL;
+	if ((err = tnorm_why_result_text(&table, w, top)) < 0 || set_item(d, "table", text(table)) < 0) {
+		if (err < 0)
+			raise_engine(err);
+		Py_CLEAR(d);
 	}
-	for (i = 0; i < w->nneighbours; i++) {
-		const tnorm_why_neighbour *n = &w->neighbours[i];
-		PyObject *e = PyDict_New();
-		if (!e || PyList_Append(nb, e) < 0 ||
-		    set_item(e, "test", PyBytes_FromStringAndSize(n->test, (Py_ssize_t)n->len)) < 0 ||
-		    set_item(e, "outcome", text(tnorm_why_outcome(n))) < 0 ||
-		    set_item(e, "reused", PyBool_FromLong(n->reused)) < 0) {
-			Py_XDECREF(e);
-			goto fail;
-		}
-		Py_DECREF(e);
-	}
-	if (set_item(d, "signature", text(w->signature)) < 0)
-		goto fail;
-	tmp = lines; /* set_item takes the reference, whatever it returns */
-	lines = NULL;
-	if (set_item(d, "lines", tmp) < 0)
-		goto fail;
-	tmp = nb;
-	nb = NULL;
-	if (set_item(d, "neighbours", tmp) < 0 ||
-	    set_item(d, "failing", PyLong_FromUnsignedLong(w->failing)) < 0 ||
-	    set_item(d, "passing", PyLong_FromUnsignedLong(w->passing)) < 0 ||
-	    set_item(d, "runs", PyLong_FromSize_t(w->runs)) < 0 ||
-	    set_item(d, "reused", PyLong_FromSize_t(w->reused)) < 0 ||
-	    set_item(d, "seconds", PyFloat_FromDouble(w->seconds)) < 0)
-		goto fail;
+	tnorm_free(table);
 	return d;
-fail:
-	Py_XDECREF(d);
-	Py_XDECREF(lines);
-	Py_XDECREF(nb);
-	return NULL;
 }
 
 /* why(known=...): a list of dicts as a job's "near" gives them ({"test": bytes, "outcome": name,
@@ -1548,7 +1536,7 @@ fail:
 static PyObject *py_why(PyObject *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = {"argv", "test", "steps", "neighbours", "timeout", "stdin",
-	                         "invalid_exit", "known", NULL};
+	                         "invalid_exit", "known", "top", NULL};
 	PyObject *argv_obj, *keep = NULL, *result = NULL, *invalid_obj = Py_None, *known = Py_None;
 	tnorm_tested *kv = NULL;
 	size_t nk = 0, k;
@@ -1556,7 +1544,7 @@ static PyObject *py_why(PyObject *self, PyObject *args, PyObject *kw)
 	tnorm_why_options o = TNORM_WHY_OPTIONS_INIT;
 	tnorm_why_result w;
 	const char *test, **argv = NULL;
-	unsigned long long nmax = 0;
+	unsigned long long nmax = 0, top = 10;
 	double timeout = 10.0;
 	int steps = 0, use_stdin = 0, err;
 	int *invalid = NULL;
@@ -1566,8 +1554,8 @@ static PyObject *py_why(PyObject *self, PyObject *args, PyObject *kw)
 	(void)self;
 	memset(&w, 0, sizeof(w));
 	memset(&c, 0, sizeof(c));
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|pKdpOO:why", kwlist, &argv_obj, &test, &steps,
-	                                 &nmax, &timeout, &use_stdin, &invalid_obj, &known))
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|pKdpOOK:why", kwlist, &argv_obj, &test, &steps,
+	                                 &nmax, &timeout, &use_stdin, &invalid_obj, &known, &top))
 		return NULL;
 	if (known != Py_None && known_tests(known, &kv, &nk) < 0)
 		return NULL;
@@ -1598,7 +1586,7 @@ static PyObject *py_why(PyObject *self, PyObject *args, PyObject *kw)
 		raise_engine(err);
 		goto out;
 	}
-	result = why_dict(&w);
+	result = why_dict(&w, (size_t)top);
 out:
 	tnorm_why_result_dispose(&w);
 	tnorm_free(data);
@@ -1628,11 +1616,13 @@ out:
 static PyMethodDef methods[] = {
 	{"run", (PyCFunction)(void (*)(void))py_run, METH_VARARGS | METH_KEYWORDS,
 	 "run(argv, test, timeout=10.0, stdin=False, invalid_exit=()) -> dict\n\nRun the program "
-	 "once on the test "
-	 "file: outcome, exit_code, signo, signature (the engine's text, or None), kind (the "
-	 "signature's kind, such as 'SIGSEGV' or 'asan:heap-use-after-free:READ', or None), stdout, "
-	 "stderr, wall, message, top (the kind and the throwing frame only, as a note names the "
-	 "failure: 'SIGABRT at check_node (avl.c:191)', or None)."},
+	 "once on the test file: the library's result object, as `tnorm run --json` prints it "
+	 "(tnorm_run_result_json, docs/commands/run.md): outcome, exit_code, signal, wall, "
+	 "child_cpu, signature (a dict: 'kind', 'text' (the engine's text), 'frames', ...; or None), "
+	 "kind (such as 'SIGSEGV' or 'asan:heap-use-after-free:READ', or None), top (the kind and the "
+	 "throwing frame only, as a note names the failure: 'SIGABRT at check_node (avl.c:191)', or "
+	 "None), message, key (None), stdout, stderr (text; stdout_hex, stderr_hex: the exact bytes "
+	 "when they are not all text)."},
 	{"last_trace_step", py_last_trace_step, METH_VARARGS,
 	 "last_trace_step(stderr) -> int or None\n\nThe step a tnorm driver run with --trace was in "
 	 "when it ended: the number of the last 'STEP K: ' line of its stderr (str or bytes); None "
@@ -1666,11 +1656,13 @@ static PyMethodDef methods[] = {
 	 JOB_DOC("generalize", "Confirm, then annotate the test with what in it is accidental.")},
 	{"why", (PyCFunction)(void (*)(void))py_why, METH_VARARGS | METH_KEYWORDS,
 	 "why(argv, test, steps=False, neighbours=0, timeout=10.0, stdin=False, invalid_exit=(),\n"
-	 "    known=None) -> dict\n\n"
+	 "    known=None, top=10) -> dict\n\n"
 	 "Rank the source lines that make `test` (a normal form) fail over its neighbours' covered\n"
-	 "runs (tnorm/why.h): {'signature', 'lines': [{'file', 'line', 'function', 'score',\n"
-	 "'ochiai', 'failing', 'passing', 'on_stack'}] best first, 'neighbours': [{'test' (bytes),\n"
-	 "'outcome', 'reused'}], 'failing', 'passing', 'runs', 'reused', 'seconds'}.  steps: the\n"
+	 "runs (tnorm/why.h): the library's result object, as `tnorm why --json` prints it\n"
+	 "(tnorm_why_result_json): {'signature', 'lines': [{'file', 'line', 'function', 'score',\n"
+	 "'ochiai', 'failing', 'passing', 'on_stack'}] best first, 'neighbours': [{'test',\n"
+	 "('test_hex'), 'outcome', 'reused'}], 'failing', 'passing', 'runs', 'reused', 'seconds'},\n"
+	 "and 'table': the text `tnorm why --top TOP` prints (tnorm_why_result_text).  steps: the\n"
 	 "test is a harness test (neighbours delete a step or change an integer).  known: the\n"
 	 "'near' list of the job that made the test (minimize(..., keep_near=True)): its runs one\n"
 	 "edit away, the first neighbours.  Ctrl-C raises _tnorm.Error."},
@@ -1697,6 +1689,18 @@ static PyMethodDef methods[] = {
 	 "default_output(test, mode) -> str\n\nThe result file a job in `mode` ('reduce', 'normalize', "
 	 "'minimize', 'generalize') on test writes when out is not given, as the CLI's -o defaults: "
 	 "TEST.min, TEST.norm (normalize, minimize) or TEST.gen."},
+	{"default_jobs", py_default_jobs, METH_NOARGS,
+	 "default_jobs() -> int\n\nThe default number of jobs (-j) of a job or a triage, as the CLI's: "
+	 "the CPUs online, at least 1 and at most 64 (tnorm_default_jobs)."},
+	{"argv_harness", py_argv_harness, METH_O,
+	 "argv_harness(argv) -> str or None\n\nThe harness the command gives its program: the word "
+	 "after a '--harness' among the program's own arguments (argv[1] on), which a front end "
+	 "uses rather than the driver's compiled-in one, as the CLI does; None when there is none "
+	 "(tnorm_argv_harness)."},
+	{"has_placeholder", py_has_placeholder, METH_O,
+	 "has_placeholder(argv) -> bool\n\nWhether an argument of the command holds the test's "
+	 "placeholder, '{}' or '@@', anywhere in it: each run replaces it with the test's path "
+	 "(tnorm_argv_has_placeholder)."},
 	{"is_driver", py_is_driver, METH_VARARGS,
 	 "is_driver(program) -> bool\n\nWhether the program links the tnorm driver runtime (an ELF "
 	 "file that names tnorm_drv_main), as driver_harness checks before it runs anything; "

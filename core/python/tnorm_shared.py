@@ -54,7 +54,7 @@ def _job_arguments(p, sub):
     p.add_argument("--harness")
     p.add_argument("--match", default="line")
     p.add_argument("-o", "--output", dest="out")
-    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("-j", "--jobs", type=int, default=_tnorm.default_jobs())
     p.add_argument("--timeout", type=float, default=0.0)
     p.add_argument("--max-runs", type=int, default=0)
     p.add_argument("--max-time", type=float, default=0.0)
@@ -70,7 +70,7 @@ def _job_arguments(p, sub):
 def _triage_arguments(p, sub):
     p.add_argument("dir")
     p.add_argument("--harness")
-    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("-j", "--jobs", type=int, default=_tnorm.default_jobs())
     p.add_argument("-o", "--output", dest="out")
     p.add_argument("--match", default="line")
     p.add_argument("--db")
@@ -177,10 +177,15 @@ NOT_A_DRIVER = ("stepping needs a tnorm driver: %s does not link the tnorm drive
                 "normalize and triage work on the test file's bytes; see %s")
 
 
-def program_harness(program, workdir):
-    """The harness compiled into a tnorm driver (DRIVER --print-harness), written to a file in
-    workdir; None when the program is not a tnorm driver.  Only a program that links the tnorm
-    driver runtime is asked: any other program could take the option for a file name."""
+def program_harness(program, workdir, args=()):
+    """The harness the program runs with: the one its arguments give it (--harness H, the
+    library's rule: tnorm_argv_harness, as the CLI), else the one compiled into a tnorm driver
+    (DRIVER --print-harness), written to a file in workdir; None when the program is not a tnorm
+    driver.  Only a program that links the tnorm driver runtime is asked: any other program
+    could take the option for a file name."""
+    named = _tnorm.argv_harness([program] + list(args))
+    if named is not None:
+        return named
     text = _tnorm.driver_harness(program)  # the CLI's way (tnorm_driver_harness)
     if text is None or not text.strip():
         return None
@@ -668,23 +673,15 @@ def help_text():
             "\n".join(c.help for c in COMMANDS) + "\n")
 
 
-def why_table(res, top, source):
-    """The lines of a why result as tnorm why prints them; source(file, line) gives the text."""
-    out = ["signature: %s" % res["signature"],
-           "%d failing and %d passing runs of the test and %d neighbours (%d runs, %.1f s)" % (
-               res["failing"], res["passing"], len(res["neighbours"]), res["runs"],
-               res["seconds"])]
-    if res.get("reused"):
-        out.append("%d of the neighbours were run by the minimization too" % res["reused"])
-    out += ["", "rank  score  fail pass  where"]
-    for i, l in enumerate(res["lines"][:top or None]):
-        mark = " (where it failed)" if l["on_stack"] == 2 else \
-            " (on its stack)" if l["on_stack"] else ""
-        out.append("%4d  %5.3f  %4d %4d  %s:%d %s%s" % (
-            i + 1, l["score"], l["failing"], l["passing"], os.path.basename(l["file"]),
-            l["line"], l["function"] or "", mark))
-        out.append("                        " + source(l["file"], l["line"]))
-    return "\n".join(out) + "\n"
+def why_table(res, top):
+    """The lines of a why result as tnorm why --top TOP prints them: the library's text
+    (tnorm_why_result_text), which why(..., top=0) returns whole in res["table"]; each ranked line
+    is two lines of it after the header, so the first `top` (0: all) are a prefix."""
+    lines = res["table"].splitlines(True)
+    if not top:
+        return "".join(lines)
+    head = lines.index("rank  score  fail pass  where\n") + 1
+    return "".join(lines[:head + 2 * top])
 
 
 def source_line(path, line):
@@ -1058,7 +1055,7 @@ class _Navigation:
                 "(--normal: it is a normal form already)\n")
         h.flush()
         res = self._with_workdir(lambda w: _tnorm.minimize(
-            [program] + tmpl, test, harness=program_harness(program, w), out=out, db=None,
+            [program] + tmpl, test, harness=program_harness(program, w, tmpl), out=out, db=None,
             keep_near=True, progress=lambda p: h.interrupted()))
         if res["text"] is None or res["signature"] is None or not os.path.isfile(out):
             raise UsageError("tnorm why: the minimization was interrupted before the target was "
@@ -1091,11 +1088,12 @@ class _Navigation:
                 # Not the result of a tnorm minimize: minimize it first, as the command does
                 # (over the raw test's neighbours the bug's line ranks far down, issue 40).
                 run_test, known = self._why_minimize(program, tmpl, test)
-            res = _tnorm.why([program] + tmpl, run_test, steps=is_driver(program), known=known)
+            res = _tnorm.why([program] + tmpl, run_test, steps=is_driver(program), known=known,
+                             top=0)
             self._why = cache = (key, res, run_test)
         res, test = cache[1], cache[2]
         if n is None:
-            self.host.write(why_table(res, top, source_line))
+            self.host.write(why_table(res, top))
             self.host.flush()
             return res
         if n > len(res["lines"]):
@@ -1269,7 +1267,7 @@ class Session(_Navigation):
         test, tmpl = find_test(args, a.test)
         harness = a.harness
         if harness is None:
-            harness = program_harness(program, workdir)
+            harness = program_harness(program, workdir, tmpl)
         if harness is None and mode == "generalize":
             # Without a harness the test is a plain file: reduce, minimize and normalize work on
             # its bytes (generic mode); generalization annotates harness steps.
@@ -1368,10 +1366,10 @@ class Session(_Navigation):
         files = [i for i, x in enumerate(tmpl) if os.path.isfile(x)]
         if files:
             tmpl[files[0]] = "{}"
-        elif "{}" not in tmpl and "@@" not in tmpl and not a.stdin:
+        elif not (tmpl and _tnorm.has_placeholder(tmpl)) and not a.stdin:
             tmpl.append("{}")
         # Without a harness (the program is not a tnorm driver): a fuzzer's crash folder.
-        harness = a.harness or program_harness(program, workdir)
+        harness = a.harness or program_harness(program, workdir, tmpl)
         if harness is not None and not os.path.isfile(harness):
             raise UsageError("%s: no such harness file" % harness)
         db = None if a.no_db else _tnorm.db_path(os.path.join(a.dir, "x"), a.db)

@@ -130,6 +130,14 @@ json_t *tnorm__json_str(const char *s)
 	return tnorm__json_text(s, s ? strlen(s) : 0);
 }
 
+json_t *tnorm__json_real(double v, int decimals)
+{
+	double scale = 1;
+	while (decimals-- > 0)
+		scale *= 10;
+	return json_real((double)(long long)(v * scale + (v < 0 ? -0.5 : 0.5)) / scale);
+}
+
 int tnorm__json_is_text(const char *s, size_t len)
 {
 	size_t i = 0, n;

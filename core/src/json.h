@@ -10,7 +10,7 @@
 
 #include "common.h"
 
-/* The flags of every JSON text tnorm writes (the CLI's cli.h repeats them): keys in the order
+/* The flags of every JSON text tnorm writes : keys in the order
  * they were added, ", " and ": " between items, reals with up to 10 significant digits.  The
  * same result therefore always prints the same bytes. */
 #define TNORM__JSON_FLAGS (JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
@@ -20,6 +20,11 @@
  * json_array_append_new refuse a NULL value, and tnorm__json_dump reports it). */
 json_t *tnorm__json_text(const char *s, size_t len);
 json_t *tnorm__json_str(const char *s); /* the same for a NUL-terminated string */
+
+/* A JSON real holding `v` rounded to `decimals` decimal places (half away from zero): the figure
+ * a person reads, and the same bytes for the same value on every machine (seconds to 3 places,
+ * a run's wall time to 6, a why score to 4).  NULL when out of memory. */
+json_t *tnorm__json_real(double v, int decimals);
 
 /* 1 when the `len` bytes at `s` are text that a JSON string carries exactly: well-formed UTF-8
  * without a NUL byte.  Bytes that are not (a fuzzer's crash file) also need their exact copy

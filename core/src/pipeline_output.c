@@ -36,13 +36,6 @@ int tnorm_pipeline_default_output(char **out, const char *test, tnorm_mode mode)
 	return (*out = tnorm__buf_detach(&b)) ? 0 : TNORM_ENOMEM;
 }
 
-/* Seconds rounded to milliseconds: the figure a person reads, and the same bytes for the same
- * time on every machine. */
-static json_t *seconds(double v)
-{
-	return json_real((double)(long long)(v * 1000 + (v < 0 ? -0.5 : 0.5)) / 1000);
-}
-
 static json_t *slipped_json(const tnorm_pipeline_result *r)
 {
 	json_t *a = json_array();
@@ -104,7 +97,7 @@ int tnorm_pipeline_result_json(char **out, const tnorm_pipeline_options *o,
 	bad |= json_object_set_new(j, "rules", json_string(rules));
 	bad |= json_object_set_new(j, "capped", json_integer((json_int_t)r->normalize.capped));
 	bad |= json_object_set_new(j, "known_normal_form", json_boolean(r->known));
-	bad |= json_object_set_new(j, "seconds", seconds(r->stats.elapsed));
+	bad |= json_object_set_new(j, "seconds", tnorm__json_real(r->stats.elapsed, 3));
 	bad |= json_object_set_new(j, "complete", json_boolean(r->complete));
 	bad |= json_object_set_new(j, "replay", replay);
 	bad |= json_object_set_new(j, "signature", tnorm__json_str(r->signature));

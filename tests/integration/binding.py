@@ -24,7 +24,7 @@ for name in ("fail-1.t", "pass-1.t"):
 t1, p1 = os.path.join(W, "fail-1.t"), os.path.join(W, "pass-1.t")
 
 r = _tnorm.run([D, "{}"], t1)
-check("run: a failing test", r["outcome"] == "fail" and r["signature"].startswith("SIGABRT at check_node"))
+check("run: a failing test", r["outcome"] == "fail" and r["signature"]["text"].startswith("SIGABRT at check_node"))
 r = _tnorm.run([D, "{}"], p1)
 check("run: a passing test", r["outcome"] == "pass" and r["signature"] is None and r["exit_code"] == 0)
 e = raises(_tnorm.Error, _tnorm.run, [D, "{}"], os.path.join(W, "nope.t"))
@@ -69,8 +69,9 @@ try:
     e = None
 except Exception as x:  # noqa: BLE001
     r, e = None, x
-check("run: output that is not UTF-8 is decoded with backslashes (got %r)" % (e,),
-      e is None and r["stdout"] == "a\\xffb" and r["stderr"] == "\\xfe")
+check("run: output that is not UTF-8 is text with U+FFFD and its exact bytes in hex (got %r)" % (e,),
+      e is None and r["stdout"] == "a\ufffdb" and r["stdout_hex"] == "61ff62"
+      and r["stderr"] == "\ufffd" and r["stderr_hex"] == "fe")
 r = _tnorm.run(["sh", "-c", "exit 2"], t1, invalid_exit=[2])
 check("run: invalid_exit", r["outcome"] == "invalid" and r["exit_code"] == 2)
 check("run: invalid_exit out of range is ValueError",
@@ -229,10 +230,14 @@ for _ in range(30):
 gc.collect()
 check("no leaked Python objects over 120 calls (%d -> %d)" % (before, len(gc.get_objects())),
       len(gc.get_objects()) - before < 20)
-rc_before = sys.getrefcount(None)
+# (run()'s dict is json.loads of the library's JSON, and json.loads moves None's count by itself:
+# count the references to the arguments instead.)
+_argv = [D, "{}"]
+rc_before = (sys.getrefcount(_argv), sys.getrefcount(t1), sys.getrefcount(_argv[0]))
 for _ in range(50):
-    _tnorm.run([D, "{}"], t1)
-check("no reference leak on None over 50 results", abs(sys.getrefcount(None) - rc_before) < 10)
+    _tnorm.run(_argv, t1)
+check("no reference leak on the arguments over 50 results",
+      (sys.getrefcount(_argv), sys.getrefcount(t1), sys.getrefcount(_argv[0])) == rc_before)
 
 check("tnorm_shared: find_test picks the file argument", tnorm_shared.find_test(["-v", t1])[1] == ["-v", "{}"])
 check("tnorm_shared: parse_steps keeps notes", tnorm_shared.parse_steps("a = 1 # STEP 0\n# or a = 2\n# - a = 5\nf(a)\n")
@@ -268,9 +273,55 @@ check("last_trace_step: the last 'STEP K: ' line, from str or bytes",
 check("last_trace_step: not str is TypeError", isinstance(raises(TypeError, _tnorm.last_trace_step, 3), TypeError))
 r = _tnorm.run([D, "--trace", "{}"], t1)
 check("run: top is the kind and the throwing frame (%r)" % r["top"],
-      r["top"] == "SIGABRT at check_node (avl.c:191)" and r["signature"].startswith(r["top"] + " <- ")
+      r["top"] == "SIGABRT at check_node (avl.c:191)" and r["signature"]["text"].startswith(r["top"] + " <- ")
       and _tnorm.last_trace_step(r["stderr"]) is not None)
 check("run: no top for a passing test", _tnorm.run([D, "{}"], p1)["top"] is None)
+
+# One renderer per result (issue 42, item 1): run()'s and why()'s dicts are the library's JSON,
+# the object `tnorm run --json` and `tnorm why --json` print: the same keys, the same values.
+import json  # noqa: E402
+import subprocess  # noqa: E402
+T = os.path.join(BUILD, "core/cli/tnorm")
+
+
+def cli_json(*args):
+    return json.loads(subprocess.run([T] + list(args), capture_output=True, text=True).stdout)
+
+
+TIMES = ("wall", "child_cpu", "seconds")
+for name, test in (("failing", t1), ("passing", p1)):
+    r = _tnorm.run([D, "{}"], test)
+    c = cli_json("run", "--json", test, "--", D, "{}")
+    check("run: the dict of a %s test is `tnorm run --json`'s object (%s vs %s)" % (name, sorted(r), sorted(c)),
+          list(r) == list(c) and all(r[k] == c[k] for k in r if k not in TIMES))
+check("run: signal, not signo; child_cpu, key, stdout, kind and top in both",
+      {"signal", "child_cpu", "key", "stdout", "kind", "top"} <= set(r) and "signo" not in r)
+nf = os.path.join(W, "why.t")
+shutil.copy(os.path.join(SRC, "examples/avl/tests", "fail-1.t"), nf)
+w = _tnorm.why([D, "{}"], nf, steps=True, neighbours=30, top=3)
+c = cli_json("why", "--json", "--normal", "--neighbours", "30", "--harness", H, nf, "--", D, "{}")
+check("why: the dict is `tnorm why --json`'s object and the table (%s vs %s)" % (sorted(w), sorted(c)),
+      list(w) == list(c) + ["table"] and w["lines"] == c["lines"] and w["neighbours"] == c["neighbours"]
+      and all("on_stack" in l for l in c["lines"]))
+table = subprocess.run([T, "why", "--normal", "--top", "3", "--neighbours", "30", "--harness", H, nf, "--", D, "{}"],
+                       capture_output=True, text=True).stdout
+check("why: the table is what `tnorm why` prints, from its third line on (%r)" % w["table"][:200],
+      w["table"].split("\n")[2:] == table.split("\n")[2:] and w["table"].startswith("signature: "))
+check("tnorm_shared.why_table: the first N lines of the whole table",
+      tnorm_shared.why_table(_tnorm.why([D, "{}"], nf, steps=True, neighbours=30, top=0), 3).split("\n")[2:]
+      == w["table"].split("\n")[2:])
+
+# The front ends' rules (issue 42, item 3): the library's, for the CLI and the plugins alike.
+check("default_jobs: the CPUs online, 1 to 64", _tnorm.default_jobs() == max(1, min(64, os.cpu_count() or 1)))
+check("tnorm_shared: -j defaults to the library's", tnorm_shared.parse("minimize", "").jobs == _tnorm.default_jobs())
+check("argv_harness: the word after the program's own --harness",
+      _tnorm.argv_harness([D, "--harness", H, "{}"]) == H and _tnorm.argv_harness([D, "{}"]) is None
+      and _tnorm.argv_harness(["--harness", "x"]) is None and _tnorm.argv_harness([D, "--harness"]) is None)
+check("tnorm_shared.program_harness: a --harness in the program's arguments wins",
+      tnorm_shared.program_harness(D, W, ["--harness", H, "{}"]) == H)
+check("has_placeholder: {} or @@ anywhere in an argument",
+      _tnorm.has_placeholder([D, "--in={}"]) and _tnorm.has_placeholder([D, "@@"])
+      and not _tnorm.has_placeholder([D, "x"]) and not _tnorm.has_placeholder([D, "{", "}"]))
 
 # The driver runtime's table (core/src/drv_debug.h, version 2, 64-bit) in a fake memory.
 class FakeMemory:

@@ -41,6 +41,11 @@ chmod +x noisy.sh
 "$T" run --json q.t -- "$W/noisy.sh" {} >noisy.json
 expect "run --json: stderr with quotes, control bytes and non-UTF-8 parses" parse noisy.json \
 	"j['stderr'] == 'say \"hi\"\\\\ \\x01\\x1b[1m\\tcafé \\ufffdend\\n'"
+expect "run --json: the exact bytes of stderr, which is not all text, in hex" parse noisy.json \
+	"bytes.fromhex(j['stderr_hex']).endswith(b'caf\\xc3\\xa9 \\xffend\\n') and 'stdout_hex' not in j"
+# One object for the CLI and the binding (issue 42, item 1): the union of the keys, one name each.
+expect "run --json: the keys of the library's object, in its order" parse run.json \
+	"list(j) == ['outcome', 'exit_code', 'signal', 'wall', 'child_cpu', 'signature', 'kind', 'top', 'message', 'key', 'stdout', 'stderr'] and j['kind'] == j['signature']['kind'] == 'SIGABRT' and j['signature']['text'].startswith(j['top']) and j['key'] is None"
 "$T" run --json --match stack:2 q.t -- "$TW" {} >key.json
 expect "run --json --match: the key parses" parse key.json "j['key'] != ''"
 

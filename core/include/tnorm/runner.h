@@ -24,7 +24,8 @@
  *
  * Defined in: runner.c (the run and its classification), askdriver.c (what a driver says about
  *             itself), sanopts.c (sanitizer options), sender.c (tnorm_signal_from_below),
- *             report.c (tnorm_trace_last_step, beside the other readers of a run's stderr).
+ *             report.c (tnorm_trace_last_step, beside the other readers of a run's stderr),
+ *             run_output.c (a run's result as JSON).
  */
 #ifndef TNORM_RUNNER_H
 #define TNORM_RUNNER_H
@@ -180,6 +181,20 @@ TNORM_EXTERN int tnorm_runner_run(tnorm_runner *r, const void *data, size_t len,
 
 /** Free what a result owns and zero it.  Safe on a zeroed or already disposed result. */
 TNORM_EXTERN void tnorm_run_result_dispose(tnorm_run_result *res);
+
+/**
+ * The result of a run as one JSON object on one line (no newline): what `tnorm run --json`
+ * prints and the Python binding's run() returns (docs/commands/run.md lists the keys):
+ * outcome, exit_code, signal, wall, child_cpu, signature (tnorm_signature_json's object, or
+ * null), kind, top (tnorm_signature_format_top) and key (null without `match`, or without a
+ * signature), message, stdout and stderr (readable text; stdout_hex / stderr_hex beside them,
+ * the exact bytes in hex, when they are not all text).
+ * @param out   receives the text; free it with tnorm_free()
+ * @param match the policy of "key" (borrowed); NULL: "key" is null
+ * @return 0; TNORM_EINVALID (NULL out or res); TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_run_result_json(char **out, const tnorm_run_result *res,
+                                       const tnorm_match *match);
 
 /** One source line that a run executed (line coverage). */
 typedef struct tnorm_covered_line {

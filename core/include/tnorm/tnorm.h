@@ -27,5 +27,6 @@
 #include "fuzz.h"
 #include "export.h"
 #include "pools.h"
+#include "policy.h"
 
 #endif

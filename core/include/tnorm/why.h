@@ -8,6 +8,8 @@
  * form executed is scored by how well executing it separates the two (Ochiai: ef / sqrt(F *
  * (ef + ep))); among equal scores, a line on the failure's stack comes first, then the line the
  * failure stopped at.  docs/why.md has the reasons and the limits.
+ *
+ * Defined in: why.c (the job), why_output.c (its result as JSON and as the table of lines).
  */
 #ifndef TNORM_WHY_H
 #define TNORM_WHY_H
@@ -100,6 +102,28 @@ TNORM_EXTERN int tnorm_why(const tnorm_why_options *o, const char *test, size_t 
 
 /** Free what a result owns and zero it. */
 TNORM_EXTERN void tnorm_why_result_dispose(tnorm_why_result *res);
+
+/**
+ * The result as one JSON object on one line (no newline): what `tnorm why --json` prints and the
+ * Python binding's why() returns (docs/commands/why.md lists the keys): signature, lines (file,
+ * line, function, score, ochiai, failing, passing, on_stack; best first), neighbours (test,
+ * with test_hex when its bytes are not all text, outcome, reused), failing, passing, runs,
+ * reused, seconds.
+ * @param out receives the text; free it with tnorm_free()
+ * @return 0; TNORM_EINVALID (NULL argument); TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_why_result_json(char **out, const tnorm_why_result *res);
+
+/**
+ * The result as the text `tnorm why` prints and the plugins' `tnorm why` shows: the signature,
+ * the runs, then the `top` best lines (0: all), each with its rank, score, counts, place and its
+ * source text (read from the file the line table names; blank when it cannot be read).  Each
+ * ranked line is two lines of the text, after the header line "rank  score  fail pass  where", so
+ * the text for a smaller `top` is a prefix of the text for a larger one (the plugins cut it).
+ * @param out receives the text, lines ending in newlines; free it with tnorm_free()
+ * @return 0; TNORM_EINVALID (NULL argument, a result without a signature); TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_why_result_text(char **out, const tnorm_why_result *res, size_t top);
 
 #ifdef __cplusplus
 }
