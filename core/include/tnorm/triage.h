@@ -9,6 +9,9 @@
  * (triage_report.h) is written.  This is what `tnorm triage` and the debuggers' `tnorm triage`
  * run; the caller keeps the user interface, the job returns facts.
  *
+ * Defined in: triage.c (the job), triage_record.c (tnorm_triage_status_name, tnorm_triage_test_json:
+ * a test's record).
+ *
  * Why threads and not processes: inside gdb or lldb the calling process is the debugger, which
  * a library must not fork (a fork of a multi-threaded process copies its locks held, and the
  * copy of a debugger is no place to run an engine), and a library cannot assume where a `tnorm`
@@ -317,6 +320,18 @@ TNORM_EXTERN int tnorm_triage_run(const tnorm_triage_options *o, tnorm_triage_re
 
 /** Free what a result owns and zero it.  Safe on a zeroed or disposed result. */
 TNORM_EXTERN void tnorm_triage_result_dispose(tnorm_triage_result *res);
+
+/**
+ * A test's record as one line of JSON (no newline) in *out, freed with tnorm_free: the one shape
+ * of a test that a result file (OUT/results/NAME.json, which adds "hash" and "job"), report.json's
+ * "results" and the binding's dicts share.  Keys: test, status, complete, stage ("minimized" or
+ * "check": one run), message, signature, key, original_steps, reduced_steps, normal_steps, runs,
+ * seconds, reduced and normal (readable text; with reduced_hex and normal_hex, every byte in hex,
+ * when the bytes are not UTF-8 text or hold a NUL), bucket (0: none), polished, and for a test
+ * that fails, method ("minimized" or "assigned") and evidence (docs/commands/triage.md).
+ * 0, TNORM_EINVALID (NULL argument) or TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_triage_test_json(const tnorm_triage_test *t, char **out);
 
 #ifdef __cplusplus
 }

@@ -64,6 +64,17 @@ TNORM_EXTERN int tnorm_triage_report_counts_text(const tnorm_triage_result *r, c
 TNORM_EXTERN int tnorm_triage_report_json(const tnorm_triage_result *r, char **out);
 
 /**
+ * The summary `tnorm triage` prints after a complete job that is not a shard, and the plugins'
+ * `tnorm triage` too (the binding's result dict has it as "summary"): the counts, the counts in
+ * words, the sampling and the polish, then each bucket in the report's order (its tests, its
+ * signature as shown, severity, representative, --explain's lines, its normal form or annotated
+ * test), the tests not triaged, and where the report is.  Every byte of a name, a message or a
+ * form escaped (tnorm_text_escape).  *out is freed with tnorm_free().  0, TNORM_EINVALID or
+ * TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_triage_summary_text(const tnorm_triage_result *r, char **out);
+
+/**
  * report.html's text: no scripts, no external files; every name, signature and test escaped.
  * *out is freed with tnorm_free().  0 or TNORM_ENOMEM.
  */
