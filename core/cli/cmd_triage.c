@@ -326,11 +326,7 @@ int cmd_triage(int argc, char **argv)
 	cli_cancel_begin(&sigs_in);
 	fflush(stdout);
 	fflush(stderr);
-	err = tnorm_triage_run(&o, &res);
-	if (err == 0 && o.shards <= 1) /* the report is the caller's to write (a shard has none) */
-		err = tnorm_triage_report_write(&res);
-	if (err == 0 && o.shards <= 1 && a.sarif)
-		err = tnorm_triage_report_sarif_write(&res, a.sarif);
+	err = tnorm_triage_report_finish(&o, &res, tnorm_triage_run(&o, &res), a.sarif);
 	cli_cancel_end(&sigs_in);
 	undraw(&sh);
 	if (res.warning)

@@ -1411,11 +1411,7 @@ static PyObject *py_triage(PyObject *self, PyObject *args, PyObject *kw)
 	ctx_start(&c, progress, &saved);
 
 	saved = PyEval_SaveThread();
-	err = tnorm_triage_run(&o, &r);
-	if (err == 0 && o.shards <= 1) /* the report is the caller's to write (a shard has none) */
-		err = tnorm_triage_report_write(&r);
-	if (err == 0 && o.shards <= 1 && sarif)
-		err = tnorm_triage_report_sarif_write(&r, sarif);
+	err = tnorm_triage_report_finish(&o, &r, tnorm_triage_run(&o, &r), sarif);
 	PyEval_RestoreThread(saved);
 	ctx_stop(&c);
 

@@ -22,7 +22,8 @@
  * written to OUT/buckets.  This file holds the options (their versions, the job's key that
  * decides which results are this job's, the database probed), the shards, the sampled rounds
  * and tnorm_triage_run, which strings them together.  The report is not written here: the
- * caller renders it from the result (triage_report.c, sarif.c), so those do not call back.
+ * caller has it rendered from the result (tnorm_triage_report_finish, triage_output.c), so
+ * triage_report.c and sarif.c do not call back.
  *
  * Without a harness (generic mode) the tests are any files of the folder (fuzzers' crash files:
  * triage_folder.c says which), minimized as bytes; their normal forms may hold any byte, so the

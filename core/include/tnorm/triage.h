@@ -304,8 +304,8 @@ TNORM_EXTERN unsigned tnorm_triage_shard_of(const char *name, unsigned shards);
  * Triage the folder.  Fills *res (dispose it whatever the return): 0 when complete (every test
  * done, the normal forms polished, the buckets made, the representatives generalized and
  * written to OUT/buckets; a shard: its tests done and bucketed).  The report is the caller's:
- * tnorm_triage_report_write(res) writes OUT/report.json and report.html (triage_report.h), as
- * the CLI and the binding do after a complete job that is not a shard.  TNORM_EINTERRUPTED when stopped (cancel or
+ * tnorm_triage_report_finish(o, res, err, sarif) writes OUT/report.json and report.html
+ * (triage_report.h) after a complete job that is not a shard, as the CLI and the binding do.  TNORM_EINTERRUPTED when stopped (cancel or
  * the progress callback): the tests done so far are on disk and in res (the others PENDING),
  * and running the job again resumes it.  Other errors: TNORM_EINVALID (bad options, another
  * options version, a shard without a database), TNORM_EPARSE (the harness; FILE:LINE in the
