@@ -104,6 +104,67 @@ static void test_triage__report_json(void **state)
 	tnorm_free(text);
 }
 
+/* A test's record, the summary, and what follows a job (issue 42, item 1): one renderer each,
+ * which the CLI, the binding and the report share. */
+static void test_triage__record_summary_finish(void **state)
+{
+	tnorm_triage_result r;
+	tnorm_triage_test t[3];
+	tnorm_triage_bucket b;
+	tnorm_triage_options o = TNORM_TRIAGE_OPTIONS_INIT;
+	char *text = NULL, dir[256] = "/tmp/tnorm-triage-finish-XXXXXX", path[300], sarif[300];
+	const char *tmp = getenv("TMPDIR");
+	json_t *j;
+	(void)state;
+	make_result(&r, t, &b);
+	assert_int_equal(tnorm_triage_test_json(&t[0], &text), 0);
+	assert_non_null(j = json_loads(text, 0, NULL));
+	assert_string_equal(json_string_value(json_object_get(j, "normal")), normal);
+	assert_string_equal(json_string_value(json_object_get(j, "method")), "assigned");
+	assert_null(json_object_get(j, "normal_hex"));
+	assert_null(json_object_get(j, "hash"));
+	json_decref(j);
+	tnorm_free(text);
+	assert_int_equal(tnorm_triage_test_json(&t[2], &text), 0);
+	assert_non_null(j = json_loads(text, 0, NULL));
+	assert_null(json_object_get(j, "method")); /* it does not fail */
+	assert_string_equal(json_string_value(json_object_get(j, "message")), why);
+	json_decref(j);
+	tnorm_free(text);
+	assert_int_equal(tnorm_triage_test_json(NULL, &text), TNORM_EINVALID);
+
+	r.out = n2;
+	assert_int_equal(tnorm_triage_summary_text(&r, &text), 0);
+	assert_true(strncmp(text, "t&1.t: 3 tests, 2 failing, 1 distinct signatures, ", 50) == 0);
+	assert_non_null(strstr(text, "\n== bucket 1: 2 tests (0 minimized, 2 assigned); SIGABRT at f "));
+	assert_non_null(strstr(text, "\nnot triaged: \\xff.t: notfail: the original test does not fail"));
+	assert_non_null(strstr(text, "\nreport: t2.t/report.html, t2.t/report.json\n"));
+	tnorm_free(text);
+
+	/* The report: none after an error or for a shard, else report.json, .html and SARIF. */
+	if (tmp && strlen(tmp) < 200)
+		snprintf(dir, sizeof(dir), "%s/tnorm-triage-finish-XXXXXX", tmp);
+	assert_non_null(mkdtemp(dir));
+	r.out = dir;
+	snprintf(path, sizeof(path), "%s/report.json", dir);
+	assert_int_equal(tnorm_triage_report_finish(&o, &r, TNORM_EINTERRUPTED, NULL),
+	                 TNORM_EINTERRUPTED);
+	o.shards = 2;
+	assert_int_equal(tnorm_triage_report_finish(&o, &r, 0, NULL), 0);
+	assert_int_equal(access(path, F_OK), -1);
+	o.shards = 0;
+	snprintf(sarif, sizeof(sarif), "%s/s.sarif", dir);
+	assert_int_equal(tnorm_triage_report_finish(&o, &r, 0, sarif), 0);
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(access(sarif, F_OK), 0);
+	unlink(sarif);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/report.html", dir);
+	assert_int_equal(access(path, F_OK), 0);
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_triage__report_html(void **state)
 {
 	tnorm_triage_result r;
@@ -671,6 +732,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_triage__report_json),
 	        cmocka_unit_test(test_triage__report_html),
+	        cmocka_unit_test(test_triage__record_summary_finish),
 	        cmocka_unit_test(test_triage__report_large),
 	        cmocka_unit_test(test_triage__report_oom),
 	        cmocka_unit_test(test_triage__refusals),

@@ -200,111 +200,16 @@ static int on_progress(void *ctx, const tnorm_triage_progress *p)
 	return 0;
 }
 
-/* A normal form or an annotated test: escaped as every text tnorm shows (tnorm_text_escape:
- * printable ASCII as it is, \\ and \xNN; `lines`, a harness's test, keeps its lines), and a last
- * newline. */
-static void print_escaped(const char *s, size_t len, int lines)
-{
-	char *e = NULL;
-	size_t n = 0;
-	if (tnorm_text_escape(&e, &n, s, len, lines) < 0) {
-		tnorm_error_clear();
-		puts("?"); /* out of memory: nothing of s rather than its raw bytes */
-		return;
-	}
-	fputs(e, stdout);
-	if (n == 0 || e[n - 1] != '\n')
-		putchar('\n');
-	tnorm_free(e);
-}
-
-/* The words under the counts, and each bucket in the report's order (most severe first). */
+/* The library's summary (tnorm_triage_summary_text), which the plugins print too. */
 static void print_summary(const tnorm_triage_result *r)
 {
-	size_t i, k, *order = calloc(r->nbuckets + 1, sizeof(*order));
-	char *counts = NULL;
-	cli_put(stdout, r->corpus);
-	printf(": %zu tests, %zu failing, %zu distinct signatures, %zu distinct reduced, %zu "
-	       "distinct normalized: %zu bucket%s\n",
-	       r->ntests, r->failing, r->signatures, r->distinct_reduced,
-	       r->distinct_normalized, r->nbuckets, r->nbuckets == 1 ? "" : "s");
-	if (tnorm_triage_report_counts_text(r, &counts) == 0)
-		printf("%s\n", counts);
-	tnorm_free(counts);
-	if (r->assigned)
-		printf("sampled: %zu minimized, %zu assigned to the bucket of a minimized test with "
-		       "their signature (report.json says on what evidence; --thorough minimizes "
-		       "all)\n",
-		       r->minimized, r->assigned);
-	if (r->polish_forms)
-		printf("polish: %zu of %zu normal form%s made canonical (%zu lowered), %llu runs of a "
-		       "budget of %llu%s\n",
-		       r->polish_complete, r->polish_forms, r->polish_forms == 1 ? "" : "s",
-		       r->polish_lowered, (unsigned long long)r->polish_runs,
-		       (unsigned long long)r->polish_budget,
-		       r->polish_complete < r->polish_forms ? "; --polish-runs N for more" : "");
-	if (!order || tnorm_triage_report_order(r, order) < 0) { /* out of memory: by number */
-		tnorm_error_clear();
-		free(order);
-		order = NULL;
+	char *text = NULL;
+	if (tnorm_triage_summary_text(r, &text) < 0) {
+		fprintf(stderr, "tnorm triage: %s\n", tnorm_error_last()->message);
+		return;
 	}
-	for (k = 0; k < r->nbuckets; k++) {
-		size_t b = order ? order[k] : k, assigned = 0, others = 0;
-		const tnorm_triage_bucket *bk = &r->buckets[b];
-		tnorm_severity sev;
-		for (i = 0; i < r->ntests; i++)
-			assigned += r->tests[i].bucket == b + 1 && !r->tests[i].minimized;
-		printf("\n== bucket %zu: %zu tests", b + 1, bk->count);
-		if (assigned)
-			printf(" (%zu minimized, %zu assigned)", bk->count - assigned, assigned);
-		if (bk->nforms > 1)
-			printf(" in %zu normal forms (report.json lists them)", bk->nforms);
-		printf("; ");
-		put_signature(tnorm_triage_bucket_signature(bk));
-		if (tnorm_severity_of_text(&sev, bk->signature ? bk->signature : "") == 0)
-			printf("; severity %s (%s)", sev.name, sev.reason);
-		putchar('\n');
-		if (bk->same_key > 1) {
-			printf("   same signature as bucket");
-			for (i = 0; i < r->nbuckets; i++)
-				if (i != b && !strcmp(r->buckets[i].key, bk->key))
-					printf("%s %zu", others++ ? "," : "", i + 1);
-			printf(": the coverage split kept them apart (the runs of their normal forms share "
-			       "too few executed lines to be one bug)\n");
-		}
-		printf("   representative ");
-		cli_put(stdout, r->tests[bk->representative].name);
-		printf(" (");
-		cli_put(stdout, bk->file);
-		printf("):\n");
-		for (i = 0; bk->why && i < bk->why->nlines; i++) {
-			const tnorm_why_line *l = &bk->why->lines[i];
-			const char *base = strrchr(l->file, '/');
-			printf("   %s ", i ? "    " : "why:");
-			cli_put(stdout, base ? base + 1 : l->file);
-			printf(":%u ", l->line);
-			cli_put(stdout, l->function ? l->function : "");
-			printf(" (score %.3f)\n", l->score);
-		}
-		if (bk->annotated)
-			print_escaped(bk->annotated, strlen(bk->annotated), 1);
-		else
-			print_escaped(bk->normal, bk->normal_len, !strcmp(r->unit ? r->unit : "", "steps"));
-	}
-	free(order);
-	for (i = 0; i < r->ntests; i++)
-		if (r->tests[i].status != TNORM_TRIAGE_OK) {
-			printf("not triaged: ");
-			cli_put(stdout, r->tests[i].name);
-			printf(": %s: ", tnorm_triage_status_name(r->tests[i].status));
-			cli_put(stdout, r->tests[i].message);
-			putchar('\n');
-		}
-	printf("\nreport: ");
-	cli_put(stdout, r->out);
-	printf("/report.html, ");
-	cli_put(stdout, r->out);
-	printf("/report.json\n");
+	fputs(text, stdout);
+	tnorm_free(text);
 }
 
 /* A shard's summary: its part done, and how to get the report. */
@@ -421,11 +326,7 @@ int cmd_triage(int argc, char **argv)
 	cli_cancel_begin(&sigs_in);
 	fflush(stdout);
 	fflush(stderr);
-	err = tnorm_triage_run(&o, &res);
-	if (err == 0 && o.shards <= 1) /* the report is the caller's to write (a shard has none) */
-		err = tnorm_triage_report_write(&res);
-	if (err == 0 && o.shards <= 1 && a.sarif)
-		err = tnorm_triage_report_sarif_write(&res, a.sarif);
+	err = tnorm_triage_report_finish(&o, &res, tnorm_triage_run(&o, &res), a.sarif);
 	cli_cancel_end(&sigs_in);
 	undraw(&sh);
 	if (res.warning)

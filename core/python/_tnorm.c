@@ -1235,32 +1235,17 @@ static PyObject *text_n_or_none(const char *s, size_t n)
 	return text_n(s, n);
 }
 
+/* A test's dict: the library's record (tnorm_triage_test_json), the shape of its result file
+ * and of report.json's "results" (a new reference, or NULL with an exception). */
 static PyObject *triage_test_dict(const tnorm_triage_test *t)
 {
-	PyObject *d = PyDict_New();
-	if (!d)
-		return NULL;
-	if (set_item(d, "test", text(t->name)) < 0 ||
-	    set_item(d, "status", text(tnorm_triage_status_name(t->status))) < 0 ||
-	    set_item(d, "message", str_or_none(t->message)) < 0 ||
-	    set_item(d, "signature", str_or_none(t->signature)) < 0 ||
-	    set_item(d, "key", str_or_none(t->key)) < 0 ||
-	    set_item(d, "reduced", text_n_or_none(t->reduced, t->reduced_len)) < 0 ||
-	    set_item(d, "normal", text_n_or_none(t->normal, t->normal_len)) < 0 ||
-	    set_item(d, "normal_bytes", bytes_or_none(t->normal, t->normal_len)) < 0 ||
-	    set_item(d, "original_steps", PyLong_FromLong(t->original_steps)) < 0 ||
-	    set_item(d, "reduced_steps", PyLong_FromLong(t->reduced_steps)) < 0 ||
-	    set_item(d, "normal_steps", PyLong_FromLong(t->normal_steps)) < 0 ||
-	    set_item(d, "runs", PyLong_FromUnsignedLongLong(t->runs)) < 0 ||
-	    set_item(d, "seconds", PyFloat_FromDouble(t->seconds)) < 0 ||
-	    set_item(d, "complete", PyBool_FromLong(t->complete)) < 0 ||
-	    set_item(d, "bucket", PyLong_FromSize_t(t->bucket)) < 0 ||
-	    set_item(d, "fresh", PyBool_FromLong(t->fresh)) < 0 ||
-	    set_item(d, "minimized", PyBool_FromLong(t->minimized)) < 0 ||
-	    set_item(d, "evidence", str_or_none(t->evidence)) < 0) {
-		Py_DECREF(d);
-		return NULL;
-	}
+	char *json = NULL;
+	PyObject *d;
+	int err = tnorm_triage_test_json(t, &json);
+	if (err < 0)
+		return raise_engine(err);
+	d = json_value(json);
+	tnorm_free(json);
 	return d;
 }
 
@@ -1297,6 +1282,21 @@ static PyObject *triage_bucket_dict(const tnorm_triage_result *r, size_t b)
 	return d;
 }
 
+/* What `tnorm triage` prints after a complete job (tnorm_triage_summary_text), or None. */
+static PyObject *triage_summary(const tnorm_triage_result *r, int err)
+{
+	char *text = NULL;
+	PyObject *v;
+	int e;
+	if (err != 0 || !r->complete)
+		Py_RETURN_NONE;
+	if ((e = tnorm_triage_summary_text(r, &text)) < 0)
+		return raise_engine(e);
+	v = text_n(text, strlen(text));
+	tnorm_free(text);
+	return v;
+}
+
 static PyObject *triage_result_dict(const tnorm_triage_result *r, int err)
 {
 	PyObject *d = PyDict_New(), *buckets = PyList_New(0), *tests = PyList_New(0);
@@ -1328,6 +1328,7 @@ static PyObject *triage_result_dict(const tnorm_triage_result *r, int err)
 	    set_item(d, "distinct_normalized", PyLong_FromSize_t(r->distinct_normalized)) < 0 ||
 	    set_item(d, "folder", str_or_none(r->folder)) < 0 ||
 	    set_item(d, "unit", str_or_none(r->unit)) < 0 ||
+	    set_item(d, "summary", triage_summary(r, err)) < 0 ||
 	    PyDict_SetItemString(d, "buckets", buckets) < 0 || PyDict_SetItemString(d, "tests", tests) < 0) {
 		Py_XDECREF(d);
 		d = NULL;
@@ -1436,11 +1437,7 @@ static PyObject *py_triage(PyObject *self, PyObject *args, PyObject *kw)
 	ctx_start(&c, progress, &saved);
 
 	saved = PyEval_SaveThread();
-	err = tnorm_triage_run(&o, &r);
-	if (err == 0 && o.shards <= 1) /* the report is the caller's to write (a shard has none) */
-		err = tnorm_triage_report_write(&r);
-	if (err == 0 && o.shards <= 1 && sarif)
-		err = tnorm_triage_report_sarif_write(&r, sarif);
+	err = tnorm_triage_report_finish(&o, &r, tnorm_triage_run(&o, &r), sarif);
 	PyEval_RestoreThread(saved);
 	ctx_stop(&c);
 
@@ -1679,7 +1676,9 @@ static PyMethodDef methods[] = {
 	 "progress(dict) is called on this thread: event 'start', 'test' (a test done: its dict in\n"
 	 "'test'), 'tick' (about ten a second) or 'generalize'; a true return stops.  Ctrl-C (or a\n"
 	 "stop) returns what is done with 'complete': False and 'interrupted': True; calling again\n"
-	 "resumes.  Returns the counts, 'buckets' and 'tests'.  Raises _tnorm.Error with the\n"
+	 "resumes.  Returns the counts, 'buckets', 'tests' (each the library's record, as in\n"
+	 "report.json's 'results') and 'summary' (what `tnorm triage` prints; None unless\n"
+	 "complete).  Raises _tnorm.Error with the\n"
 	 "engine's message (a bad harness, no tests, a folder that cannot be read)."},
 	{"driver_harness", py_driver_harness, METH_VARARGS,
 	 "driver_harness(program) -> str or None\n\nThe harness compiled into a tnorm driver "

@@ -1195,7 +1195,7 @@ class _Navigation:
 def triage_test_line(t, unit="steps"):
     """A test as a triage finished it, as `tnorm triage` prints it (unit: "bytes" without a
     harness)."""
-    if t["status"] == "ok" and not t.get("minimized", True):
+    if t["status"] == "ok" and t.get("stage") == "check":
         return "%s: %d %s, checked (%d run%s): %s" % (t["test"], t["original_steps"], unit,
                                                       t["runs"], "" if t["runs"] == 1 else "s",
                                                       t["signature"])
@@ -1206,36 +1206,13 @@ def triage_test_line(t, unit="steps"):
 
 
 def triage_table(res):
-    """What a debugger prints after `tnorm triage`: the counts, a line per bucket, the tests
-    not triaged, where the report is (or how far an interrupted triage got)."""
-    n = len(res["tests"])
-    if res["interrupted"] or not res["complete"]:
+    """What a debugger prints after `tnorm triage`: what the CLI prints, the library's summary
+    (tnorm_triage_summary_text: the counts, each bucket, the tests not triaged, where the report
+    is), or how far an interrupted triage got."""
+    if res["interrupted"] or not res["complete"] or res.get("summary") is None:
         return "interrupted: %d of %d tests done; run the same command again to resume\n" % (
-            res["done"], n)
-    nb = len(res["buckets"])
-    lines = ["%s: %d tests, %d failing, %d distinct signatures, %d distinct reduced, %d distinct "
-             "normalized: %d bucket%s" % (res["corpus"], n, res["failing"],
-                                          res["distinct_signatures"], res["distinct_reduced"],
-                                          res["distinct_normalized"], nb, "" if nb == 1 else "s")]
-    if nb:
-        lines.append("bucket  tests  %5s  representative  signature" % (res.get("unit") or "steps"))
-    for b in res["buckets"]:
-        rep = [t for t in res["tests"] if t["test"] == b["representative"]][0]
-        # the representative's own signature, as the CLI and the report show it (issue 40 item 7)
-        lines.append("%6d  %5d  %5d  %-14s  %s" % (b["id"], b["count"], rep["normal_steps"],
-                                                   b["representative"],
-                                                   b.get("representative_signature")
-                                                   or b["signature"]))
-        if b.get("same_key", 0) > 1:
-            others = [str(o["id"]) for o in res["buckets"]
-                      if o["id"] != b["id"] and o.get("key") == b.get("key")]
-            lines.append("        same signature as bucket %s: the coverage split kept them apart"
-                         % ", ".join(others))
-    for t in res["tests"]:
-        if t["status"] != "ok":
-            lines.append("not triaged: %s: %s: %s" % (t["test"], t["status"], t["message"]))
-    lines.append("report: %s/report.html, %s/report.json" % (res["out"], res["out"]))
-    return "\n".join(lines) + "\n"
+            res["done"], len(res["tests"]))
+    return res["summary"]
 
 
 class Session(_Navigation):

@@ -24,6 +24,7 @@
 
 #include "common.h"
 #include "json.h"
+#include "triage_internal.h"
 #include "signature_internal.h"
 
 /* ---- what every front end shows of a bucket -------------------------------------------------- */
@@ -392,25 +393,10 @@ static json_t *bucket_json(const tnorm_triage_result *r, size_t b, size_t rank)
 	return tnorm__json_done(o, bad);
 }
 
+/* A test's entry: its record, the shape of its result file and of the binding's dict. */
 static json_t *test_json(const tnorm_triage_test *t)
 {
-	json_t *o = json_object();
-	int bad = 0;
-	bad |= json_object_set_new(o, "test", tnorm__json_str(t->name));
-	bad |= json_object_set_new(o, "status", json_string(tnorm_triage_status_name(t->status)));
-	bad |= json_object_set_new(o, "bucket", json_integer((json_int_t)t->bucket));
-	bad |= json_object_set_new(o, "signature", tnorm__json_str(t->signature));
-	bad |= json_object_set_new(o, "original_steps", json_integer(t->original_steps));
-	bad |= json_object_set_new(o, "reduced_steps", json_integer(t->reduced_steps));
-	bad |= json_object_set_new(o, "normal_steps", json_integer(t->normal_steps));
-	bad |= json_object_set_new(o, "runs", json_integer((json_int_t)t->runs));
-	bad |= json_object_set_new(o, "polished", json_boolean(t->polished));
-	/* How it got its bucket: minimized, or assigned on evidence (from one run). */
-	if (t->status == TNORM_TRIAGE_OK) {
-		bad |= json_object_set_new(o, "method", json_string(t->minimized ? "minimized" : "assigned"));
-		bad |= json_object_set_new(o, "evidence", tnorm__json_str(t->evidence));
-	}
-	return tnorm__json_done(o, bad);
+	return tnorm__triage_record(t, NULL, NULL);
 }
 
 int tnorm_triage_report_json(const tnorm_triage_result *r, char **out)
@@ -1017,5 +1003,169 @@ int tnorm_triage_report_write(const tnorm_triage_result *r)
 		err = write_into(r->out, "report.html", html);
 	tnorm_free(json);
 	tnorm_free(html);
+	return err;
+}
+
+/* ---- the summary (what tnorm triage prints) ------------------------------------------------- */
+
+/* s (len bytes; -1: a string) escaped as every text tnorm shows (tnorm_text_escape). */
+static int put_shown(tnorm__buf *b, const char *s, size_t len, int lines)
+{
+	char *e = NULL;
+	size_t n = 0;
+	int err;
+	if (!s)
+		return 0;
+	if ((err = tnorm_text_escape(&e, &n, s, len == (size_t)-1 ? strlen(s) : len, lines)) < 0)
+		return err;
+	err = tnorm__buf_put(b, e, n);
+	tnorm_free(e);
+	return err;
+}
+
+/* A signature as the summary shows it: the engines' frames left out. */
+static int put_signature_shown(tnorm__buf *b, const char *sig)
+{
+	char *text = NULL;
+	int err;
+	if (tnorm_signature_text_shown(sig, &text) < 0) {
+		tnorm_error_clear();
+		return put_shown(b, sig, (size_t)-1, 0);
+	}
+	err = put_shown(b, text, (size_t)-1, 0);
+	tnorm_free(text);
+	return err;
+}
+
+/* A normal form or an annotated test, escaped (`lines`: a harness's test keeps its lines), and
+ * a last newline. */
+static int put_form(tnorm__buf *b, const char *s, size_t len, int lines)
+{
+	size_t at = b->len;
+	int err = put_shown(b, s ? s : "", s ? len : 0, lines);
+	if (err == 0 && (b->len == at || b->ptr[b->len - 1] != '\n'))
+		err = tnorm__buf_putc(b, '\n');
+	return err;
+}
+
+/* The counts, the sampling and the polish: the summary's first lines. */
+static int put_summary_counts(tnorm__buf *b, const tnorm_triage_result *r)
+{
+	char *counts = NULL;
+	int err = put_shown(b, r->corpus, (size_t)-1, 0);
+	if (err == 0)
+		err = tnorm__buf_printf(b, ": %zu tests, %zu failing, %zu distinct signatures, %zu "
+		                        "distinct reduced, %zu distinct normalized: %zu bucket%s\n",
+		                        r->ntests, r->failing, r->signatures, r->distinct_reduced,
+		                        r->distinct_normalized, r->nbuckets, r->nbuckets == 1 ? "" : "s");
+	if (err == 0 && (err = tnorm_triage_report_counts_text(r, &counts)) == 0)
+		err = tnorm__buf_printf(b, "%s\n", counts);
+	tnorm_free(counts);
+	if (err == 0 && r->assigned)
+		err = tnorm__buf_printf(b, "sampled: %zu minimized, %zu assigned to the bucket of a "
+		                        "minimized test with their signature (report.json says on what "
+		                        "evidence; --thorough minimizes all)\n",
+		                        r->minimized, r->assigned);
+	if (err == 0 && r->polish_forms)
+		err = tnorm__buf_printf(b, "polish: %zu of %zu normal form%s made canonical (%zu "
+		                        "lowered), %llu runs of a budget of %llu%s\n",
+		                        r->polish_complete, r->polish_forms,
+		                        r->polish_forms == 1 ? "" : "s", r->polish_lowered,
+		                        (unsigned long long)r->polish_runs,
+		                        (unsigned long long)r->polish_budget,
+		                        r->polish_complete < r->polish_forms ? "; --polish-runs N for more"
+		                                                             : "");
+	return err;
+}
+
+/* Bucket b's head line, and the buckets of its key the coverage split kept apart. */
+static int put_summary_head(tnorm__buf *h, const tnorm_triage_result *r, size_t b)
+{
+	const tnorm_triage_bucket *bk = &r->buckets[b];
+	size_t i, assigned = 0, others = 0;
+	tnorm_severity sev;
+	int err;
+	for (i = 0; i < r->ntests; i++)
+		assigned += r->tests[i].bucket == b + 1 && !r->tests[i].minimized;
+	err = tnorm__buf_printf(h, "\n== bucket %zu: %zu tests", b + 1, bk->count);
+	if (err == 0 && assigned)
+		err = tnorm__buf_printf(h, " (%zu minimized, %zu assigned)", bk->count - assigned,
+		                        assigned);
+	if (err == 0 && bk->nforms > 1)
+		err = tnorm__buf_printf(h, " in %zu normal forms (report.json lists them)", bk->nforms);
+	if (err == 0 && (err = tnorm__buf_puts(h, "; ")) == 0)
+		err = put_signature_shown(h, tnorm_triage_bucket_signature(bk));
+	if (err == 0 && tnorm_severity_of_text(&sev, bk->signature ? bk->signature : "") == 0)
+		err = tnorm__buf_printf(h, "; severity %s (%s)", sev.name, sev.reason);
+	if (err == 0)
+		err = tnorm__buf_putc(h, '\n');
+	if (err == 0 && bk->same_key > 1) {
+		err = tnorm__buf_puts(h, "   same signature as bucket");
+		for (i = 0; i < r->nbuckets && err == 0; i++)
+			if (i != b && !strcmp(r->buckets[i].key, bk->key))
+				err = tnorm__buf_printf(h, "%s %zu", others++ ? "," : "", i + 1);
+		if (err == 0)
+			err = tnorm__buf_puts(h, ": the coverage split kept them apart (the runs of their "
+			                         "normal forms share too few executed lines to be one bug)\n");
+	}
+	return err;
+}
+
+/* Bucket b: its head, its representative, --explain's lines, its normal form or annotated test. */
+static int put_summary_bucket(tnorm__buf *h, const tnorm_triage_result *r, size_t b)
+{
+	const tnorm_triage_bucket *bk = &r->buckets[b];
+	size_t i;
+	int err = put_summary_head(h, r, b);
+	if (err == 0 && (err = tnorm__buf_puts(h, "   representative ")) == 0 &&
+	    (err = put_shown(h, r->tests[bk->representative].name, (size_t)-1, 0)) == 0 &&
+	    (err = tnorm__buf_puts(h, " (")) == 0 && (err = put_shown(h, bk->file, (size_t)-1, 0)) == 0)
+		err = tnorm__buf_puts(h, "):\n");
+	for (i = 0; err == 0 && bk->why && i < bk->why->nlines; i++) {
+		const tnorm_why_line *l = &bk->why->lines[i];
+		const char *base = strrchr(l->file, '/');
+		if ((err = tnorm__buf_printf(h, "   %s ", i ? "    " : "why:")) == 0 &&
+		    (err = put_shown(h, base ? base + 1 : l->file, (size_t)-1, 0)) == 0 &&
+		    (err = tnorm__buf_printf(h, ":%u ", l->line)) == 0 &&
+		    (err = put_shown(h, l->function ? l->function : "", (size_t)-1, 0)) == 0)
+			err = tnorm__buf_printf(h, " (score %.3f)\n", l->score);
+	}
+	if (err == 0)
+		err = bk->annotated ? put_form(h, bk->annotated, strlen(bk->annotated), 1)
+		                    : put_form(h, bk->normal, bk->normal_len,
+		                               !strcmp(r->unit ? r->unit : "", "steps"));
+	return err;
+}
+
+int tnorm_triage_summary_text(const tnorm_triage_result *r, char **out)
+{
+	tnorm__buf h = TNORM__BUF_INIT;
+	size_t i, k, *order = NULL;
+	int err;
+	if (!out || !r)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_triage_summary_text: NULL argument");
+	*out = NULL;
+	if (!(order = tnorm__calloc(r->nbuckets + 1, sizeof(*order))))
+		return TNORM_ENOMEM;
+	if ((err = tnorm_triage_report_order(r, order)) == 0)
+		err = put_summary_counts(&h, r);
+	for (k = 0; k < r->nbuckets && err == 0; k++)
+		err = put_summary_bucket(&h, r, order[k]);
+	for (i = 0; i < r->ntests && err == 0; i++)
+		if (r->tests[i].status != TNORM_TRIAGE_OK &&
+		    (err = tnorm__buf_puts(&h, "not triaged: ")) == 0 &&
+		    (err = put_shown(&h, r->tests[i].name, (size_t)-1, 0)) == 0 &&
+		    (err = tnorm__buf_printf(&h, ": %s: ", tnorm_triage_status_name(r->tests[i].status))) == 0 &&
+		    (err = put_shown(&h, r->tests[i].message, (size_t)-1, 0)) == 0)
+			err = tnorm__buf_putc(&h, '\n');
+	if (err == 0 && (err = tnorm__buf_puts(&h, "\nreport: ")) == 0 &&
+	    (err = put_shown(&h, r->out, (size_t)-1, 0)) == 0 &&
+	    (err = tnorm__buf_puts(&h, "/report.html, ")) == 0 &&
+	    (err = put_shown(&h, r->out, (size_t)-1, 0)) == 0)
+		err = tnorm__buf_puts(&h, "/report.json\n");
+	tnorm_free(order);
+	if (err == 0 && !(*out = tnorm__buf_detach(&h)))
+		err = TNORM_ENOMEM;
+	tnorm__buf_dispose(&h);
 	return err;
 }

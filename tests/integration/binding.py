@@ -2,6 +2,7 @@
 """The _tnorm binding outside any debugger (/usr/bin/python3): results, errors, bad arguments,
 progress callbacks that stop or raise, and no reference leaks over repeated calls."""
 import gc
+import json
 import os
 import shutil
 import struct
@@ -133,7 +134,7 @@ check("triage: the tests as data (sorted, status, bucket, normal form)",
       [t["test"] for t in r["tests"]] == ["fail-1.t", "fail-2.t", "pass-1.t"]
       and [t["status"] for t in r["tests"]] == ["ok", "ok", "notfail"]
       and [t["bucket"] for t in r["tests"]] == [1, 1, 0]
-      and r["tests"][0]["normal"] == r["buckets"][0]["normal_form"] and r["tests"][0]["fresh"])
+      and r["tests"][0]["normal"] == r["buckets"][0]["normal_form"] and r["fresh"] == 3)
 check("triage: the representative is annotated", "# STEP 0" in (r["buckets"][0]["annotated"] or ""))
 kinds = [p["event"] for p in events]
 check("triage: progress: start first, a 'test' event per test, generalize runs",
@@ -145,11 +146,22 @@ check("triage: report.json and report.html are written",
       and os.path.isfile(os.path.join(TD, "triage", "report.html")))
 r2 = _tnorm.triage(TD, [D, "{}"], H, jobs=2, generalize=False)
 check("triage: a second call finds every test done (no fresh ones)",
-      r2["complete"] and r2["fresh"] == 0 and r2["done"] == 3 and not any(t["fresh"] for t in r2["tests"]))
+      r2["complete"] and r2["fresh"] == 0 and r2["done"] == 3)
 check("triage: sampled (the default), the smallest test is minimized, the other assigned with evidence",
-      r2["minimized"] == 1 and r2["assigned"] == 1 and r2["tests"][0]["minimized"]
-      and not r2["tests"][1]["minimized"] and "fail-1.t" in r2["tests"][1]["evidence"]
-      and r2["tests"][1]["bucket"] == 1 and r2["tests"][0]["evidence"] is None)
+      r2["minimized"] == 1 and r2["assigned"] == 1 and r2["tests"][0]["method"] == "minimized"
+      and r2["tests"][1]["method"] == "assigned" and "fail-1.t" in r2["tests"][1]["evidence"]
+      and r2["tests"][1]["bucket"] == 1 and r2["tests"][0]["evidence"] == "")
+# Issue 42 item 1: a test has one shape, the library's record (tnorm_triage_test_json): the
+# binding's dicts are report.json's "results" entries, and a result file is the same record
+# with the content's hash and the job's key.
+with open(os.path.join(TD, "triage", "report.json"), encoding="utf-8") as f:
+    _rep = json.load(f)
+with open(os.path.join(TD, "triage", "results", "fail-1.t.json"), encoding="utf-8") as f:
+    _file = json.load(f)
+check("triage: a test's dict is its report.json entry, with its result file's keys",
+      _rep["results"] == r2["tests"] and "normal_bytes" not in r2["tests"][0]
+      and [k for k in _file if k not in ("hash", "job")] == list(r2["tests"][0])
+      and _file["normal"] == r2["tests"][0]["normal"] and _file["key"] == r2["tests"][0]["key"])
 TS = os.path.join(W, "corpus2")
 os.mkdir(TS)
 for name in ("fail-1.t", "fail-2.t", "fail-3.t"):
@@ -195,29 +207,17 @@ if os.path.isfile(J):
           and b["count"] == 2 and b["annotated"] is None)
     check("triage without a harness: the normal form as bytes, and its representative file",
           b["normal_form_bytes"] == b'{"":[{}]}' and open(b["file"], "rb").read() == b'{"":[{}]}'
-          and r["tests"][0]["normal_bytes"] == b'{"":[{}]}')
+          and r["tests"][0]["normal"] == '{"":[{}]}' and "normal_hex" not in r["tests"][0])
     r = _tnorm.triage(CF, [J], None, jobs=1, stdin=True, invalid_exit=[1],
                       out=os.path.join(W, "crashes-stdin"))
     check("triage without a harness, stdin=True: the same bucket",
           r["complete"] and len(r["buckets"]) == 1 and r["buckets"][0]["normal_form_bytes"] == b'{"":[{}]}')
-check("tnorm_shared: triage_table prints the bucket table",
-      "bucket  tests  steps  representative  signature" in tnorm_shared.triage_table(r2)
-      and "not triaged: pass-1.t: notfail" in tnorm_shared.triage_table(r2))
-# Issue 40 item 7: a bucket shows its representative's own signature, and buckets that share a
-# signature say why they are two (the CLI's summary does both).
-_b = [dict(id=i, count=1, representative="t%d" % i, key="K", same_key=2,
-           signature="SIGABRT at f (a.c:1) <- from_long (a.c:9)",
-           representative_signature="SIGABRT at f (a.c:1) <- from_short (a.c:5)")
-      for i in (1, 2)]
-_t = [dict(test="t%d" % i, normal_steps=1, status="ok") for i in (1, 2)]
-_tt = tnorm_shared.triage_table(dict(corpus="c", tests=_t, buckets=_b, failing=2, interrupted=False,
-                                     complete=True, done=2, distinct_signatures=1,
-                                     distinct_reduced=2, distinct_normalized=2, unit="steps",
-                                     out="o"))
-check("tnorm_shared: triage_table shows the representative's own signature and the split",
-      "from_short" in _tt and "from_long" not in _tt
-      and "same signature as bucket 2: the coverage split kept them apart" in _tt
-      and "same signature as bucket 1:" in _tt)
+# Issue 42 item 1: the plugins print what the CLI prints, the library's summary.
+_tt = tnorm_shared.triage_table(r2)
+check("tnorm_shared: triage_table prints the library's summary, as the CLI does",
+      _tt == r2["summary"] and _tt.startswith(TD + ": 3 tests, 2 failing")
+      and "\n== bucket 1: 2 tests (1 minimized, 1 assigned); " in _tt
+      and "not triaged: pass-1.t: notfail" in _tt and _tt.endswith("/report.json\n"))
 
 # Reference counts: the same calls again and again must not grow the heap of live objects.
 gc.collect()

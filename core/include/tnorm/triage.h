@@ -9,6 +9,9 @@
  * (triage_report.h) is written.  This is what `tnorm triage` and the debuggers' `tnorm triage`
  * run; the caller keeps the user interface, the job returns facts.
  *
+ * Defined in: triage.c (the job), triage_record.c (tnorm_triage_status_name, tnorm_triage_test_json:
+ * a test's record).
+ *
  * Why threads and not processes: inside gdb or lldb the calling process is the debugger, which
  * a library must not fork (a fork of a multi-threaded process copies its locks held, and the
  * copy of a debugger is no place to run an engine), and a library cannot assume where a `tnorm`
@@ -301,8 +304,8 @@ TNORM_EXTERN unsigned tnorm_triage_shard_of(const char *name, unsigned shards);
  * Triage the folder.  Fills *res (dispose it whatever the return): 0 when complete (every test
  * done, the normal forms polished, the buckets made, the representatives generalized and
  * written to OUT/buckets; a shard: its tests done and bucketed).  The report is the caller's:
- * tnorm_triage_report_write(res) writes OUT/report.json and report.html (triage_report.h), as
- * the CLI and the binding do after a complete job that is not a shard.  TNORM_EINTERRUPTED when stopped (cancel or
+ * tnorm_triage_report_finish(o, res, err, sarif) writes OUT/report.json and report.html
+ * (triage_report.h) after a complete job that is not a shard, as the CLI and the binding do.  TNORM_EINTERRUPTED when stopped (cancel or
  * the progress callback): the tests done so far are on disk and in res (the others PENDING),
  * and running the job again resumes it.  Other errors: TNORM_EINVALID (bad options, another
  * options version, a shard without a database), TNORM_EPARSE (the harness; FILE:LINE in the
@@ -317,6 +320,18 @@ TNORM_EXTERN int tnorm_triage_run(const tnorm_triage_options *o, tnorm_triage_re
 
 /** Free what a result owns and zero it.  Safe on a zeroed or disposed result. */
 TNORM_EXTERN void tnorm_triage_result_dispose(tnorm_triage_result *res);
+
+/**
+ * A test's record as one line of JSON (no newline) in *out, freed with tnorm_free: the one shape
+ * of a test that a result file (OUT/results/NAME.json, which adds "hash" and "job"), report.json's
+ * "results" and the binding's dicts share.  Keys: test, status, complete, stage ("minimized" or
+ * "check": one run), message, signature, key, original_steps, reduced_steps, normal_steps, runs,
+ * seconds, reduced and normal (readable text; with reduced_hex and normal_hex, every byte in hex,
+ * when the bytes are not UTF-8 text or hold a NUL), bucket (0: none), polished, and for a test
+ * that fails, method ("minimized" or "assigned") and evidence (docs/commands/triage.md).
+ * 0, TNORM_EINVALID (NULL argument) or TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_triage_test_json(const tnorm_triage_test *t, char **out);
 
 #ifdef __cplusplus
 }

@@ -9,12 +9,14 @@
  * severity class, tests, the normal form as escaped text and as hex, its generalization, the
  * bucket's other normal forms and its tests (collapsed).  Each bucket has a severity class
  * (severity.h).  Every byte a program or a file gave is escaped one way (tnorm_text_escape).
- * tnorm_triage_run writes none of them: the caller (the CLI's tnorm triage, the binding's
- * _tnorm.triage) writes report.json and report.html into OUT with tnorm_triage_report_write once
- * the job returns (and the SARIF log where --sarif says, tnorm_triage_report_sarif_write), and
- * may render any of them again from a result it holds.
+ * tnorm_triage_run writes none of them: every front end (the CLI's tnorm triage, the binding's
+ * _tnorm.triage) calls tnorm_triage_report_finish once the job returns, which writes report.json
+ * and report.html into OUT (tnorm_triage_report_write) and the SARIF log where --sarif says
+ * (tnorm_triage_report_sarif_write) when there is a report to write; a caller may render any of
+ * them again from a result it holds.
  *
- * Defined in: triage_report.c, sarif.c (the SARIF log).
+ * Defined in: triage_report.c, sarif.c (the SARIF log), triage_output.c
+ * (tnorm_triage_report_finish).
  */
 #ifndef TNORM_TRIAGE_REPORT_H
 #define TNORM_TRIAGE_REPORT_H
@@ -62,6 +64,29 @@ TNORM_EXTERN int tnorm_triage_report_counts_text(const tnorm_triage_result *r, c
  * tnorm_free().  0 or TNORM_ENOMEM.
  */
 TNORM_EXTERN int tnorm_triage_report_json(const tnorm_triage_result *r, char **out);
+
+/**
+ * The summary `tnorm triage` prints after a complete job that is not a shard, and the plugins'
+ * `tnorm triage` too (the binding's result dict has it as "summary"): the counts, the counts in
+ * words, the sampling and the polish, then each bucket in the report's order (its tests, its
+ * signature as shown, severity, representative, --explain's lines, its normal form or annotated
+ * test), the tests not triaged, and where the report is.  Every byte of a name, a message or a
+ * form escaped (tnorm_text_escape).  *out is freed with tnorm_free().  0, TNORM_EINVALID or
+ * TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_triage_summary_text(const tnorm_triage_result *r, char **out);
+
+/**
+ * What follows tnorm_triage_run(o, r) in every front end, given what it returned (`err`), so that
+ * the CLI and the binding cannot drift: a complete job that is not a shard (o->shards <= 1) gets
+ * OUT/report.json and report.html (tnorm_triage_report_write) and, when `sarif` is not NULL, the
+ * SARIF log there (tnorm_triage_report_sarif_write); a shard, whose report is the unsharded
+ * job's, gets none.  Returns `err` itself when it is not 0 (nothing written), else 0 or the
+ * report's error (TNORM_EIO, TNORM_ENOMEM; TNORM_EINVALID for a NULL argument).
+ */
+TNORM_EXTERN int tnorm_triage_report_finish(const tnorm_triage_options *o,
+                                            const tnorm_triage_result *r, int err,
+                                            const char *sarif);
 
 /**
  * report.html's text: no scripts, no external files; every name, signature and test escaped.
