@@ -455,6 +455,31 @@ static long sweep(const tnorm_pipeline_options *o, const char *label)
 
 /* The sweep over minimize without a harness (reduce, then normalize with two rules, to keep the
  * runs few), with a slip kept. */
+/* The file names a front end takes from the library: TEST.min/.norm/.gen and slipped/ beside the
+ * result file (issue 42 item 1: one rule for the CLI and the debuggers). */
+static void test_pipeline__default_names(void **state)
+{
+	static const struct {
+		const char *out, *want;
+	} slipped[] = {{"a/b/x.norm", "a/b/slipped"}, {"x.norm", "./slipped"},
+	               {"/x.norm", "/slipped"}, {"/tmp/d/y.min", "/tmp/d/slipped"}};
+	char *p = NULL;
+	size_t k;
+	(void)state;
+	for (k = 0; k < sizeof(slipped) / sizeof(slipped[0]); k++) {
+		assert_int_equal(tnorm_pipeline_slipped_dir(&p, slipped[k].out), 0);
+		assert_string_equal(p, slipped[k].want);
+		tnorm_free(p);
+	}
+	assert_int_equal(tnorm_pipeline_slipped_dir(&p, NULL), TNORM_EINVALID);
+	assert_null(p);
+	assert_int_equal(tnorm_pipeline_slipped_dir(NULL, "x"), TNORM_EINVALID);
+	assert_int_equal(tnorm_pipeline_default_output(&p, "t/a.t", TNORM_MODE_REDUCE), 0);
+	assert_string_equal(p, "t/a.t.min");
+	tnorm_free(p);
+	tnorm_error_clear();
+}
+
 static void test_pipeline__oom_sweep_generic(void **state)
 {
 	fixture *f = *state;
@@ -503,6 +528,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pipeline__harness_minimize, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipeline__refusals, setup, teardown),
 		cmocka_unit_test(test_pipeline__zero_options_are_the_defaults),
+		cmocka_unit_test(test_pipeline__default_names),
 		cmocka_unit_test_setup_teardown(test_pipeline__oom_sweep_generic, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipeline__oom_sweep_harness, setup, teardown),
 	};

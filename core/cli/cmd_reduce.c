@@ -196,16 +196,6 @@ static int printable(const char *s, size_t n)
 	return 1;
 }
 
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *d;
-	if (!slash)
-		return strdup(".");
-	d = strndup(path, (size_t)(slash - path));
-	return d;
-}
-
 static void on_target(void *ctx, const char *sig, int stable)
 {
 	const int *show = ctx;
@@ -225,7 +215,7 @@ typedef struct job {
 	tnorm_pipeline_options po;
 	tnorm_pipeline_result res;
 	log_sink lsink;
-	char *tmp_harness, *outbuf, *slipdir, *dir, *dbfile;
+	char *tmp_harness, *outbuf, *slipdir, *dbfile;
 	int show_target;
 } job;
 
@@ -314,10 +304,8 @@ static int prepare(job *j)
 			return cli_fail(j->cmd, err);
 		outp = j->outbuf;
 	}
-	j->dir = dir_of(outp);
-	if (!j->dir || !(j->slipdir = malloc(strlen(j->dir) + 10)))
-		return EXIT_SYSTEM;
-	sprintf(j->slipdir, "%s/slipped", j->dir);
+	if ((err = tnorm_pipeline_slipped_dir(&j->slipdir, outp)) < 0)
+		return cli_fail(j->cmd, err);
 	if (!a->no_db && (err = tnorm_db_path(po->test, a->db, &j->dbfile)) < 0)
 		return cli_fail(j->cmd, err);
 	po->out = outp;
@@ -451,8 +439,7 @@ static int pipeline(int argc, char **argv, int mode)
 		unlink(j.tmp_harness);
 	free(j.tmp_harness);
 	tnorm_free(j.outbuf);
-	free(j.slipdir);
-	free(j.dir);
+	tnorm_free(j.slipdir);
 	cli_args_dispose(&j.a);
 	return rc;
 }

@@ -12,6 +12,7 @@
  *   _tnorm.triage(dir, argv, harness=None, **options) -> dict
  *   _tnorm.driver_harness(program) -> str or None
  *   _tnorm.default_output(test, mode) -> str
+ *   _tnorm.slipped_dir(out) -> str
  *   _tnorm.is_driver(program) -> bool
  *   _tnorm.default_jobs() -> int
  *   _tnorm.argv_harness(argv) -> str or None
@@ -1045,6 +1046,19 @@ static PyObject *py_default_output(PyObject *self, PyObject *args)
 	return owned_str(err, path);
 }
 
+/* slipped_dir(out): the folder beside the result file `out` where a job files slipped tests. */
+static PyObject *py_slipped_dir(PyObject *self, PyObject *args)
+{
+	const char *out;
+	char *path = NULL;
+	int err;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "s:slipped_dir", &out))
+		return NULL;
+	err = tnorm_pipeline_slipped_dir(&path, out);
+	return owned_str(err, path);
+}
+
 /* The harness compiled into a tnorm driver, or None when the program is none (or printed none). */
 static PyObject *py_driver_harness(PyObject *self, PyObject *args)
 {
@@ -1684,6 +1698,9 @@ static PyMethodDef methods[] = {
 	 "driver_harness(program) -> str or None\n\nThe harness compiled into a tnorm driver "
 	 "(program --print-harness, run only when the file links the driver runtime); None when the "
 	 "program is not a tnorm driver or printed no harness."},
+	{"slipped_dir", py_slipped_dir, METH_VARARGS,
+	 "slipped_dir(out) -> str\n\nThe folder a job files its slipped tests in: slipped/ beside its "
+	 "result file `out` (tnorm_pipeline_slipped_dir), the CLI's rule."},
 	{"default_output", py_default_output, METH_VARARGS,
 	 "default_output(test, mode) -> str\n\nThe result file a job in `mode` ('reduce', 'normalize', "
 	 "'minimize', 'generalize') on test writes when out is not given, as the CLI's -o defaults: "

@@ -846,7 +846,9 @@ class _Navigation:
                 # a run glibc makes recordable
                 here = h.start(self.run_args, record=True, entry=self.entry)
             elif here is None or here > k or args != self.run_args or self.entry is not None:
-                here = h.start(self.run_args, entry=self.entry)
+                # (entry only for a whole run: lldb's start takes no entry, nor record)
+                here = (h.start(self.run_args) if self.entry is None else
+                        h.start(self.run_args, entry=self.entry))
             while here is not None and here < k:
                 here = h.next_step()
         finally:
@@ -1281,7 +1283,7 @@ class Session(_Navigation):
         res = fn(argv, test, harness=harness, out=out, match=a.match,
                  generalize=getattr(a, "generalize", False), jobs=a.jobs, db=db, expect=expect,
                  progress=progress, timeout=a.timeout, max_runs=a.max_runs, max_time=a.max_time,
-                 slipped_dir=os.path.join(os.path.dirname(os.path.abspath(out)), "slipped"),
+                 slipped_dir=_tnorm.slipped_dir(os.path.abspath(out)),
                  rules=getattr(a, "rules", "calls"), keep_near=True)
         if state["shown"]:
             h.write("\n")

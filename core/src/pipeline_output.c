@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pipeline_output.c - what a front end shows of a job (pipeline.h): the default name of its
- * result file, and its result as the JSON object the CLI prints and the Python binding returns.
+ * result file and the slipped/ folder beside it, and its result as the JSON object the CLI prints and the Python binding returns.
  *
  * Both lived in the front ends until issue 31: the CLI built the object with its own jansson
  * calls, the binding built a dict of its own whose key for the result's size was "final" where
@@ -32,6 +32,24 @@ int tnorm_pipeline_default_output(char **out, const char *test, tnorm_mode mode)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_pipeline_default_output: unknown mode %d",
 		                        (int)mode);
 	if ((err = tnorm__buf_printf(&b, "%s%s", test, suffix[mode])) < 0)
+		return err;
+	return (*out = tnorm__buf_detach(&b)) ? 0 : TNORM_ENOMEM;
+}
+
+int tnorm_pipeline_slipped_dir(char **out, const char *out_path)
+{
+	tnorm__buf b = TNORM__BUF_INIT;
+	const char *slash;
+	int err;
+	if (!out)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_pipeline_slipped_dir: NULL argument");
+	*out = NULL;
+	if (!out_path)
+		return tnorm__error_set(TNORM_EINVALID, "tnorm_pipeline_slipped_dir: NULL path");
+	slash = strrchr(out_path, '/');
+	err = slash ? tnorm__buf_printf(&b, "%.*s/slipped", (int)(slash - out_path), out_path)
+	            : tnorm__buf_printf(&b, "./slipped");
+	if (err < 0)
 		return err;
 	return (*out = tnorm__buf_detach(&b)) ? 0 : TNORM_ENOMEM;
 }

@@ -314,6 +314,8 @@ check("tnorm_shared.why_table: the first N lines of the whole table",
 # The front ends' rules (issue 42, item 3): the library's, for the CLI and the plugins alike.
 check("default_jobs: the CPUs online, 1 to 64", _tnorm.default_jobs() == max(1, min(64, os.cpu_count() or 1)))
 check("tnorm_shared: -j defaults to the library's", tnorm_shared.parse("minimize", "").jobs == _tnorm.default_jobs())
+check("slipped_dir: slipped/ beside the result file, the CLI's rule (tnorm_pipeline_slipped_dir)",
+      _tnorm.slipped_dir("/tmp/d/x.norm") == "/tmp/d/slipped" and _tnorm.slipped_dir("x.norm") == "./slipped")
 check("argv_harness: the word after the program's own --harness",
       _tnorm.argv_harness([D, "--harness", H, "{}"]) == H and _tnorm.argv_harness([D, "{}"]) is None
       and _tnorm.argv_harness(["--harness", "x"]) is None and _tnorm.argv_harness([D, "--harness"]) is None)

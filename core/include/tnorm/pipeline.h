@@ -176,6 +176,14 @@ TNORM_EXTERN void tnorm_pipeline_result_dispose(tnorm_pipeline_result *res);
  */
 TNORM_EXTERN int tnorm_pipeline_default_output(char **out, const char *test, tnorm_mode mode);
 
+/**
+ * The folder a job files its slipped tests in (tnorm_pipeline_options.slipped_dir): `slipped`
+ * beside its result file out_path (DIR/slipped for DIR/NAME, ./slipped for a bare NAME).  The
+ * CLI's and the debuggers' one rule.  *out is freed with tnorm_free().  0, TNORM_EINVALID (NULL
+ * argument), TNORM_ENOMEM.
+ */
+TNORM_EXTERN int tnorm_pipeline_slipped_dir(char **out, const char *out_path);
+
 /** One accepted rewrite, as the `log` callback reported it (for tnorm_pipeline_result_json). */
 typedef struct tnorm_pipeline_rewrite {
 	tnorm_rule rule;
