@@ -510,6 +510,35 @@ int tnorm_drv_main(int argc, char **argv, const char *harness_text,
 	return tnorm_drv_main_pools(argc, argv, harness_text, handlers, NULL);
 }
 
+/* d->fn[ti]: the handler of each call template and check (checks after the templates), and the
+ * pools the driver has hooks for, all found in the harness `h`.  0, or the driver's exit code for
+ * an invalid run, said on stderr. */
+static int bind_handlers(tnorm_drv *d, const tnorm_harness *h, const tnorm_drv_handler *handlers,
+                         const tnorm_drv_pool *pools)
+{
+	uint32_t ti, nt = tnorm_harness_template_count(h), nc = tnorm_harness_check_count(h);
+	size_t i;
+	for (ti = 0; ti < nt + nc; ti++) {
+		tnorm_template_info info;
+		if (ti < nt)
+			tnorm_harness_template(h, ti, &info);
+		else
+			tnorm_harness_check(h, ti - nt, &info);
+		if (info.kind != TNORM_TMPL_CALL)
+			continue;
+		if (!(d->fn[ti] = lookup(handlers, info.name)))
+			return invalid("the driver has no handler for '%s' (harness line %u)", info.name,
+			               info.line);
+	}
+	for (i = 0; pools && pools[i].name; i++) {
+		uint32_t pi;
+		if (tnorm_harness_pool_find(h, pools[i].name, &pi) < 0)
+			return invalid("the driver has hooks for pool '%s', which the harness does not declare",
+			               pools[i].name);
+	}
+	return 0;
+}
+
 /*
  * ---- One test (issue 30: a persistent child runs this once per candidate) --------------------
  *
@@ -526,7 +555,7 @@ static int tnorm__drv_run_test(const tnorm_harness *h, const char *tpath, const 
 	tnorm_drv d;
 	char *ttext = NULL, text[4096];
 	size_t tlen = 0, i;
-	uint32_t ti, nt, nc;
+	uint32_t nt, nc;
 	int rc = 0;
 
 	memset(&d, 0, sizeof(d));
@@ -561,28 +590,8 @@ static int tnorm__drv_run_test(const tnorm_harness *h, const char *tpath, const 
 		rc = invalid("out of memory");
 		goto done;
 	}
-	for (ti = 0; ti < nt + nc; ti++) {
-		tnorm_template_info info;
-		if (ti < nt)
-			tnorm_harness_template(h, ti, &info);
-		else
-			tnorm_harness_check(h, ti - nt, &info);
-		if (info.kind != TNORM_TMPL_CALL)
-			continue;
-		if (!(d.fn[ti] = lookup(handlers, info.name))) {
-			rc = invalid("the driver has no handler for '%s' (harness line %u)", info.name,
-			             info.line);
-			goto done;
-		}
-	}
-	for (i = 0; pools && pools[i].name; i++) {
-		uint32_t pi;
-		if (tnorm_harness_pool_find(h, pools[i].name, &pi) < 0) {
-			rc = invalid("the driver has hooks for pool '%s', which the harness does not declare",
-			             pools[i].name);
-			goto done;
-		}
-	}
+	if ((rc = bind_handlers(&d, h, handlers, pools)) != 0)
+		goto done;
 	if (destroy_setup(&d) < 0 || tnorm__drv_debug_init(&d, tnorm_test_len(t)) < 0) {
 		rc = invalid("out of memory");
 		goto done;

@@ -227,6 +227,54 @@ static int used_after(const cz *z, const cseq *q, size_t i, uint32_t p, uint64_t
 }
 
 /*
+ * The instance (of the `ninst` whose held objects and ever-used flags are held[] and ever[]) a
+ * new object of pool p made by call i goes to: the lowest instance never used, else one whose
+ * object is not used again (an argument of this very call is read before it is replaced).
+ * UINT32_MAX when every instance holds an object used later.
+ */
+static uint32_t new_object_instance(const cz *z, const cseq *q, size_t i, uint32_t p,
+                                    const uint64_t *held, const unsigned char *ever, uint32_t ninst)
+{
+	uint32_t k;
+	for (k = 0; k < ninst; k++)
+		if (!ever[k])
+			return k;
+	for (k = 0; k < ninst; k++)
+		if (!used_after(z, q, i, p, held[k]))
+			return k;
+	return UINT32_MAX;
+}
+
+/*
+ * The instance a value of slot s of call i that no instance holds goes to: the lowest instance
+ * never used, else by Belady's rule the unpinned one whose value is next used farthest away.
+ * UINT32_MAX when every instance is pinned by this call.
+ */
+static uint32_t value_instance(const cz *z, const cseq *q, size_t i, uint32_t s,
+                               const uint64_t *held, const unsigned char *ever,
+                               const unsigned char *pin, uint32_t ninst)
+{
+	uint32_t k, best = UINT32_MAX;
+	uint64_t far = 0;
+	for (k = 0; k < ninst; k++)
+		if (!ever[k])
+			return k;
+	for (k = 0; k < ninst; k++) {
+		uint64_t d;
+		if (pin[k])
+			continue;
+		d = next_use(z, q, i, s + 1, held[k]);
+		if (best == UINT32_MAX || d > far) {
+			best = k;
+			far = d;
+			if (d == NONE)
+				break;
+		}
+	}
+	return best;
+}
+
+/*
  * The pool program of a canonical sequence (see the top of the file).  *out is NULL when it does
  * not fit the pools' instances.  0 or <0.
  */
@@ -257,7 +305,6 @@ static int lower(cz *z, const cseq *q, tnorm_test **out)
 			int kind = slot_kind(z, c->tmpl, s);
 			uint32_t p = ti->slot[s].pool, base = kind == K_CH ? 0 : z->pi[p].first_var;
 			uint32_t ninst = kind == K_CH ? 0 : z->pi[p].instances, best = UINT32_MAX;
-			uint64_t far = 0;
 			if (kind == K_CH) {
 				a.choice[s] = (uint32_t)c->arg[s];
 				continue;
@@ -265,12 +312,7 @@ static int lower(cz *z, const cseq *q, tnorm_test **out)
 			if (kind == K_LHS) {
 				/* A new object: the lowest instance never used, else one whose object is not
 				 * used again (an argument of this very call is read before it is replaced). */
-				for (k = 0; k < ninst && best == UINT32_MAX; k++)
-					if (!ever[base + k])
-						best = k;
-				for (k = 0; k < ninst && best == UINT32_MAX; k++)
-					if (!used_after(z, q, i, p, held[base + k]))
-						best = k;
+				best = new_object_instance(z, q, i, p, held + base, ever + base, ninst);
 				if (best == UINT32_MAX) {
 					fits = 0;
 					break;
@@ -293,22 +335,7 @@ static int lower(cz *z, const cseq *q, tnorm_test **out)
 				continue;
 			}
 			/* A value not in any instance: assign it, evicting by Belady's rule. */
-			for (k = 0; k < ninst && best == UINT32_MAX; k++)
-				if (!ever[base + k])
-					best = k;
-			if (best == UINT32_MAX)
-				for (k = 0; k < ninst; k++) {
-					uint64_t d;
-					if (pin[base + k])
-						continue;
-					d = next_use(z, q, i, s + 1, held[base + k]);
-					if (best == UINT32_MAX || d > far) {
-						best = k;
-						far = d;
-						if (d == NONE)
-							break;
-					}
-				}
+			best = value_instance(z, q, i, s, held + base, ever + base, pin + base, ninst);
 			if (best == UINT32_MAX) {
 				fits = 0;
 				break;

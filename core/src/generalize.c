@@ -502,6 +502,65 @@ static int annotated(const tnorm_generalization *g)
 	return 0;
 }
 
+/* Step i's replacements, "# or A" each, a run of them that folds into a range as "# or A" then
+ * "# - B". */
+static int put_alternatives(tnorm__buf *b, const tnorm_harness *h, const tnorm_generalization *g,
+                            size_t i)
+{
+	size_t k, r;
+	int err = 0;
+	for (k = 0; k < g->nalt[i] && err == 0;) {
+		r = k;
+		while (r + 1 < g->nalt[i] &&
+		       foldable(h, g->alt_tried[i] < g->alt_domain[i], g->altno[i], g->naltno[i],
+		                g->alt[i][r], g->alt[i][r + 1]))
+			r++;
+		err = tnorm__buf_puts(b, "# or ");
+		if (err == 0)
+			err = put_action(b, h, g->alt[i][k]);
+		if (err == 0)
+			err = tnorm__buf_putc(b, '\n');
+		if (r > k && err == 0) {
+			err = tnorm__buf_puts(b, "# - ");
+			if (err == 0)
+				err = put_action(b, h, g->alt[i][r]);
+			if (err == 0)
+				err = tnorm__buf_putc(b, '\n');
+		}
+		k = r + 1;
+	}
+	return err;
+}
+
+/* Step i's fresh values: "# or (" the action that makes the fresh value (or a range of them)
+ * " ;" the step ")". */
+static int put_fresh(tnorm__buf *b, const tnorm_harness *h, const tnorm_generalization *g, size_t i)
+{
+	size_t k, r;
+	int err = 0;
+	for (k = 0; k < g->nfresh[i] && err == 0;) {
+		char steptext[512];
+		r = k;
+		tnorm_harness_format_action(h, tnorm_test_step(g->t, i), steptext, sizeof(steptext));
+		while (r + 1 < g->nfresh[i] &&
+		       foldable(h, g->fresh_tried[i] < g->fresh_domain[i], g->freshno[i], g->nfreshno[i],
+		                g->fresh[i][r], g->fresh[i][r + 1]))
+			r++;
+		err = tnorm__buf_puts(b, "# or (\n# ");
+		if (err == 0)
+			err = put_action(b, h, g->fresh[i][k]);
+		if (err == 0 && r > k) {
+			err = tnorm__buf_puts(b, " ;\n# - ");
+			if (err == 0)
+				err = put_action(b, h, g->fresh[i][r]);
+		}
+		if (err == 0)
+			err = tnorm__buf_printf(b, " ;\n# %s\n# )\n", steptext);
+		k = r + 1;
+	}
+	return err;
+}
+
 /* The line above the annotations (issue 32, item 7): "# - B" closes a range that "# or A" opens
  * (every action from A through B, consecutive values of the same instances), which reads as
  * "minus" to whoever has not been told. */
@@ -545,46 +604,10 @@ int tnorm_generalization_format(const tnorm_generalization *g, char **out)
 			err = put_action(&b, h, idx);
 		if (err == 0)
 			err = tnorm__buf_printf(&b, " # STEP %zu\n", i);
-		for (k = 0; k < g->nalt[i] && err == 0;) {
-			size_t r = k;
-			while (r + 1 < g->nalt[i] &&
-			       foldable(h, g->alt_tried[i] < g->alt_domain[i], g->altno[i], g->naltno[i],
-			                g->alt[i][r], g->alt[i][r + 1]))
-				r++;
-			err = tnorm__buf_puts(&b, "# or ");
-			if (err == 0)
-				err = put_action(&b, h, g->alt[i][k]);
-			if (err == 0)
-				err = tnorm__buf_putc(&b, '\n');
-			if (r > k && err == 0) {
-				err = tnorm__buf_puts(&b, "# - ");
-				if (err == 0)
-					err = put_action(&b, h, g->alt[i][r]);
-				if (err == 0)
-					err = tnorm__buf_putc(&b, '\n');
-			}
-			k = r + 1;
-		}
-		for (k = 0; k < g->nfresh[i] && err == 0;) {
-			size_t r = k;
-			char steptext[512];
-			tnorm_harness_format_action(h, tnorm_test_step(g->t, i), steptext, sizeof(steptext));
-			while (r + 1 < g->nfresh[i] &&
-			       foldable(h, g->fresh_tried[i] < g->fresh_domain[i], g->freshno[i], g->nfreshno[i],
-			                g->fresh[i][r], g->fresh[i][r + 1]))
-				r++;
-			err = tnorm__buf_puts(&b, "# or (\n# ");
-			if (err == 0)
-				err = put_action(&b, h, g->fresh[i][k]);
-			if (err == 0 && r > k) {
-				err = tnorm__buf_puts(&b, " ;\n# - ");
-				if (err == 0)
-					err = put_action(&b, h, g->fresh[i][r]);
-			}
-			if (err == 0)
-				err = tnorm__buf_printf(&b, " ;\n# %s\n# )\n", steptext);
-			k = r + 1;
-		}
+		if (err == 0)
+			err = put_alternatives(&b, h, g, i);
+		if (err == 0)
+			err = put_fresh(&b, h, g, i);
 		if (g->alt_tried[i] < g->alt_domain[i] && err == 0)
 			err = tnorm__buf_printf(&b, "# (a sample: %zu of %zu replacements tried; a range may hold "
 			                            "values not tried)\n",

@@ -7,7 +7,7 @@
  * is a value wherever it is stored (key0 = "x" and key1 = "x" hold one value); a call's result
  * is one object, held by the instance it was stored in until that is assigned again.
  *
- * The parser (harness.c) resolves each guard to the templates it matches; this file answers
+ * The parser (harness_check.c) resolves each guard to the templates it matches; this file answers
  * "may this step come next?" for the test checker (test.c: a test that breaks a guard is not
  * well-formed, so reduction and normalization drop such candidates without running them) and
  * for the generator (gen.c: it draws only steps that keep their guards).

@@ -3,7 +3,7 @@
  * lex.c - the string syntax of harness files and tests: a C-style literal read (the harness
  * parser's tokens, a test's value arguments) and written (a test's steps, a harness error's
  * quote).  One file for both directions, so that what is written reads back as it was; the
- * harness parser (harness.c) and the action order (order.c) both use it and neither the other
+ * harness parser (harness_lex.c) and the action order (order.c) both use it and neither the other
  * for it.
  */
 #include <ctype.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * model.h (internal) - the in-memory shape of a harness and of a test, shared by harness.c
- * (parsing), order.c (rank/unrank/render, slot counts), lex.c (string literals, both ways) and
- * test.c (tests).  harness.c and test.c call order.c and lex.c; order.c calls lex.c; lex.c calls
- * neither.
+ * model.h (internal) - the in-memory shape of a harness and of a test, shared by harness*.c
+ * (parsing, harness_internal.h), order.c (rank/unrank/render, slot counts), lex.c (string
+ * literals, both ways) and test.c (tests).  harness*.c and test.c call order.c and lex.c;
+ * order.c calls lex.c; lex.c calls neither.
  */
 #ifndef TNORM__MODEL_H
 #define TNORM__MODEL_H

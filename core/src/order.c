@@ -523,6 +523,59 @@ static int parse_as(cur *c, const tnorm_harness *h, uint32_t ti, tnorm_action *o
 	return 0;
 }
 
+/*
+ * Could the step at `p` (its first word `n` bytes long; lhs_end: just past its '=', NULL when it
+ * is no assignment) be an action of template t?  Its shape: an assignment to an instance of t's
+ * left-hand side pool, of a call of t's name (or of a value), or a call of t's name.
+ */
+static int shape_matches(const tnorm_harness *h, const tnorm__tmpl *t, const cur *c,
+                         const char *p, size_t n, const char *lhs_end)
+{
+	int is_assign = lhs_end != NULL;
+	cur d = *c;
+	if (t->info.has_lhs != is_assign)
+		return 0;
+	if (!is_assign)
+		return strlen(t->name) == n && !memcmp(t->name, p, n);
+	/* lhs pool must match and, for calls, the callee name */
+	{
+		const tnorm__pool *pl = &h->pools[t->info.slot[0].pool];
+		size_t pn = strlen(pl->name);
+		if (n <= pn || memcmp(p, pl->name, pn) || !isdigit((unsigned char)p[pn]))
+			return 0;
+	}
+	d.p = lhs_end;
+	skip_ws(&d);
+	if (t->info.kind == TNORM_TMPL_CALL) {
+		size_t m = ident_len(d.p, d.end);
+		return m == strlen(t->name) && !memcmp(d.p, t->name, m);
+	}
+	return !(ident_len(d.p, d.end) > 0 && !is_null(d.p, d.end));
+}
+
+/* The error for a step at `p` (as shape_matches has it; `name` its first word, for messages)
+ * that no template's shape matches.  TNORM_EPARSE. */
+static int no_template(cur *c, const tnorm_harness *h, const char *p, size_t n,
+                       const char *lhs_end, const char *name)
+{
+	uint32_t i;
+	cur d = *c;
+	if (!lhs_end)
+		return fail(c, p, "unknown action '%s', expected one of the harness's templates", name);
+	for (i = 0; i < h->npools; i++) {
+		size_t pn = strlen(h->pools[i].name);
+		if (n > pn && !memcmp(p, h->pools[i].name, pn) && isdigit((unsigned char)p[pn]))
+			break;
+	}
+	if (i == h->npools)
+		return fail(c, p, "unknown pool instance '%s', expected an instance of a pool the "
+		            "harness declares", name);
+	d.p = lhs_end;
+	skip_ws(&d);
+	return fail(c, d.p, "no template assigns '%s' like this, expected a value or a call "
+	            "the harness allows for pool '%s'", name, h->pools[i].name);
+}
+
 int tnorm_harness_parse_action(const tnorm_harness *h, const char *text, size_t len,
                                tnorm_action *out, size_t *col)
 {
@@ -530,7 +583,7 @@ int tnorm_harness_parse_action(const tnorm_harness *h, const char *text, size_t 
 	const char *p, *lhs_end = NULL;
 	size_t n;
 	uint32_t ti, tried = 0, best_col = 0;
-	int is_assign = 0, err = TNORM_EPARSE;
+	int err = TNORM_EPARSE;
 	char best_msg[512] = "";
 	char name[128];
 
@@ -554,42 +607,15 @@ int tnorm_harness_parse_action(const tnorm_harness *h, const char *text, size_t 
 		cur d = c;
 		d.p = p + n;
 		skip_ws(&d);
-		if (d.p < d.end && *d.p == '=') {
-			is_assign = 1;
+		if (d.p < d.end && *d.p == '=')
 			lhs_end = d.p + 1;
-		}
 	}
 	/* `name` is for messages only: names of any length are compared in full below. */
 	snprintf(name, sizeof(name), "%.*s%s", (int)(n < 100 ? n : 100), p, n > 100 ? "..." : "");
 	/* Try every template of the matching shape; keep the error that got furthest. */
 	for (ti = 0; ti < h->ntmpls; ti++) {
-		const tnorm__tmpl *t = &h->tmpls[ti];
-		if (t->info.has_lhs != is_assign)
+		if (!shape_matches(h, &h->tmpls[ti], &c, p, n, lhs_end))
 			continue;
-		if (!is_assign && (strlen(t->name) != n || memcmp(t->name, p, n)))
-			continue;
-		if (is_assign) {
-			/* lhs pool must match and, for calls, the callee name */
-			const tnorm__pool *pl = &h->pools[t->info.slot[0].pool];
-			size_t pn = strlen(pl->name);
-			if (n <= pn || memcmp(p, pl->name, pn) || !isdigit((unsigned char)p[pn]))
-				continue;
-			if (t->info.kind == TNORM_TMPL_CALL) {
-				cur d = c;
-				size_t m;
-				d.p = lhs_end;
-				skip_ws(&d);
-				m = ident_len(d.p, d.end);
-				if (m != strlen(t->name) || memcmp(d.p, t->name, m))
-					continue;
-			} else {
-				cur d = c;
-				d.p = lhs_end;
-				skip_ws(&d);
-				if (ident_len(d.p, d.end) > 0 && !is_null(d.p, d.end))
-					continue;
-			}
-		}
 		tried++;
 		c.p = text;
 		if ((err = parse_as(&c, h, ti, out)) == 0) {
@@ -605,26 +631,7 @@ int tnorm_harness_parse_action(const tnorm_harness *h, const char *text, size_t 
 		}
 	}
 	if (!tried) {
-		if (is_assign) {
-			uint32_t i;
-			for (i = 0; i < h->npools; i++) {
-				size_t pn = strlen(h->pools[i].name);
-				if (n > pn && !memcmp(p, h->pools[i].name, pn) && isdigit((unsigned char)p[pn]))
-					break;
-			}
-			if (i == h->npools) {
-				fail(&c, p, "unknown pool instance '%s', expected an instance of a pool the "
-				     "harness declares", name);
-			} else {
-				cur d = c;
-				d.p = lhs_end;
-				skip_ws(&d);
-				fail(&c, d.p, "no template assigns '%s' like this, expected a value or a call "
-				     "the harness allows for pool '%s'", name, h->pools[i].name);
-			}
-		} else {
-			fail(&c, p, "unknown action '%s', expected one of the harness's templates", name);
-		}
+		no_template(&c, h, p, n, lhs_end, name);
 		goto out_err;
 	}
 	tnorm__error_set(TNORM_EPARSE, "%s", best_msg);

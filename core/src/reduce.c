@@ -128,6 +128,83 @@ static int try_delete(oracle_t *o, const size_t *cur, size_t n, size_t i, size_t
 	return ask(o, o->tmp, k, yes);
 }
 
+/* cur[pos] alone can be deleted: *good becomes the length of the longest run from pos found
+ * deletable, by an exponential probe, then bisection between deletable and not. */
+static int grow_forward(oracle_t *o, const size_t *cur, size_t n, size_t pos, size_t *good_out)
+{
+	size_t good = 1, bad = 0, len;
+	int err, yes;
+	for (len = 2; pos + len <= n; len *= 2) {
+		if ((err = try_delete(o, cur, n, pos, len, &yes)) < 0)
+			return err;
+		if (!yes) {
+			bad = len;
+			break;
+		}
+		good = len;
+	}
+	if (!bad && pos + good < n) {
+		/* Ran past the end: the remainder is the upper bound. */
+		size_t rest = n - pos;
+		if (rest > good) {
+			if ((err = try_delete(o, cur, n, pos, rest, &yes)) < 0)
+				return err;
+			if (yes)
+				good = rest;
+			else
+				bad = rest;
+		}
+	}
+	/* Bisect between good (deletable) and bad (not). */
+	while (bad && bad - good > 1) {
+		size_t mid = good + (bad - good) / 2;
+		if ((err = try_delete(o, cur, n, pos, mid, &yes)) < 0)
+			return err;
+		if (yes)
+			good = mid;
+		else
+			bad = mid;
+	}
+	*good_out = good;
+	return 0;
+}
+
+/* cur[*pos, *pos + *good) can be deleted: extend the run backwards from *pos the same way. */
+static int grow_backward(oracle_t *o, const size_t *cur, size_t n, size_t *pos_io, size_t *good_io)
+{
+	size_t pos = *pos_io, good = *good_io, back, bgood = 0, bbad = 0;
+	int err, yes;
+	for (back = 1; back <= pos; back *= 2) {
+		if ((err = try_delete(o, cur, n, pos - back, good + back, &yes)) < 0)
+			return err;
+		if (!yes) {
+			bbad = back;
+			break;
+		}
+		bgood = back;
+	}
+	if (!bbad && bgood < pos) {
+		if ((err = try_delete(o, cur, n, 0, good + pos, &yes)) < 0)
+			return err;
+		if (yes)
+			bgood = pos;
+		else
+			bbad = pos;
+	}
+	while (bbad && bbad - bgood > 1) {
+		size_t mid = bgood + (bbad - bgood) / 2;
+		if ((err = try_delete(o, cur, n, pos - mid, good + mid, &yes)) < 0)
+			return err;
+		if (yes)
+			bgood = mid;
+		else
+			bbad = mid;
+	}
+	*pos_io = pos - bgood;
+	*good_io = good + bgood;
+	return 0;
+}
+
 static int adaptive(oracle_t *o, size_t *cur, size_t *n_io, size_t total, uint64_t seed)
 {
 	size_t n = *n_io, i, *order = NULL;
@@ -151,7 +228,7 @@ static int adaptive(oracle_t *o, size_t *cur, size_t *n_io, size_t total, uint64
 			order[j] = t;
 		}
 		for (oi = 0; oi < m && n > 0; oi++) {
-			size_t u = order[oi], pos, good, bad, len;
+			size_t u = order[oi], pos, good;
 			int yes;
 			if (tried[u])
 				continue;
@@ -164,72 +241,9 @@ static int adaptive(oracle_t *o, size_t *cur, size_t *n_io, size_t total, uint64
 				goto done;
 			if (!yes)
 				continue;
-			/* Exponential probe for a longer deletable run starting at pos. */
-			good = 1;
-			bad = 0;
-			for (len = 2; pos + len <= n; len *= 2) {
-				if ((err = try_delete(o, cur, n, pos, len, &yes)) < 0)
-					goto done;
-				if (!yes) {
-					bad = len;
-					break;
-				}
-				good = len;
-			}
-			if (!bad && pos + good < n) {
-				/* Ran past the end: the remainder is the upper bound. */
-				size_t rest = n - pos;
-				if (rest > good) {
-					if ((err = try_delete(o, cur, n, pos, rest, &yes)) < 0)
-						goto done;
-					if (yes)
-						good = rest;
-					else
-						bad = rest;
-				}
-			}
-			/* Bisect between good (deletable) and bad (not). */
-			while (bad && bad - good > 1) {
-				size_t mid = good + (bad - good) / 2;
-				if ((err = try_delete(o, cur, n, pos, mid, &yes)) < 0)
-					goto done;
-				if (yes)
-					good = mid;
-				else
-					bad = mid;
-			}
-			/* Then extend the run backwards from pos the same way. */
-			{
-				size_t back = 0, bgood = 0, bbad = 0;
-				for (back = 1; back <= pos; back *= 2) {
-					if ((err = try_delete(o, cur, n, pos - back, good + back, &yes)) < 0)
-						goto done;
-					if (!yes) {
-						bbad = back;
-						break;
-					}
-					bgood = back;
-				}
-				if (!bbad && bgood < pos) {
-					if ((err = try_delete(o, cur, n, 0, good + pos, &yes)) < 0)
-						goto done;
-					if (yes)
-						bgood = pos;
-					else
-						bbad = pos;
-				}
-				while (bbad && bbad - bgood > 1) {
-					size_t mid = bgood + (bbad - bgood) / 2;
-					if ((err = try_delete(o, cur, n, pos - mid, good + mid, &yes)) < 0)
-						goto done;
-					if (yes)
-						bgood = mid;
-					else
-						bbad = mid;
-				}
-				pos -= bgood;
-				good += bgood;
-			}
+			if ((err = grow_forward(o, cur, n, pos, &good)) < 0 ||
+			    (err = grow_backward(o, cur, n, &pos, &good)) < 0)
+				goto done;
 			for (i = pos; i < pos + good; i++)
 				tried[cur[i]] = 1;
 			memmove(cur + pos, cur + pos + good, (n - pos - good) * sizeof(*cur));
@@ -320,6 +334,35 @@ static int ask_test(test_ctx *c, const tnorm_test *t, int *yes)
 	return c->fn(c->ctx, t, yes);
 }
 
+/* Cut `cur` (which fails) to its shortest failing prefix, by bisection on the prefix's length. */
+static int cut_to_prefix(test_ctx *c, tnorm_test *cur)
+{
+	size_t lo = 0, hi = tnorm_test_len(cur); /* prefix of length hi fails; lo unknown/passes */
+	tnorm_test *tmp = NULL;
+	int err = 0, yes;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		tnorm_test_free(tmp);
+		tmp = NULL;
+		if ((err = tnorm_test_dup(&tmp, cur)) < 0)
+			break;
+		while (tnorm_test_len(tmp) > mid)
+			tnorm_test_remove(tmp, tnorm_test_len(tmp) - 1);
+		if ((err = ask_test(c, tmp, &yes)) < 0)
+			break;
+		if (yes)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	tnorm_test_free(tmp);
+	if (err < 0)
+		return err;
+	while (tnorm_test_len(cur) > hi)
+		tnorm_test_remove(cur, tnorm_test_len(cur) - 1);
+	return 0;
+}
+
 void tnorm__deletion_resolve(tnorm_reduce_algo *algo, uint64_t *seed, tnorm_reduce_algo dflt)
 {
 	if (*algo == TNORM_ALGO_DEFAULT)
@@ -365,26 +408,8 @@ int tnorm_reduce_test(tnorm_test **out, const tnorm_test *t, const tnorm_reduce_
 		goto done;
 
 	/* 1. The shortest failing prefix, by bisection on its length. */
-	if (opts->prefix && tnorm_test_len(cur) > 1) {
-		size_t lo = 0, hi = tnorm_test_len(cur); /* prefix of length hi fails; lo unknown/passes */
-		while (hi - lo > 1) {
-			size_t mid = lo + (hi - lo) / 2;
-			tnorm_test_free(tmp);
-			tmp = NULL;
-			if ((err = tnorm_test_dup(&tmp, cur)) < 0)
-				goto done;
-			while (tnorm_test_len(tmp) > mid)
-				tnorm_test_remove(tmp, tnorm_test_len(tmp) - 1);
-			if ((err = ask_test(&c, tmp, &yes)) < 0)
-				goto done;
-			if (yes)
-				hi = mid;
-			else
-				lo = mid;
-		}
-		while (tnorm_test_len(cur) > hi)
-			tnorm_test_remove(cur, tnorm_test_len(cur) - 1);
-	}
+	if (opts->prefix && tnorm_test_len(cur) > 1 && (err = cut_to_prefix(&c, cur)) < 0)
+		goto done;
 	stats.after_prefix = tnorm_test_len(cur);
 
 	/* 2. Slicing: ℓ0, then ℓ1, each verified by one run; ℓ2 is no slicing. */

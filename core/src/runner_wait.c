@@ -177,6 +177,55 @@ static int gave_up(tnorm_runner *r, tnorm__tracer *t, pid_t pid, tnorm__waited *
 }
 
 /*
+ * How long the wait loop's poll may block, in ms (-1: until something comes), given the run's
+ * deadline `dl` (0: none), its pid (0: not known yet), and when SIGTERM and SIGKILL were sent
+ * (-1: not yet).
+ */
+static int poll_timeout(const tnorm_runner *r, double dl, pid_t pid, double term_at, double kill_at)
+{
+	int timeout = -1;
+	if (dl && term_at < 0) /* (no pid yet: a second's grace for the fork, in 1 ms polls once the
+	                        * deadline is past, because the fork server's report of the pid
+	                        * does not wake the poll: a longer sleep let a run past its timeout
+	                        * pass) */
+		timeout = pid ? ms_until(dl) : 1 + ms_until(dl);
+	else if (term_at >= 0 && kill_at < 0)
+		timeout = ms_until(term_at + 0.2);
+	else if (kill_at >= 0)
+		timeout = ms_until(kill_at + TNORM__KILL_GRACE);
+	if (r->cancel && kill_at < 0 && (timeout < 0 || timeout > CANCEL_POLL_MS))
+		timeout = CANCEL_POLL_MS;
+	return timeout;
+}
+
+/*
+ * TNORM__RUN_SPAWN: the fork server said hello (`hello`, as w->hello has it; 0: the run ended
+ * first): the run's request `what` goes to the server with the streams in `pending`, which are
+ * closed here either way.  1 when the request went and its child may end persisting (the
+ * control socket is then polled), else 0.
+ */
+static int hand_request(tnorm_runner *r, tnorm__tracer *t, int *pending, char what, int hello)
+{
+	int polled = 0;
+	size_t i;
+	if (hello) {
+		/* (A runtime that cannot echo request numbers: no persistent child.) */
+		r->fs_nonced = hello >= 2;
+		if (what == 'P' && !r->fs_nonced)
+			what = 'R';
+		if (tnorm__forkserver_request(r->ctl, pending, what, &r->nonce) < 0)
+			tnorm__tracer_kill_server(t);
+		else
+			polled = may_end_persisting(what);
+	}
+	for (i = 0; i < 3; i++) {
+		close(pending[i]);
+		pending[i] = -1;
+	}
+	return polled;
+}
+
+/*
  * Block until output comes, the tracer says the run's program is gone, the run's persistent
  * child says its candidate passed, or the timeout (then SIGTERM to its group, SIGKILL 0.2 s
  * later).  When the cancel flag is set, the program's group is killed at once (w->cancelled).
@@ -199,25 +248,14 @@ int tnorm__wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 	int term_sent = 0, kill_sent = 0, blind_kill = 0, done_seen = 0, got, pgot = 0;
 	int pctl = mode == TNORM__RUN_SERVED && may_end_persisting(what) ? r->ctl : -1, ppoll_fd = pctl;
 	struct rusage pru;
-	size_t i;
 	pid_t pid = 0;
 	while (!done_seen) {
-		int timeout = -1;
+		int timeout;
 		double tnow, dl;
 		/* The deadline moves by the time the tracer held the program stopped for its own
 		 * work: under load, unwinding a sanitizer's crash can take longer than the run. */
 		dl = deadline ? deadline + tnorm__tracer_held(t) : 0;
-		if (dl && !term_sent) /* (no pid yet: a second's grace for the fork, in 1 ms polls
-		                       * once the deadline is past, because the fork server's report
-		                       * of the pid does not wake the poll: a longer sleep let a run
-		                       * past its timeout pass) */
-			timeout = pid ? ms_until(dl) : 1 + ms_until(dl);
-		else if (term_sent && !kill_sent)
-			timeout = ms_until(term_at + 0.2);
-		else if (kill_sent)
-			timeout = ms_until(kill_at + TNORM__KILL_GRACE);
-		if (r->cancel && !kill_sent && (timeout < 0 || timeout > CANCEL_POLL_MS))
-			timeout = CANCEL_POLL_MS;
+		timeout = poll_timeout(r, dl, pid, term_sent ? term_at : -1, kill_sent ? kill_at : -1);
 		got = poll_streams(so, se, tnorm__tracer_fd(t), ppoll_fd, timeout, r->opts.output_cap, mask);
 		if (got & 1) {
 			uint64_t v;
@@ -236,22 +274,9 @@ int tnorm__wait_run(tnorm_runner *r, tnorm__tracer *t, tnorm__run_mode mode, cha
 			                * killed): the tracer has the rest to say.  (What the candidate
 			                * wrote there itself was dropped: the socket is still polled.) */
 		done_seen = tnorm__tracer_answer(t, &pid, w);
-		if (pending[0] >= 0 && (w->hello || done_seen)) {
-			if (w->hello && !done_seen) {
-				/* (A runtime that cannot echo request numbers: no persistent child.) */
-				r->fs_nonced = w->hello >= 2;
-				if (what == 'P' && !r->fs_nonced)
-					what = 'R';
-				if (tnorm__forkserver_request(r->ctl, pending, what, &r->nonce) < 0)
-					tnorm__tracer_kill_server(t);
-				else if (may_end_persisting(what))
-					pctl = ppoll_fd = r->ctl; /* (the hello is read: only the child speaks now) */
-			}
-			for (i = 0; i < 3; i++) {
-				close(pending[i]);
-				pending[i] = -1;
-			}
-		}
+		if (pending[0] >= 0 && (w->hello || done_seen) &&
+		    hand_request(r, t, pending, what, done_seen ? 0 : w->hello))
+			pctl = ppoll_fd = r->ctl; /* (the hello is read: only the child speaks now) */
 		if (pid < 0) {
 			/* The fork failed (errno is its error): nothing to wait for. */
 			w->pid = 0;

@@ -260,10 +260,63 @@ static int run_fixed(tnorm_session *s, const void *data, size_t len, int *passes
 	return err;
 }
 
+/*
+ * The confirm runs of tnorm_session_confirm: `data` run s->o.confirm times.  Each failure that
+ * meets the match policy has its signature in sigs[*nfail] (owned by the caller); *nunmatched
+ * counts the failures the policy refused; `why` says what the last run that did not count did;
+ * *slowest is the longest run's wall time.  0, or the error that stopped the runs.
+ */
+static int confirm_runs(tnorm_session *s, const void *data, size_t len, tnorm_signature **sigs,
+                        unsigned *nfail, unsigned *nunmatched, double *slowest, char *why,
+                        size_t whysize)
+{
+	tnorm_run_result res;
+	unsigned i, n = s->o.confirm;
+	int err = 0;
+	memset(&res, 0, sizeof(res));
+	for (i = 0; i < n; i++) {
+		if (s->o.cancel && *s->o.cancel) {
+			err = tnorm__error_set(TNORM_EINTERRUPTED, "interrupted while confirming the failure");
+			break;
+		}
+		if ((err = tnorm_runner_run(s->runner, data, len, &res)) < 0) {
+			if (err == TNORM_EINTERRUPTED)
+				tnorm__error_set(err, "interrupted while confirming the failure");
+			break;
+		}
+		s->runs++;
+		s->child_cpu += res.child_cpu;
+		s->run_wall += res.wall;
+		if (res.wall > *slowest)
+			*slowest = res.wall;
+		if (res.outcome == TNORM_OUTCOME_ERROR) {
+			err = tnorm__error_set(TNORM_ERROR, "%s", res.message);
+			break;
+		}
+		/* A failure counts when it meets the policy on its own: output:REGEX asks something of
+		 * the run itself (the other policies compare with the target these runs make). */
+		if (res.outcome == TNORM_OUTCOME_FAIL && res.sig &&
+		    !tnorm_match_test(s->match, res.sig, res.sig, res.out, res.err)) {
+			char tmp[300];
+			(*nunmatched)++;
+			snprintf(why, whysize, "%s, but its output (stdout and stderr) does not match "
+			         "--match %s", tnorm__run_describe(&res, tmp, sizeof(tmp)), s->o.match);
+		} else if (res.outcome == TNORM_OUTCOME_FAIL && res.sig) {
+			sigs[(*nfail)++] = res.sig;
+			res.sig = NULL;
+		} else {
+			char tmp[300];
+			snprintf(why, whysize, "%s", tnorm__run_describe(&res, tmp, sizeof(tmp)));
+		}
+		tnorm_run_result_dispose(&res);
+	}
+	tnorm_run_result_dispose(&res);
+	return err;
+}
+
 int tnorm_session_confirm(tnorm_session *s, const void *data, size_t len)
 {
 	tnorm_signature **sigs = NULL;
-	tnorm_run_result res;
 	unsigned i, nfail = 0, nunmatched = 0, n;
 	double slowest = 0;
 	char why[300], *text = NULL;
@@ -273,47 +326,13 @@ int tnorm_session_confirm(tnorm_session *s, const void *data, size_t len)
 	n = s->o.confirm;
 	if (!(sigs = tnorm__calloc(n, sizeof(*sigs))))
 		return TNORM_ENOMEM;
-	memset(&res, 0, sizeof(res));
 	/* The original may be slow: the confirm runs get a generous limit unless one was set (or
 	 * none: a negative timeout). */
 	if (s->derive_timeout)
 		set_timeout(s, 300);
-	for (i = 0; i < n; i++) {
-		if (s->o.cancel && *s->o.cancel) {
-			err = tnorm__error_set(TNORM_EINTERRUPTED, "interrupted while confirming the failure");
-			goto done;
-		}
-		if ((err = tnorm_runner_run(s->runner, data, len, &res)) < 0) {
-			if (err == TNORM_EINTERRUPTED)
-				tnorm__error_set(err, "interrupted while confirming the failure");
-			goto done;
-		}
-		s->runs++;
-		s->child_cpu += res.child_cpu;
-		s->run_wall += res.wall;
-		if (res.wall > slowest)
-			slowest = res.wall;
-		if (res.outcome == TNORM_OUTCOME_ERROR) {
-			err = tnorm__error_set(TNORM_ERROR, "%s", res.message);
-			goto done;
-		}
-		/* A failure counts when it meets the policy on its own: output:REGEX asks something of
-		 * the run itself (the other policies compare with the target these runs make). */
-		if (res.outcome == TNORM_OUTCOME_FAIL && res.sig &&
-		    !tnorm_match_test(s->match, res.sig, res.sig, res.out, res.err)) {
-			char tmp[300];
-			nunmatched++;
-			snprintf(why, sizeof(why), "%s, but its output (stdout and stderr) does not match "
-			         "--match %s", tnorm__run_describe(&res, tmp, sizeof(tmp)), s->o.match);
-		} else if (res.outcome == TNORM_OUTCOME_FAIL && res.sig) {
-			sigs[nfail++] = res.sig;
-			res.sig = NULL;
-		} else {
-			char tmp[300];
-			snprintf(why, sizeof(why), "%s", tnorm__run_describe(&res, tmp, sizeof(tmp)));
-		}
-		tnorm_run_result_dispose(&res);
-	}
+	if ((err = confirm_runs(s, data, len, sigs, &nfail, &nunmatched, &slowest, why,
+	                        sizeof(why))) < 0)
+		goto done;
 	if (nfail == 0 && nunmatched == n) {
 		err = tnorm__error_set(TNORM_ENOTFAIL, "the original test does not fail as the match "
 		                       "policy asks: %s", why);
@@ -373,7 +392,6 @@ done:
 		tnorm_signature_free(sigs[i]);
 	free(sigs);
 	tnorm_free(text);
-	tnorm_run_result_dispose(&res);
 	return err;
 }
 

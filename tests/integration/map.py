@@ -28,10 +28,11 @@ ARROW = "\u2500\u2500\u25ba"  # ──►
 # The bottom layers of the map (architecture.md says why calls into them are not all drawn).
 BOTTOM = {
     # the model
-    "harness.c", "order.c", "lex.c", "test.c", "gen.c", "guard.c", "pools.c",
+    "harness.c", "harness_lex.c", "harness_parse.c", "harness_values.c", "harness_check.c",
+    "order.c", "lex.c", "test.c", "gen.c", "guard.c", "pools.c",
     # signatures
-    "signature.c", "signature_process.c", "symbolize.c", "cxxexc.c", "report.c", "severity.c",
-    "mergetrap.c", "probe.c",
+    "signature.c", "signature_process.c", "symbolize.c", "symbolize_cache.c", "symbolize_elf.c",
+    "symbolize_dwarf.c", "cxxexc.c", "report.c", "severity.c", "mergetrap.c", "probe.c",
     # JSON, allocation, errors
     "json.c", "alloc.c", "env.c", "error.c",
 }
