@@ -1181,10 +1181,12 @@ static PyObject *py_sanitizer_kind(PyObject *self, PyObject *args)
 {
 	const char *tool, *type, *access = NULL;
 	char *kind = NULL;
+	int err;
 	(void)self;
 	if (!PyArg_ParseTuple(args, "ss|z:sanitizer_kind", &tool, &type, &access))
 		return NULL;
-	return owned_str(tnorm_sanitizer_kind(&kind, tool, type, access), kind);
+	err = tnorm_sanitizer_kind(&kind, tool, type, access);
+	return owned_str(err, kind);
 }
 
 /* read_steps(text): [(action, [notes])] of a test text as generalize renders it. */
