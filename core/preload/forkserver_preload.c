@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "fs_server.h"
+#include "sanitizer_names.h"
 
 /* Take out of variable `name` the last `:`-separated entry the engine appended (any entry, or
  * only one equal to `entry`), in place: the strings live in the initial environment block,
@@ -62,6 +63,6 @@ static void drop_last_entry(const char *name, const char *entry)
 __attribute__((constructor)) static void tnorm__preload_start(void)
 {
 	drop_last_entry("LD_PRELOAD", NULL);
-	drop_last_entry("ASAN_OPTIONS", "verify_asan_link_order=0");
+	drop_last_entry(TNORM__SAN_ASAN_OPTIONS, TNORM__SAN_ASAN_LINK_ORDER);
 	tnorm__fs_serve(); /* returns in each child, or at once when there is no server to be */
 }

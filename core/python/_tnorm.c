@@ -19,6 +19,7 @@
  *   _tnorm.has_placeholder(argv) -> bool
  *   _tnorm.sanitizer_environment(lookup) -> dict
  *   _tnorm.ubsan_kind(message) -> str or None
+ *   _tnorm.sanitizers() -> dict; _tnorm.sanitizer_kind(tool, type, access=None) -> str
  *   _tnorm.read_steps(text) -> list
  *   _tnorm.db_path(test, explicit=None) -> str or None
  *   _tnorm.Error: engine errors (.code, .name; str() is the engine's message)
@@ -1188,6 +1189,46 @@ static PyObject *py_ubsan_kind(PyObject *self, PyObject *args)
 	return owned_str(err, kind);
 }
 
+/* sanitizers(): {key: (name, ...)} of every list of tnorm/sanitizer.h. */
+static PyObject *py_sanitizers(PyObject *self, PyObject *unused)
+{
+	PyObject *d = PyDict_New();
+	const char *key;
+	int list;
+	(void)self;
+	(void)unused;
+	for (list = 0; d && (key = tnorm_sanitizer_list_key((tnorm_sanitizer_list)list)); list++) {
+		PyObject *t;
+		size_t n = 0, i;
+		while (tnorm_sanitizer_name((tnorm_sanitizer_list)list, n))
+			n++;
+		t = PyTuple_New((Py_ssize_t)n);
+		for (i = 0; t && i < n; i++) {
+			PyObject *s = text(tnorm_sanitizer_name((tnorm_sanitizer_list)list, i));
+			if (!s)
+				Py_CLEAR(t);
+			else
+				PyTuple_SET_ITEM(t, (Py_ssize_t)i, s);
+		}
+		if (set_item(d, key, t) < 0)
+			Py_CLEAR(d);
+	}
+	return d;
+}
+
+/* sanitizer_kind(tool, type, access=None): "TOOL:TYPE[:ACCESS]" (tnorm_sanitizer_kind). */
+static PyObject *py_sanitizer_kind(PyObject *self, PyObject *args)
+{
+	const char *tool, *type, *access = NULL;
+	char *kind = NULL;
+	int err;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "ss|z:sanitizer_kind", &tool, &type, &access))
+		return NULL;
+	err = tnorm_sanitizer_kind(&kind, tool, type, access);
+	return owned_str(err, kind);
+}
+
 /* read_steps(text): [(action, [notes])] of a test text as generalize renders it. */
 static PyObject *py_read_steps(PyObject *self, PyObject *args)
 {
@@ -1733,6 +1774,17 @@ static PyMethodDef methods[] = {
 	 "report message (what __ubsan_get_current_report_data gives, or what follows 'runtime "
 	 "error: '): 'ubsan:signed-integer-overflow' for 'Signed integer overflow: 1 + ...'; None "
 	 "when the message has no kind word (tnorm_signature_ubsan_kind)."},
+	{"sanitizers", py_sanitizers, METH_NOARGS,
+	 "sanitizers() -> dict\n\nWhat the engine knows about the sanitizers, as tuples of names: "
+	 "'functions' (prefixes of their runtimes' functions), 'namespaces' (their C++ namespaces), "
+	 "'libraries' (prefixes of their runtimes' library file names), 'report_entries' (where a "
+	 "report starts), 'option_vars' (their options variables), 'ubsan_hook' (UBSan's hook for "
+	 "debuggers), 'queries' (the runtime functions a debugger calls to read a report: ASan's "
+	 "description, report-present and access type, UBSan's report data) (tnorm/sanitizer.h)."},
+	{"sanitizer_kind", py_sanitizer_kind, METH_VARARGS,
+	 "sanitizer_kind(tool, type, access=None) -> str\n\nThe engine's kind for a sanitizer's "
+	 "report: 'TOOL:TYPE', with ':ACCESS' when access is given and not empty "
+	 "(tnorm_sanitizer_kind)."},
 	{"read_steps", py_read_steps, METH_VARARGS,
 	 "read_steps(text) -> list\n\nThe steps of a test text with the notes generalize writes "
 	 "under each, as a debugger shows them while stepping: [(action, [note, ...])], the action "

@@ -224,13 +224,18 @@ def frames_signature(kind, pid, pcs):
 sanitizer_environment = _tnorm.sanitizer_environment
 
 
+# What the engine knows about the sanitizers (tnorm/sanitizer.h): {key: (name, ...)}.
+SANITIZERS = _tnorm.sanitizers()
+# The runtime functions a debugger calls to read a report.
+(ASAN_DESCRIPTION_FN, ASAN_PRESENT_FN, ASAN_ACCESS_FN,
+ UBSAN_REPORT_DATA_FN) = SANITIZERS["queries"]
 # C expressions the hosts evaluate in the stopped inferior; each may fail (no such symbol).
-ASAN_DESCRIPTION = "((const char *(*)(void))__asan_get_report_description)()"
-ASAN_PRESENT = "((int (*)(void))__asan_report_present)()"
-ASAN_ACCESS = "((int (*)(void))__asan_get_report_access_type)()"
+ASAN_DESCRIPTION = "((const char *(*)(void))%s)()" % ASAN_DESCRIPTION_FN
+ASAN_PRESENT = "((int (*)(void))%s)()" % ASAN_PRESENT_FN
+ASAN_ACCESS = "((int (*)(void))%s)()" % ASAN_ACCESS_FN
 DRIVER_FAILURE = "(const char *)&tnorm_drv_failure"
 CALL_EXPRS = (ASAN_DESCRIPTION, ASAN_PRESENT, ASAN_ACCESS)  # these call into the inferior
-UBSAN_REPORT_HOOK = "__ubsan_on_report"
+UBSAN_REPORT_HOOK = SANITIZERS["ubsan_hook"][0]
 
 
 def engine_kind(program, args):
@@ -257,17 +262,17 @@ def stop_kind(signal, host, ubsan_message=None, engine=None):
         return signal
     desc = host.evaluate(ASAN_DESCRIPTION, True)
     if desc:
-        kind = "asan:" + desc.split()[0]
+        access = None
         if host.evaluate(ASAN_PRESENT, False):
-            kind += ":WRITE" if host.evaluate(ASAN_ACCESS, False) else ":READ"
-        return kind
+            access = "WRITE" if host.evaluate(ASAN_ACCESS, False) else "READ"
+        return _tnorm.sanitizer_kind("asan", desc.split()[0], access)
     kind = _tnorm.ubsan_kind(ubsan_message) if ubsan_message else None
     if kind:
         return kind
     failure = host.evaluate(DRIVER_FAILURE, True)
     if failure:
         return failure
-    asan_blind = (host.symbol_address("__asan_report_present") is not None
+    asan_blind = (host.symbol_address(ASAN_PRESENT_FN) is not None
                   and host.evaluate(ASAN_PRESENT, False) is None)
     ubsan_blind = ubsan_message is None and host.symbol_address(UBSAN_REPORT_HOOK) is not None
     if engine is not None and (asan_blind or ubsan_blind):

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "sanitizer_internal.h"
 #include "sanopts.h"
 #include "tnorm/export.h"
 #include "tnorm/harness.h"
@@ -707,19 +708,18 @@ static int script(const tnorm_export *x, tnorm__buf *b)
  * with each --env of the same name, then the other --env entries. */
 static int test_env(const tnorm_export *x, char ***out, size_t *n)
 {
-	static const char *const defaults[] = {
-		"ASAN_OPTIONS=abort_on_error=1:detect_leaks=0",
-		"UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1", NULL};
 	const char *const *env = x->o.run ? x->o.run->env : NULL;
 	char **v;
-	size_t k = 0, i, j, cap = 2;
+	size_t k = 0, i, j, cap = 0;
 	int err = 0;
+	while (tnorm__sanitizer_export_default(cap))
+		cap++;
 	for (i = 0; env && env[i]; i++)
 		cap++;
 	if (!(v = tnorm__calloc(cap + 1, sizeof(*v))))
 		return TNORM_ENOMEM;
-	for (i = 0; defaults[i] && err == 0; i++)
-		if (!(v[k++] = tnorm__strdup(defaults[i])))
+	for (i = 0; tnorm__sanitizer_export_default(i) && err == 0; i++)
+		if (!(v[k++] = tnorm__strdup(tnorm__sanitizer_export_default(i))))
 			err = TNORM_ENOMEM;
 	for (i = 0; env && env[i] && err == 0; i++) {
 		size_t nlen = strcspn(env[i], "=");

@@ -56,6 +56,7 @@
 
 #include "buildinfo.h"
 #include "runner_internal.h"
+#include "sanitizer_names.h"
 
 /*
  * Which way this run goes.  A fork server started in another folder (the program removed the
@@ -278,9 +279,9 @@ char **tnorm__forkserver_env(tnorm_runner *r, int fd)
 			goto oom;
 		/* A shared ASan runtime dies when it is not the first library in the loader's list
 		 * (ours is); the library takes this entry out again before `main`. */
-		if ((k = env_find(envp, n, "ASAN_OPTIONS")) == n)
+		if ((k = env_find(envp, n, TNORM__SAN_ASAN_OPTIONS)) == n)
 			n++;
-		if (env_append(envp, k, "ASAN_OPTIONS", ":", "verify_asan_link_order=0") < 0)
+		if (env_append(envp, k, TNORM__SAN_ASAN_OPTIONS, ":", TNORM__SAN_ASAN_LINK_ORDER) < 0)
 			goto oom;
 	}
 	return envp;

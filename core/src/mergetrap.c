@@ -44,6 +44,7 @@
 #include <capstone/capstone.h>
 
 #include "mergetrap.h"
+#include "sanitizer_internal.h"
 
 #define INT3 0xcc
 #define CLUSTER_GAP 512 /* patches this close are read and written as one span */
@@ -321,16 +322,15 @@ static int ends_block(tnorm__symcache *syms, const char *path, const insn *q, co
 	                                    "longjmp", "siglongjmp", "__longjmp_chk", NULL};
 	tnorm_frame f;
 	size_t i;
+	int rc;
 	if (q->kind != K_CALL || !q->target)
 		return 0;
 	if (q->target == c->target)
 		return 1;
 	if ((q->target >> 63) || !tnorm__symbolize_module(syms, path, q->target, 1, &f, 1) || !f.function)
 		return 0;
-	if (!strncmp(f.function, "__asan_report_", 14)) /* (the _noabort ones return) */
-		return strstr(f.function, "noabort") == NULL;
-	if (!strncmp(f.function, "__ubsan_handle_", 15)) /* (only the _abort ones do not) */
-		return strstr(f.function, "_abort") != NULL;
+	if ((rc = tnorm__sanitizer_report_noreturn(f.function)) >= 0)
+		return rc;
 	for (i = 0; names[i]; i++)
 		if (!strcmp(f.function, names[i]))
 			return 1;

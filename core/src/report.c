@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "sanitizer_internal.h"
 #include "tnorm/runner.h"
 #include "tnorm/signature.h"
 
@@ -64,6 +65,7 @@ int tnorm_signature_ubsan_kind(char **out, const char *message)
 {
 	size_t len;
 	char *word;
+	int err;
 	if (!out || !message)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_signature_ubsan_kind: NULL argument");
 	*out = NULL;
@@ -88,13 +90,9 @@ int tnorm_signature_ubsan_kind(char **out, const char *message)
 		tnorm_free(word);
 		return 0;
 	}
-	if (!(*out = tnorm__malloc(len + sizeof("ubsan:")))) {
-		tnorm_free(word);
-		return TNORM_ENOMEM;
-	}
-	snprintf(*out, len + sizeof("ubsan:"), "ubsan:%s", word);
+	err = tnorm_sanitizer_kind(out, "ubsan", word, NULL);
 	tnorm_free(word);
-	return 0;
+	return err;
 }
 
 /* The rest of the line after `prefix` when line starts with it (after leading blanks). */
@@ -232,7 +230,7 @@ int tnorm__report_parse(const char *err, tnorm__report *rep)
 		line = nl ? nl + 1 : NULL;
 	}
 	if (tool[0] && type[0])
-		snprintf(rep->kind, sizeof(rep->kind), "%s:%s%s%s", tool, type, access[0] ? ":" : "", access);
+		tnorm__sanitizer_kind_buf(rep->kind, sizeof(rep->kind), tool, type, access);
 	return 0;
 }
 

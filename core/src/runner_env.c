@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "runner_internal.h"
+#include "sanitizer_internal.h"
 #include "sanopts.h"
 
 /* Set NAME=VALUE in the program's environment; a sanitizer's options are merged into the value
@@ -80,12 +81,13 @@ static int leak_env(tnorm_runner *r)
 	for (i = 0; err == 0 && r->envp[i]; i++)
 		err = env_add(&r->leak_envp, &n, r->envp[i]);
 	if (err == 0)
-		err = env_add(&r->leak_envp, &n, "ASAN_OPTIONS=detect_leaks=1");
+		err = env_add(&r->leak_envp, &n, TNORM__SAN_LEAK_ENV);
 	for (i = 0; err == 0 && r->opts.env && r->opts.env[i]; i++)
 		err = env_add(&r->leak_envp, &n, r->opts.env[i]);
 	for (i = 0; err == 0 && r->leak_envp[i]; i++)
-		if (!strncmp(r->leak_envp[i], "ASAN_OPTIONS=", 13) &&
-		    !strstr(r->leak_envp[i], "detect_leaks=1")) {
+		if (!strncmp(r->leak_envp[i], TNORM__SAN_ASAN_OPTIONS "=",
+		             sizeof(TNORM__SAN_ASAN_OPTIONS)) &&
+		    !strstr(r->leak_envp[i], TNORM__SAN_DETECT_LEAKS)) {
 			tnorm__strv_free(r->leak_envp); /* the user said no */
 			r->leak_envp = NULL;
 			break;
@@ -122,11 +124,9 @@ int tnorm__runner_env(tnorm_runner *r)
 		if (err < 0)
 			return err;
 	}
-	if ((err = env_add(&r->envp, &nenv, "ASAN_OPTIONS=abort_on_error=1:detect_leaks=0:"
-	                                     "symbolize=0:handle_abort=0")) < 0 ||
-	    (err = env_add(&r->envp, &nenv, "UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:"
-	                                     "print_stacktrace=0")) < 0)
-		return err;
+	for (i = 0; tnorm__sanitizer_run_default(i); i++)
+		if ((err = env_add(&r->envp, &nenv, tnorm__sanitizer_run_default(i))) < 0)
+			return err;
 	for (i = 0; r->opts.env && r->opts.env[i]; i++)
 		if ((err = env_add(&r->envp, &nenv, r->opts.env[i])) < 0)
 			return err;

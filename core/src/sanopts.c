@@ -14,21 +14,20 @@
 #include <string.h>
 
 #include "runner_internal.h" /* tnorm__ask_program (askdriver.c) */
+#include "sanitizer_internal.h"
 #include "sanopts.h"
-
-static const char *const vars[] = {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS",
-                                   "MSAN_OPTIONS", "TSAN_OPTIONS", "HWASAN_OPTIONS"};
 
 const char *tnorm__sanopts_var(size_t i)
 {
-	return i < sizeof(vars) / sizeof(vars[0]) ? vars[i] : NULL;
+	return tnorm_sanitizer_name(TNORM_SANITIZER_OPTION_VARS, i);
 }
 
 int tnorm__sanopts_is_var(const char *name, size_t len)
 {
 	size_t i;
-	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
-		if (strlen(vars[i]) == len && !strncmp(vars[i], name, len))
+	const char *v;
+	for (i = 0; (v = tnorm__sanopts_var(i)) != NULL; i++)
+		if (strlen(v) == len && !strncmp(v, name, len))
 			return 1;
 	return 0;
 }
@@ -131,32 +130,28 @@ int tnorm__sanopts_merge(const char *base, const char *over, char **out)
  * abort_on_error=1, which they cannot turn off (without it a report ends in exit(1), which no
  * debugger stops on). */
 
-static const struct {
-	const char *name, *defaults;
-} debug_vars[] = {{"ASAN_OPTIONS", ""}, {"UBSAN_OPTIONS", "halt_on_error=1"}};
-static const char debug_forced[] = "abort_on_error=1";
-
 const char *tnorm_sanitizer_debug_var(size_t i)
 {
-	return i < sizeof(debug_vars) / sizeof(debug_vars[0]) ? debug_vars[i].name : NULL;
+	return tnorm__sanitizer_debug_var(i, NULL);
 }
 
 int tnorm_sanitizer_debug_options(char **out, const char *name, const char *user)
 {
 	tnorm__buf b = TNORM__BUF_INIT;
-	const char *defaults = NULL, *p;
+	const char *defaults = NULL, *p, *var, *d, *debug_forced = tnorm__sanitizer_debug_forced();
 	flag f, g;
 	size_t i;
 	int err = 0;
 	if (!out || !name)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_sanitizer_debug_options: NULL argument");
 	*out = NULL;
-	for (i = 0; tnorm_sanitizer_debug_var(i); i++)
-		if (!strcmp(name, debug_vars[i].name))
-			defaults = debug_vars[i].defaults;
+	for (i = 0; (var = tnorm__sanitizer_debug_var(i, &d)) != NULL; i++)
+		if (!strcmp(name, var))
+			defaults = d;
 	if (!defaults)
 		return tnorm__error_set(TNORM_EINVALID, "%s is not a sanitizer options variable that "
-		                        "a debugger sets (ASAN_OPTIONS, UBSAN_OPTIONS)", name);
+		                        "a debugger sets (" TNORM__SAN_ASAN_OPTIONS ", " TNORM__SAN_UBSAN_OPTIONS ")",
+		                        name);
 	/* The user's flags, each as written (a repeated one too), but for the forced ones. */
 	for (p = user; p && err == 0 && next_flag(&p, &f);)
 		if (!find_flag(debug_forced, &f, &g))
@@ -185,8 +180,8 @@ int tnorm_sanitizer_debug_options(char **out, const char *name, const char *user
  * without one has no leak check to turn on). */
 static int names_pools_main(const char *path)
 {
-	static const char pools[] = "tnorm_drv_main_pools", asan[] = "__asan_init",
-	                  lsan[] = "__lsan_";
+	static const char pools[] = "tnorm_drv_main_pools", asan[] = TNORM__SAN_ASAN_INIT,
+	                  lsan[] = TNORM__SAN_LSAN_PREFIX;
 	char *text = NULL;
 	size_t len = 0;
 	int found;

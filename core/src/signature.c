@@ -20,6 +20,7 @@
 #include "common.h"
 #include "json.h"
 #include "model.h"
+#include "sanitizer_internal.h"
 #include "signature_internal.h"
 #include "symbolize.h"
 #include "tnorm/signature.h"
@@ -57,22 +58,12 @@ int tnorm_frame_is_runtime(const char *fn, const char *module)
 		"__libc_start_main_impl", "_start", "__libc_message", "__fortify_fail", "__chk_fail",
 		"__stack_chk_fail", "killpg", "kill", "__restore_rt", "_Exit",
 		NULL};
-	static const char *const runtime_prefixes[] = {
-		"__sanitizer::", "__asan::", "__ubsan::", "__lsan::", "__interception::", "__tsan::",
-		"__msan::", "__hwasan::", "__scudo::", "__cxxabiv1::", "___interceptor_", "__tsan_",
-		"__msan_", "_ZN11__sanitizer", "_ZN6__asan", "_ZN7__ubsan", "_ZN6__lsan",
-		"_ZN14__interception", "_ZN6__tsan", "_ZN6__msan", NULL};
-	static const char *const runtime_namespaces[] = {"__sanitizer::", "__asan::", "__ubsan::",
-	                                                 "__lsan::", "__interception::", NULL};
 	const char *base = module ? strrchr(module, '/') : NULL;
 	size_t i;
 	base = base ? base + 1 : module;
 	if (base && (has_prefix(base, "libc.so") || has_prefix(base, "libc-") ||
-	             has_prefix(base, "libstdc++") || has_prefix(base, "libasan") ||
-	             has_prefix(base, "libubsan") || has_prefix(base, "libtsan") ||
-	             has_prefix(base, "liblsan") || has_prefix(base, "libgcc_s") ||
-	             has_prefix(base, "libclang_rt.") ||
-	             has_prefix(base, "ld-linux")))
+	             has_prefix(base, "libstdc++") || has_prefix(base, "libgcc_s") ||
+	             has_prefix(base, "ld-linux") || tnorm__sanitizer_runtime_library(base)))
 		return 1;
 	if (!fn)
 		return 0;
@@ -81,17 +72,9 @@ int tnorm_frame_is_runtime(const char *fn, const char *module)
 			return 1;
 	/* The sanitizer runtimes, linked statically (clang's default) or not: C entry points,
 	 * interceptors, and the C++ namespaces of their internals (demangled, or still mangled). */
-	for (i = 0; runtime_prefixes[i]; i++)
-		if (has_prefix(fn, runtime_prefixes[i]))
-			return 1;
-	/* Demangled templates start with their return type ("void handleIntegerOverflowImpl<
-	 * __ubsan::Value>(...)"): a runtime namespace anywhere in the name is enough. */
-	for (i = 0; runtime_namespaces[i]; i++)
-		if (strstr(fn, runtime_namespaces[i]))
-			return 1;
-	return has_prefix(fn, "tnorm_") || has_prefix(fn, "tnorm__") || has_prefix(fn, "__asan") ||
-	       has_prefix(fn, "__ubsan") || has_prefix(fn, "__sanitizer") || has_prefix(fn, "__lsan") ||
-	       has_prefix(fn, "__interceptor_") || has_prefix(fn, "__cxa_throw") ||
+	if (tnorm__sanitizer_runtime_function(fn))
+		return 1;
+	return has_prefix(fn, "tnorm_") || has_prefix(fn, "tnorm__") || has_prefix(fn, "__cxa_throw") ||
 	       has_prefix(fn, "__cxa_rethrow") || has_prefix(fn, "_Unwind_") ||
 	       has_prefix(fn, "_ZSt9terminate") || has_prefix(fn, "_ZN10__cxxabiv1") ||
 	       has_prefix(fn, "std::terminate") || has_prefix(fn, "__gnu_cxx::") ||

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sanitizer_internal.h"
 #include "symbolize_internal.h"
 
 static const func *find_func(const func *f, size_t n, uint64_t addr)
@@ -112,7 +113,7 @@ static size_t symbolize_in(module *m, uint64_t pc, uint64_t vaddr, int innermost
 		 * exported entry points; the unnamed code between them is the runtime too (it is
 		 * linked as one block), and must not be taken for the user's throwing frame. */
 		if (!f && m->rt_count >= 16 && vaddr >= m->rt_lo && vaddr < m->rt_hi)
-			out[0].function = "__sanitizer_runtime";
+			out[0].function = TNORM__SAN_RUNTIME_CODE;
 		return 1;
 	}
 	/* Innermost inlined function first; each enclosing function at the inlined call's line. */

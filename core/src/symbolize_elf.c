@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sanitizer_internal.h"
 #include "symbolize_internal.h"
 
 /* C++ and the sanitizer runtimes' names arrive mangled; people read them demangled.  libstdc++'s
@@ -78,7 +79,7 @@ static int cmp_func(const void *a, const void *b)
  */
 static int alias_rank(const char *name, int bind)
 {
-	if (!strncmp(name, "__interceptor_", 14) || !strncmp(name, "___interceptor_", 15))
+	if (tnorm__sanitizer_interceptor(name))
 		return 3;
 	return bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 1 : 0;
 }
@@ -106,11 +107,10 @@ static void read_build_id(module *m, Elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
 /* Entry points that a sanitizer runtime exports even from a stripped executable. */
 static int sanitizer_entry(const char *name)
 {
-	static const char *const pre[] = {"__asan_", "__sanitizer_", "__interceptor_",
-	                                  "___interceptor_", "__ubsan_", "__lsan_", "__tsan_", NULL};
 	size_t i;
-	for (i = 0; pre[i]; i++)
-		if (!strncmp(name, pre[i], strlen(pre[i])))
+	const char *pre;
+	for (i = 0; (pre = tnorm_sanitizer_name(TNORM_SANITIZER_FUNCTIONS, i)) != NULL; i++)
+		if (!strncmp(name, pre, strlen(pre)))
 			return 1;
 	return 0;
 }

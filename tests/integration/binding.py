@@ -258,6 +258,43 @@ check("ubsan_kind: the engine's word, capital first letter read in lower case",
       _tnorm.ubsan_kind("Signed integer overflow: 1 + 2 cannot be represented") == "ubsan:signed-integer-overflow"
       and _tnorm.ubsan_kind("load of null pointer of type 'int'") == "ubsan:load-of-null-pointer-of-type"
       and _tnorm.ubsan_kind("123") is None)
+# The sanitizers' names and kinds come from the library's one module (issue 42, item 4).
+_san = _tnorm.sanitizers()
+check("sanitizers: the library's lists", sorted(_san) == ["functions", "libraries", "namespaces",
+      "option_vars", "queries", "report_entries", "ubsan_hook"]
+      and _san["option_vars"][:2] == ("ASAN_OPTIONS", "UBSAN_OPTIONS")
+      and _san["ubsan_hook"] == ("__ubsan_on_report",) and "__asan_report_" in _san["report_entries"]
+      and "libasan" in _san["libraries"] and "__interceptor_" in _san["functions"])
+check("sanitizer_kind: TOOL:TYPE[:ACCESS]",
+      _tnorm.sanitizer_kind("asan", "heap-use-after-free", "READ") == "asan:heap-use-after-free:READ"
+      and _tnorm.sanitizer_kind("ubsan", "signed-integer-overflow") == "ubsan:signed-integer-overflow"
+      and _tnorm.sanitizer_kind("asan", "SEGV", "") == "asan:SEGV"
+      and isinstance(raises(_tnorm.Error, _tnorm.sanitizer_kind, "asan", ""), _tnorm.Error))
+
+
+class _AsanHost:
+    """A stopped inferior whose ASan runtime reports `desc`, a bad access when `write` is not
+    None (a write when true)."""
+    def __init__(self, desc, write):
+        self.values = {tnorm_shared.ASAN_DESCRIPTION: desc,
+                       tnorm_shared.ASAN_PRESENT: 0 if write is None else 1,
+                       tnorm_shared.ASAN_ACCESS: 1 if write else 0}
+
+    def evaluate(self, expr, as_string):
+        return self.values.get(expr)
+
+    def symbol_address(self, name):
+        return None
+
+
+check("stop_kind: ASan's kind as the engine writes it",
+      tnorm_shared.stop_kind("SIGABRT", _AsanHost("heap-use-after-free on address 0x1", True))
+      == "asan:heap-use-after-free:WRITE"
+      and tnorm_shared.stop_kind(None, _AsanHost("heap-buffer-overflow on", False))
+      == "asan:heap-buffer-overflow:READ"
+      and tnorm_shared.stop_kind(None, _AsanHost("double-free on", None)) == "asan:double-free"
+      and tnorm_shared.ASAN_PRESENT == "((int (*)(void))__asan_report_present)()"
+      and tnorm_shared.UBSAN_REPORT_HOOK == "__ubsan_on_report")
 check("read_steps: blocks and legends", _tnorm.read_steps(
     "# how to read: ...\n#[\na = 1 # STEP 0\nb = 2 # STEP 1\n#] (steps in [] can be in any order)\n")
       == [("a = 1", []), ("b = 2", ["ends a block of steps that can be in any order"])])

@@ -23,6 +23,7 @@
 #include "triage.h"
 #include "triage_report.h"
 #include "severity.h"
+#include "sanitizer.h"
 #include "why.h"
 #include "fuzz.h"
 #include "export.h"
