@@ -32,8 +32,7 @@ TEXT = {
     "core/cli/cmd_run.c": {
         '"  --env N=V      add to the program\'s fixed environment (repeatable); ASAN_OPTIONS\\n"'},
     "core/python/_tnorm.c": {
-        '"signature\'s kind, such as \'SIGSEGV\' or \'asan:heap-use-after-free:READ\', or None), '
-        'stdout, "',
+        '"kind (such as \'SIGSEGV\' or \'asan:heap-use-after-free:READ\', or None), top (the kind and the "',
         '"program a debugger runs (ASAN_OPTIONS, UBSAN_OPTIONS), so that a sanitizer\'s report '
         'ends in "',
         '"report message (what __ubsan_get_current_report_data gives, or what follows \'runtime "',
