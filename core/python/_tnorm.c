@@ -37,8 +37,8 @@
  * the engine's bytes (messages, program output, tests, paths) is decoded with "backslashreplace":
  * those bytes come from users' files and programs and need not be UTF-8, and a UnicodeDecodeError
  * must never hide the engine's own error (in gdb it would replace the file:line:col message).
- * The dicts of run(), why() and the jobs are the library's JSON loaded (the objects the CLI's
- * --json prints, issue 42): there bytes that are not UTF-8 are U+FFFD, and a "..._hex" key beside
+ * The dicts of run(), why(), the jobs and triage() are the library's JSON loaded (the objects the
+ * CLI's --json prints, and report.json, issue 42): there bytes that are not UTF-8 are U+FFFD, and a "..._hex" key beside
  * the text keeps a program's output or a test exactly.
  */
 #define PY_SSIZE_T_CLEAN
@@ -1272,24 +1272,6 @@ done:
 
 /* ---- triage --------------------------------------------------------------------------------- */
 
-/* Bytes as they are (a generic normal form may hold any), or None for NULL. */
-static PyObject *bytes_or_none(const char *s, size_t n)
-{
-	if (!s)
-		Py_RETURN_NONE;
-	if (n > PY_SSIZE_T_MAX)
-		return PyErr_NoMemory();
-	return PyBytes_FromStringAndSize(s, (Py_ssize_t)n);
-}
-
-/* Text of `n` bytes (backslashreplace), or None for NULL. */
-static PyObject *text_n_or_none(const char *s, size_t n)
-{
-	if (!s)
-		Py_RETURN_NONE;
-	return text_n(s, n);
-}
-
 /* A test's dict: the library's record (tnorm_triage_test_json), the shape of its result file
  * and of report.json's "results" (a new reference, or NULL with an exception). */
 static PyObject *triage_test_dict(const tnorm_triage_test *t)
@@ -1301,39 +1283,6 @@ static PyObject *triage_test_dict(const tnorm_triage_test *t)
 		return raise_engine(err);
 	d = json_value(json);
 	tnorm_free(json);
-	return d;
-}
-
-static PyObject *triage_bucket_dict(const tnorm_triage_result *r, size_t b)
-{
-	const tnorm_triage_bucket *bk = &r->buckets[b];
-	PyObject *d = PyDict_New(), *names = PyList_New(0);
-	size_t i;
-	for (i = 0; d && names && i < r->ntests; i++) {
-		PyObject *e;
-		if (r->tests[i].bucket != b + 1)
-			continue;
-		if (!(e = text(r->tests[i].name)) || PyList_Append(names, e) < 0)
-			Py_CLEAR(names);
-		Py_XDECREF(e);
-	}
-	if (!d || !names || set_item(d, "id", PyLong_FromSize_t(b + 1)) < 0 ||
-	    set_item(d, "count", PyLong_FromSize_t(bk->count)) < 0 ||
-	    set_item(d, "signature", str_or_none(bk->signature)) < 0 ||
-	    set_item(d, "key", str_or_none(bk->key)) < 0 ||
-	    set_item(d, "representative", text(r->tests[bk->representative].name)) < 0 ||
-	    set_item(d, "normal_form", text_n_or_none(bk->normal, bk->normal_len)) < 0 ||
-	    set_item(d, "normal_form_bytes", bytes_or_none(bk->normal, bk->normal_len)) < 0 ||
-	    set_item(d, "file", str_or_none(bk->file)) < 0 ||
-	    set_item(d, "annotated", str_or_none(bk->annotated)) < 0 ||
-	    set_item(d, "representative_signature", str_or_none(bk->own_signature)) < 0 ||
-	    set_item(d, "same_key", PyLong_FromSize_t(bk->same_key)) < 0 ||
-	    PyDict_SetItemString(d, "tests", names) < 0) {
-		Py_XDECREF(names);
-		Py_XDECREF(d);
-		return NULL;
-	}
-	Py_DECREF(names);
 	return d;
 }
 
@@ -1352,44 +1301,30 @@ static PyObject *triage_summary(const tnorm_triage_result *r, int err)
 	return v;
 }
 
+/* The triage's result: report.json's object (tnorm_triage_report_json: the counts, "buckets",
+ * "results", ...), the one rendering of a triage, with the job's own state beside it (where the
+ * results are, whether it finished, how far it got, what `tnorm triage` prints).  A new
+ * reference, or NULL with an exception. */
 static PyObject *triage_result_dict(const tnorm_triage_result *r, int err)
 {
-	PyObject *d = PyDict_New(), *buckets = PyList_New(0), *tests = PyList_New(0);
-	size_t i;
-	for (i = 0; d && buckets && i < r->nbuckets; i++) {
-		PyObject *e = triage_bucket_dict(r, i);
-		if (!e || PyList_Append(buckets, e) < 0)
-			Py_CLEAR(buckets);
-		Py_XDECREF(e);
+	char *json = NULL;
+	PyObject *stopped = err == 0 ? str_or_none(NULL) : text(tnorm_error_last()->message), *d;
+	int e;
+	if (!stopped)
+		return NULL;
+	e = tnorm_triage_report_json(r, &json);
+	if (!(d = loaded(e, json))) {
+		Py_DECREF(stopped);
+		return NULL;
 	}
-	for (i = 0; d && tests && i < r->ntests; i++) {
-		PyObject *e = triage_test_dict(&r->tests[i]);
-		if (!e || PyList_Append(tests, e) < 0)
-			Py_CLEAR(tests);
-		Py_XDECREF(e);
-	}
-	if (!d || !buckets || !tests || set_item(d, "corpus", str_or_none(r->corpus)) < 0 ||
-	    set_item(d, "out", str_or_none(r->out)) < 0 ||
+	if (set_item(d, "stopped", stopped) < 0 || set_item(d, "out", str_or_none(r->out)) < 0 ||
 	    set_item(d, "complete", PyBool_FromLong(r->complete)) < 0 ||
 	    set_item(d, "interrupted", PyBool_FromLong(err == TNORM_EINTERRUPTED)) < 0 ||
-	    set_item(d, "stopped", err == 0 ? str_or_none(NULL) : text(tnorm_error_last()->message)) < 0 ||
 	    set_item(d, "done", PyLong_FromSize_t(r->done)) < 0 ||
 	    set_item(d, "fresh", PyLong_FromSize_t(r->fresh)) < 0 ||
-	    set_item(d, "failing", PyLong_FromSize_t(r->failing)) < 0 ||
-	    set_item(d, "minimized", PyLong_FromSize_t(r->minimized)) < 0 ||
-	    set_item(d, "assigned", PyLong_FromSize_t(r->assigned)) < 0 ||
-	    set_item(d, "distinct_signatures", PyLong_FromSize_t(r->signatures)) < 0 ||
-	    set_item(d, "distinct_reduced", PyLong_FromSize_t(r->distinct_reduced)) < 0 ||
-	    set_item(d, "distinct_normalized", PyLong_FromSize_t(r->distinct_normalized)) < 0 ||
 	    set_item(d, "folder", str_or_none(r->folder)) < 0 ||
-	    set_item(d, "unit", str_or_none(r->unit)) < 0 ||
-	    set_item(d, "summary", triage_summary(r, err)) < 0 ||
-	    PyDict_SetItemString(d, "buckets", buckets) < 0 || PyDict_SetItemString(d, "tests", tests) < 0) {
-		Py_XDECREF(d);
-		d = NULL;
-	}
-	Py_XDECREF(buckets);
-	Py_XDECREF(tests);
+	    set_item(d, "summary", triage_summary(r, err)) < 0)
+		Py_CLEAR(d);
 	return d;
 }
 
@@ -1727,12 +1662,14 @@ static PyMethodDef methods[] = {
 	 "results, report.json and report.html; sarif, a path, also receives the buckets as SARIF\n"
 	 "2.1.0; db is the database file (None: none; see db_path).\n"
 	 "Without a harness dir is a fuzzer's crash folder: any files, minimized as bytes (each\n"
-	 "bucket's 'normal_form_bytes' exact, its representative written to its 'file').\n"
+	 "bucket's 'normal_form_bytes' the hex of every byte, its representative written to its\n"
+	 "'file').\n"
 	 "progress(dict) is called on this thread: event 'start', 'test' (a test done: its dict in\n"
 	 "'test'), 'tick' (about ten a second) or 'generalize'; a true return stops.  Ctrl-C (or a\n"
 	 "stop) returns what is done with 'complete': False and 'interrupted': True; calling again\n"
-	 "resumes.  Returns the counts, 'buckets', 'tests' (each the library's record, as in\n"
-	 "report.json's 'results') and 'summary' (what `tnorm triage` prints; None unless\n"
+	 "resumes.  Returns report.json's object (the counts, 'tests' (how many), 'buckets',\n"
+	 "'results' (each test's record)), the job's 'out', 'folder', 'complete', 'interrupted',\n"
+	 "'stopped', 'done', 'fresh', and 'summary' (what `tnorm triage` prints; None unless\n"
 	 "complete).  Raises _tnorm.Error with the\n"
 	 "engine's message (a bad harness, no tests, a folder that cannot be read)."},
 	{"driver_harness", py_driver_harness, METH_VARARGS,

@@ -1218,7 +1218,7 @@ def triage_table(res):
     is), or how far an interrupted triage got."""
     if res["interrupted"] or not res["complete"] or res.get("summary") is None:
         return "interrupted: %d of %d tests done; run the same command again to resume\n" % (
-            res["done"], len(res["tests"]))
+            res["done"], res["tests"])
     return res["summary"]
 
 

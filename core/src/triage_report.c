@@ -379,13 +379,15 @@ static json_t *bucket_json(const tnorm_triage_result *r, size_t b, size_t rank)
 	bad |= json_object_set_new(o, "id", json_integer((json_int_t)b + 1));
 	bad |= json_object_set_new(o, "count", json_integer((json_int_t)bk->count));
 	bad |= json_object_set_new(o, "signature", tnorm__json_str(bk->signature));
+	bad |= json_object_set_new(o, "key", tnorm__json_str(bk->key));
 	tnorm_severity_of_text(&sev, bk->signature ? bk->signature : "");
 	bad |= json_object_set_new(o, "severity", json_pack("{s:s,s:s}", "class", sev.name, "reason",
 	                                                      sev.reason));
 	bad |= json_object_set_new(o, "representative",
 	                           tnorm__json_str(r->tests[bk->representative].name));
 	bad |= tnorm__json_set_bytes(o, "normal_form", "normal_form_hex", bk->normal, bk->normal_len);
-	bad |= json_object_set_new(o, "annotated", tnorm__json_str(bk->annotated));
+	bad |= json_object_set_new(o, "annotated",
+	                           bk->annotated ? tnorm__json_str(bk->annotated) : json_null());
 	bad |= json_object_set_new(o, "file", tnorm__json_str(bk->file));
 	bad |= json_object_set_new(o, "tests", tests);
 	bad |= json_object_set_new(o, "normal_forms", bucket_forms(r, b));

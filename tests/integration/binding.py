@@ -128,19 +128,19 @@ events = []
 r = _tnorm.triage(TD, [D, "{}"], H, jobs=2, thorough=True,
                   progress=lambda p: events.append(p) and False)
 check("triage: complete, 3 tests, 2 failing, 1 bucket of 2",
-      r["complete"] and len(r["tests"]) == 3 and r["failing"] == 2 and len(r["buckets"]) == 1
+      r["complete"] and r["tests"] == 3 and r["failing"] == 2 and len(r["buckets"]) == 1
       and r["buckets"][0]["count"] == 2 and r["buckets"][0]["tests"] == ["fail-1.t", "fail-2.t"])
 check("triage: the tests as data (sorted, status, bucket, normal form)",
-      [t["test"] for t in r["tests"]] == ["fail-1.t", "fail-2.t", "pass-1.t"]
-      and [t["status"] for t in r["tests"]] == ["ok", "ok", "notfail"]
-      and [t["bucket"] for t in r["tests"]] == [1, 1, 0]
-      and r["tests"][0]["normal"] == r["buckets"][0]["normal_form"] and r["fresh"] == 3)
+      [t["test"] for t in r["results"]] == ["fail-1.t", "fail-2.t", "pass-1.t"]
+      and [t["status"] for t in r["results"]] == ["ok", "ok", "notfail"]
+      and [t["bucket"] for t in r["results"]] == [1, 1, 0]
+      and r["results"][0]["normal"] == r["buckets"][0]["normal_form"] and r["fresh"] == 3)
 check("triage: the representative is annotated", "# STEP 0" in (r["buckets"][0]["annotated"] or ""))
 kinds = [p["event"] for p in events]
 check("triage: progress: start first, a 'test' event per test, generalize runs",
       kinds[0] == "start" and events[0]["total"] == 3 and kinds.count("test") == 3
       and "generalize" in kinds
-      and sorted(p["test"]["test"] for p in events if p["event"] == "test") == [t["test"] for t in r["tests"]])
+      and sorted(p["test"]["test"] for p in events if p["event"] == "test") == [t["test"] for t in r["results"]])
 check("triage: report.json and report.html are written",
       os.path.isfile(os.path.join(TD, "triage", "report.json"))
       and os.path.isfile(os.path.join(TD, "triage", "report.html")))
@@ -148,9 +148,9 @@ r2 = _tnorm.triage(TD, [D, "{}"], H, jobs=2, generalize=False)
 check("triage: a second call finds every test done (no fresh ones)",
       r2["complete"] and r2["fresh"] == 0 and r2["done"] == 3)
 check("triage: sampled (the default), the smallest test is minimized, the other assigned with evidence",
-      r2["minimized"] == 1 and r2["assigned"] == 1 and r2["tests"][0]["method"] == "minimized"
-      and r2["tests"][1]["method"] == "assigned" and "fail-1.t" in r2["tests"][1]["evidence"]
-      and r2["tests"][1]["bucket"] == 1 and r2["tests"][0]["evidence"] == "")
+      r2["minimized"] == 1 and r2["assigned"] == 1 and r2["results"][0]["method"] == "minimized"
+      and r2["results"][1]["method"] == "assigned" and "fail-1.t" in r2["results"][1]["evidence"]
+      and r2["results"][1]["bucket"] == 1 and r2["results"][0]["evidence"] == "")
 # Issue 42 item 1: a test has one shape, the library's record (tnorm_triage_test_json): the
 # binding's dicts are report.json's "results" entries, and a result file is the same record
 # with the content's hash and the job's key.
@@ -159,9 +159,17 @@ with open(os.path.join(TD, "triage", "report.json"), encoding="utf-8") as f:
 with open(os.path.join(TD, "triage", "results", "fail-1.t.json"), encoding="utf-8") as f:
     _file = json.load(f)
 check("triage: a test's dict is its report.json entry, with its result file's keys",
-      _rep["results"] == r2["tests"] and "normal_bytes" not in r2["tests"][0]
-      and [k for k in _file if k not in ("hash", "job")] == list(r2["tests"][0])
-      and _file["normal"] == r2["tests"][0]["normal"] and _file["key"] == r2["tests"][0]["key"])
+      _rep["results"] == r2["results"] and "normal_bytes" not in r2["results"][0]
+      and [k for k in _file if k not in ("hash", "job")] == list(r2["results"][0])
+      and _file["normal"] == r2["results"][0]["normal"] and _file["key"] == r2["results"][0]["key"])
+# The whole result is report.json's object, rendered once (tnorm_triage_report_json), with the
+# job's state beside it: every key report.json has, with report.json's value.
+_job = ("out", "folder", "complete", "interrupted", "stopped", "done", "fresh", "summary")
+check("triage: the result dict is report.json's object and the job's state, nothing else",
+      {k: v for k, v in r2.items() if k not in _job} == _rep
+      and list(_rep) == [k for k in r2 if k not in _job]
+      and r2["buckets"][0]["key"] == r2["results"][0]["key"]
+      and r2["buckets"][0]["normal_form_bytes"] == r2["results"][0]["normal"].encode().hex())
 TS = os.path.join(W, "corpus2")
 os.mkdir(TS)
 for name in ("fail-1.t", "fail-2.t", "fail-3.t"):
@@ -170,7 +178,7 @@ r = _tnorm.triage(TS, [D, "{}"], H, jobs=1, db=None,
                   progress=lambda p: p["event"] == "test")
 check("triage: a true progress return stops: interrupted, what is done kept",
       not r["complete"] and r["interrupted"] and 1 <= r["done"] < 3 and "resume" in r["stopped"]
-      and [t["status"] for t in r["tests"]].count("pending") == 3 - r["done"])
+      and [t["status"] for t in r["results"]].count("pending") == 3 - r["done"])
 before = r["done"]
 r = _tnorm.triage(TS, [D, "{}"], H, jobs=2, generalize=False)
 check("triage: called again, it resumes: only the rest is done (%d before)" % before,
@@ -203,15 +211,17 @@ if os.path.isfile(J):
     r = _tnorm.triage(CF, [J, "@@"], jobs=2, invalid_exit=[1])
     b = r["buckets"][0] if r["buckets"] else {}
     check("triage without a harness: 2 crash files (README.txt is none), 1 bucket, in bytes",
-          r["complete"] and len(r["tests"]) == 2 and len(r["buckets"]) == 1 and r["unit"] == "bytes"
+          r["complete"] and r["tests"] == 2 and len(r["buckets"]) == 1 and r["unit"] == "bytes"
           and b["count"] == 2 and b["annotated"] is None)
     check("triage without a harness: the normal form as bytes, and its representative file",
-          b["normal_form_bytes"] == b'{"":[{}]}' and open(b["file"], "rb").read() == b'{"":[{}]}'
-          and r["tests"][0]["normal"] == '{"":[{}]}' and "normal_hex" not in r["tests"][0])
+          bytes.fromhex(b["normal_form_bytes"]) == b'{"":[{}]}'
+          and open(b["file"], "rb").read() == b'{"":[{}]}'
+          and r["results"][0]["normal"] == '{"":[{}]}' and "normal_hex" not in r["results"][0])
     r = _tnorm.triage(CF, [J], None, jobs=1, stdin=True, invalid_exit=[1],
                       out=os.path.join(W, "crashes-stdin"))
     check("triage without a harness, stdin=True: the same bucket",
-          r["complete"] and len(r["buckets"]) == 1 and r["buckets"][0]["normal_form_bytes"] == b'{"":[{}]}')
+          r["complete"] and len(r["buckets"]) == 1
+          and bytes.fromhex(r["buckets"][0]["normal_form_bytes"]) == b'{"":[{}]}')
 # Issue 42 item 1: the plugins print what the CLI prints, the library's summary.
 _tt = tnorm_shared.triage_table(r2)
 check("tnorm_shared: triage_table prints the library's summary, as the CLI does",
