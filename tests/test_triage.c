@@ -83,6 +83,8 @@ static void test_triage__report_json(void **state)
 	json_t *j, *bk, *res;
 	(void)state;
 	make_result(&r, t, &b);
+	b.nforms = 1;
+	t[1].minimized = 1; /* t[0] was assigned: it has no normal form of its own to count */
 	assert_int_equal(tnorm_triage_report_json(&r, &text), 0);
 	assert_non_null(strchr(text, '\n'));
 	assert_int_equal(strchr(text, '\n')[1], '\0');
@@ -91,8 +93,13 @@ static void test_triage__report_json(void **state)
 	assert_int_equal(json_integer_value(json_object_get(j, "distinct_normalized")), 1);
 	bk = json_array_get(json_object_get(j, "buckets"), 0);
 	assert_string_equal(json_string_value(json_object_get(bk, "normal_form")), normal);
-	assert_string_equal(json_string_value(json_object_get(bk, "annotated")), "");
+	assert_true(json_is_null(json_object_get(bk, "annotated"))); /* not generalized */
+	assert_string_equal(json_string_value(json_object_get(bk, "key")), t[0].key);
 	assert_int_equal(json_array_size(json_object_get(bk, "tests")), 2);
+	res = json_array_get(json_object_get(bk, "normal_forms"), 0);
+	assert_int_equal(json_array_size(json_object_get(bk, "normal_forms")), 1);
+	assert_int_equal(json_integer_value(json_object_get(res, "count")), 1);
+	assert_string_equal(json_string_value(json_object_get(res, "first")), n2);
 	res = json_array_get(json_object_get(j, "results"), 2);
 	assert_string_equal(json_string_value(json_object_get(res, "test")), "\xef\xbf\xbd.t");
 	assert_string_equal(json_string_value(json_object_get(res, "status")), "notfail");

@@ -225,8 +225,10 @@ static json_t *json_escaped(const char *p, size_t len, int lines)
 }
 
 /* Bucket b's normal forms, lowest first (the representative's), each with its number of tests
- * and its first test: [{"normal_form", "count", "first", "normal_form_escaped"}, ...].  NULL
- * when out of memory.  `lines`: the forms are a harness's tests (lines of steps). */
+ * and its first test: [{"normal_form", "count", "first", "normal_form_escaped"}, ...].  Only
+ * minimized tests have a normal form (an assigned test was run once: its normal form is empty),
+ * so only they count, as in the bucket's `nforms`.  NULL when out of memory.  `lines`: the
+ * forms are a harness's tests (lines of steps). */
 static json_t *bucket_forms(const tnorm_triage_result *r, size_t b)
 {
 	json_t *forms = json_array();
@@ -240,8 +242,9 @@ static json_t *bucket_forms(const tnorm_triage_result *r, size_t b)
 		json_t *o;
 		for (i = 0; i < r->ntests; i++) {
 			const tnorm_triage_test *t = &r->tests[i];
-			if (t->bucket != b + 1 || (last && tnorm_shortlex_cmp(t->normal, t->normal_len,
-			                                                      last->normal, last->normal_len) <= 0))
+			if (t->bucket != b + 1 || !t->minimized ||
+			    (last && tnorm_shortlex_cmp(t->normal, t->normal_len, last->normal,
+			                                last->normal_len) <= 0))
 				continue;
 			if (!next || tnorm_shortlex_cmp(t->normal, t->normal_len, next->normal,
 			                                next->normal_len) < 0)
@@ -250,7 +253,8 @@ static json_t *bucket_forms(const tnorm_triage_result *r, size_t b)
 		if (!next)
 			break;
 		for (i = 0; i < r->ntests; i++)
-			count += r->tests[i].bucket == b + 1 && same_normal(&r->tests[i], next);
+			count += r->tests[i].bucket == b + 1 && r->tests[i].minimized &&
+			         same_normal(&r->tests[i], next);
 		if (!(o = json_object())) {
 			bad = 1;
 			break;

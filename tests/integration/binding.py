@@ -151,6 +151,12 @@ check("triage: sampled (the default), the smallest test is minimized, the other 
       r2["minimized"] == 1 and r2["assigned"] == 1 and r2["results"][0]["method"] == "minimized"
       and r2["results"][1]["method"] == "assigned" and "fail-1.t" in r2["results"][1]["evidence"]
       and r2["results"][1]["bucket"] == 1 and r2["results"][0]["evidence"] == "")
+# A bucket's normal forms are its minimized tests' (an assigned test has none): the assigned
+# fail-2.t is no empty form of its own, and the representative's form is listed.
+check("triage: sampled, the bucket's normal forms are its minimized test's, counted once (%r)"
+      % (r2["buckets"][0]["normal_forms"],),
+      [(f["normal_form"], f["count"], f["first"]) for f in r2["buckets"][0]["normal_forms"]]
+      == [(r2["results"][0]["normal"], 1, "fail-1.t")] and r2["results"][0]["normal"] != "")
 # Issue 42 item 1: a test has one shape, the library's record (tnorm_triage_test_json): the
 # binding's dicts are report.json's "results" entries, and a result file is the same record
 # with the content's hash and the job's key.
