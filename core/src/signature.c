@@ -834,6 +834,23 @@ static int hoisted(const tnorm_signature *a, const tnorm_signature *b)
 	return fa->inlined && a->throwing + 1 < a->n && same_frame(&a->frames[a->throwing + 1], fb);
 }
 
+/*
+ * The function a frame's code belongs to, without the line: where an inlined function's call
+ * site counts (rule 5 of docs/signatures.md), the caller is compared by function and file.  Its
+ * calls at several lines of one function are one site, as they are at -O0 where nothing is
+ * inlined: stb_image's `stbi__shiftsigned`, inlined at the four colour channels of one BMP
+ * reader, is one fault that one check fixes, and at four lines it was four buckets.  A helper's
+ * call site keeps its line (rule 4): its line is the same for every check.
+ */
+static int same_function(const tnorm_frame *a, const tnorm_frame *b)
+{
+	if (strcmp(a->function, b->function))
+		return 0;
+	if (a->line && b->line)
+		return !strcmp(a->file, b->file);
+	return same_frame(a, b);
+}
+
 static int match_line(const tnorm_signature *t, const tnorm_signature *c)
 {
 	size_t jt, jc;
@@ -852,7 +869,8 @@ static int match_line(const tnorm_signature *t, const tnorm_signature *c)
 	if (jt >= t->n || jc >= c->n) {
 		if (!(jt >= t->n && jc >= c->n))
 			return 0;
-	} else if (!same_frame(&t->frames[jt], &c->frames[jc])) {
+	} else if (helper_failure(t) ? !same_frame(&t->frames[jt], &c->frames[jc])
+	                             : !same_function(&t->frames[jt], &c->frames[jc])) {
 		return 0;
 	}
 	/* Where the stack cannot say which call reached the helper (the compiler merged the calls
@@ -904,6 +922,14 @@ static int put_key_frame(tnorm__buf *b, const char *sep, const tnorm_frame *f)
 	return tnorm__buf_printf(b, " (%s+0x%llx)", mod, (unsigned long long)f->offset);
 }
 
+/* An inlined function's caller as same_function compares it: function and file, no line. */
+static int put_key_function(tnorm__buf *b, const tnorm_frame *f)
+{
+	if (!f->line)
+		return put_key_frame(b, " <- ", f);
+	return tnorm__buf_printf(b, " <- %s (%s)", f->function, f->file);
+}
+
 int tnorm_match_key(const tnorm_match *m, const tnorm_signature *s, char **out)
 {
 	tnorm__buf b = TNORM__BUF_INIT;
@@ -926,7 +952,8 @@ int tnorm_match_key(const tnorm_match *m, const tnorm_signature *s, char **out)
 			break;
 		if (site_counts(s)) {
 			i = caller_of_throwing(s);
-			if (i < s->n && (err = put_key_frame(&b, " <- ", &s->frames[i])) < 0)
+			if (i < s->n && (err = helper_failure(s) ? put_key_frame(&b, " <- ", &s->frames[i])
+			                                         : put_key_function(&b, &s->frames[i])) < 0)
 				break;
 			if (helper_failure(s) && site_unknown(s, i) && s->message &&
 			    (err = tnorm__buf_printf(&b, " [%s]", s->message)) < 0)
