@@ -462,15 +462,37 @@ static int helper_failure(const tnorm_signature *s)
 }
 
 /*
+ * A failed assertion: the throwing frame called the C library's assert failure function
+ * (glibc's __assert_fail, musl's too, the BSDs' __assert and __assert2, macOS's __assert_rtn).
+ */
+static int assert_failure(const tnorm_signature *s)
+{
+	static const char *const names[] = {"__assert_fail", "__GI___assert_fail",
+	                                    "__assert_fail_base", "__assert_perror_fail",
+	                                    "__assert", "__assert2", "__assert_rtn", NULL};
+	size_t i, k;
+	if (s->throwing >= s->n)
+		return 0;
+	for (k = 0; k < s->throwing; k++)
+		for (i = 0; names[i]; i++)
+			if (!strcmp(s->frames[k].function, names[i]))
+				return 1;
+	return 0;
+}
+
+/*
  * When the call that reached the throwing frame is part of the crash state: a failure helper,
- * and a function inlined into its caller (its code there is the caller's own: a helper inlined
- * at two call sites is two sites, as two copies of its code are).
+ * and a function inlined into its caller (its code there is the caller's own: a function
+ * inlined into two callers is two sites, as two copies of its code are), unless what failed
+ * there is an assertion: the assertion's line names the check whoever reached it, as it does
+ * at -O0 where nothing is inlined (libyaml's assert in yaml_parser_save_simple_key, inlined
+ * into three token fetchers, is one fault that one commit removed).
  */
 static int site_counts(const tnorm_signature *s)
 {
 	if (s->throwing >= s->n)
 		return 0;
-	return helper_failure(s) || s->frames[s->throwing].inlined;
+	return helper_failure(s) || (s->frames[s->throwing].inlined && !assert_failure(s));
 }
 
 /* The first frame out from the throwing one that is not the same function again (recursion of
