@@ -862,7 +862,8 @@ static int hoisted(const tnorm_signature *a, const tnorm_signature *b)
  * calls at several lines of one function are one site, as they are at -O0 where nothing is
  * inlined: stb_image's `stbi__shiftsigned`, inlined at the four colour channels of one BMP
  * reader, is one fault that one check fixes, and at four lines it was four buckets.  A helper's
- * call site keeps its line (rule 4): its line is the same for every check.
+ * call site keeps its line (rule 4): its line is the same for every check.  (A failed assertion
+ * keeps no call site: site_counts.)
  */
 static int same_function(const tnorm_frame *a, const tnorm_frame *b)
 {
