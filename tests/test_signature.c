@@ -17,7 +17,8 @@
 
 static tnorm_signature *make(const char *kind, const char *spec)
 {
-	/* spec: "fn:file:line fn:file:line ..." innermost first; module "libc.so.6" for "!fn". */
+	/* spec: "fn:file:line fn:file:line ..." innermost first; module "libc.so.6" for "!fn"; a
+	 * frame inlined into the next one for "^fn". */
 	tnorm_frame f[32];
 	char buf[512], *tok, *save = NULL;
 	size_t n = 0;
@@ -31,7 +32,8 @@ static tnorm_signature *make(const char *kind, const char *spec)
 		if (c2)
 			*c2 = '\0';
 		f[n].module = tok[0] == '!' ? "/usr/lib/x86_64-linux-gnu/libc.so.6" : "/bin/prog";
-		f[n].function = tok[0] == '!' ? tok + 1 : tok;
+		f[n].inlined = tok[0] == '^';
+		f[n].function = tok[0] == '!' || tok[0] == '^' ? tok + 1 : tok;
 		f[n].file = c1 ? c1 + 1 : NULL;
 		f[n].line = c2 ? (uint32_t)atoi(c2 + 1) : 0;
 		f[n].pc = 0x1000 + n;
@@ -412,37 +414,14 @@ static void test_signature__inlined_sites(void **state)
 	tnorm_signature_free(called_b);
 }
 
-/* An assert failing in a function inlined into `caller`: abort <- __assert_fail (libc) <- the
- * inlined function <- caller <- main. */
-static tnorm_signature *inlined_assert(const char *caller, uint32_t cline)
-{
-	tnorm_frame f[5];
-	tnorm_signature *s = NULL;
-	size_t i;
-	memset(f, 0, sizeof(f));
-	for (i = 0; i < 5; i++) {
-		f[i].module = i < 2 ? "/usr/lib/x86_64-linux-gnu/libc.so.6" : "/bin/prog";
-		f[i].file = i < 2 ? NULL : "scanner.c";
-	}
-	f[0].function = "abort";
-	f[1].function = "__assert_fail";
-	f[2].function = "save_simple_key";
-	f[2].line = 1113;
-	f[2].inlined = 1;
-	f[3].function = caller;
-	f[3].line = cline;
-	f[4].function = "main";
-	f[4].line = 40;
-	assert_int_equal(tnorm_signature_new(&s, "SIGABRT", f, 5), 0);
-	return s;
-}
-
 /* A failed assertion's line names the check whoever reached it: inlined into two callers it is
  * one site, as at -O0 (libyaml: one removed assert reached from three token fetchers). */
 static void test_signature__inlined_assert(void **state)
 {
-	tnorm_signature *a = inlined_assert("fetch_plain_scalar", 2000);
-	tnorm_signature *b = inlined_assert("fetch_flow_scalar", 2100);
+	tnorm_signature *a = make("SIGABRT", "!abort !__assert_fail ^save_simple_key:scanner.c:1113 "
+	                                     "fetch_plain_scalar:scanner.c:2000 main:scanner.c:40");
+	tnorm_signature *b = make("SIGABRT", "!abort !__assert_fail ^save_simple_key:scanner.c:1113 "
+	                                     "fetch_flow_scalar:scanner.c:2100 main:scanner.c:40");
 	tnorm_match *m = NULL;
 	char *ka = NULL, *kb = NULL;
 	(void)state;
