@@ -107,6 +107,21 @@ static void test_triage__report_json(void **state)
 	/* The keys in their documented order. */
 	assert_true(strstr(text, "{\"corpus\": ") == text);
 	assert_non_null(strstr(text, "\"buckets\": [{\"id\": 1, \"count\": 2, \"signature\": "));
+	/* "results" is rendered a test at a time and put in its place between the other members,
+	 * with the separators jansson puts between members and between array items. */
+	assert_non_null(strstr(text, "}], \"results\": [{\"test\": \"t&1.t\", "));
+	assert_non_null(strstr(text, "}, {\"test\": \"t2.t\", "));
+	assert_non_null(strstr(text, "}], \"bucket_order\": [1], \"counts_explained\": \""));
+	assert_true(strstr(text, "\"}\n") == text + strlen(text) - 3);
+	json_decref(j);
+	tnorm_free(text);
+	/* With no test at all: an empty array, still in its place. */
+	r.ntests = 0;
+	r.nbuckets = 0;
+	assert_int_equal(tnorm_triage_report_json(&r, &text), 0);
+	assert_non_null(j = json_loads(text, 0, NULL));
+	assert_int_equal(json_array_size(json_object_get(j, "results")), 0);
+	assert_non_null(strstr(text, "\"buckets\": [], \"results\": [], \"bucket_order\": [], "));
 	json_decref(j);
 	tnorm_free(text);
 }

@@ -405,12 +405,73 @@ static json_t *test_json(const tnorm_triage_test *t)
 	return tnorm__triage_record(t, NULL, NULL);
 }
 
+/* report.json's "results": the array text, one test's tree at a time.  A whole tree of every
+ * test costs about ten times its text (jansson's objects), so the report of a large folder is
+ * rendered piece by piece (bench/README.md, "100,000 duplicate crashes"). */
+static int results_text(const tnorm_triage_result *r, tnorm__buf *b)
+{
+	size_t i;
+	int err = tnorm__buf_putc(b, '[');
+	for (i = 0; i < r->ntests && err == 0; i++) {
+		char *t = NULL;
+		if ((err = tnorm__json_dump(&t, test_json(&r->tests[i]), 0)) < 0)
+			break;
+		if (i)
+			err = tnorm__buf_puts(b, ", ");
+		if (err == 0)
+			err = tnorm__buf_puts(b, t);
+		tnorm_free(t);
+	}
+	return err ? err : tnorm__buf_putc(b, ']');
+}
+
+/* The report's text: `head` (every member before "results"), the results, `tail` (the members
+ * after them), as one object, the way jansson renders one (", " between members, ": " after a
+ * key).  Releases head and tail. */
+static int report_text(const tnorm_triage_result *r, json_t *head, json_t *tail, int bad,
+                       char **out)
+{
+	char *h = NULL, *t = NULL;
+	tnorm__buf b = TNORM__BUF_INIT;
+	size_t hn, tn;
+	int err;
+	*out = NULL;
+	if ((err = tnorm__json_dump(&h, head, bad)) < 0) {
+		json_decref(tail);
+		return err;
+	}
+	if ((err = tnorm__json_dump(&t, tail, bad)) < 0) {
+		tnorm_free(h);
+		return err;
+	}
+	hn = strlen(h);
+	tn = strlen(t);
+	/* h is "{...}" and t is "{...}", both with members: h without its "}", then ", ", the
+	 * results, ", " and t without its "{"; one line and its newline, as the CLI prints every
+	 * JSON text. */
+	if (hn < 3 || tn < 3 || h[hn - 1] != '}' || t[0] != '{')
+		err = tnorm__error_set(TNORM_ERROR, "report.json: unexpected rendering");
+	if (err == 0 && (err = tnorm__buf_put(&b, h, hn - 1)) == 0 &&
+	    (err = tnorm__buf_puts(&b, ", \"results\": ")) == 0 &&
+	    (err = results_text(r, &b)) == 0 && (err = tnorm__buf_puts(&b, ", ")) == 0 &&
+	    (err = tnorm__buf_put(&b, t + 1, tn - 1)) == 0)
+		err = tnorm__buf_putc(&b, '\n');
+	tnorm_free(h);
+	tnorm_free(t);
+	if (err < 0) {
+		tnorm__buf_dispose(&b);
+		return err;
+	}
+	*out = b.ptr;
+	return 0;
+}
+
 int tnorm_triage_report_json(const tnorm_triage_result *r, char **out)
 {
-	json_t *o, *buckets, *results, *order;
-	char *text = NULL, *counts = NULL;
+	json_t *o, *tail, *buckets, *order;
+	char *counts = NULL;
 	size_t i, *ord = NULL, *rank = NULL;
-	int bad = 0, err;
+	int bad = 0;
 	if (!out || !r)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_triage_report_json: no result");
 	*out = NULL;
@@ -424,15 +485,13 @@ int tnorm_triage_report_json(const tnorm_triage_result *r, char **out)
 	for (i = 0; i < r->nbuckets; i++)
 		rank[ord[i]] = i + 1;
 	o = json_object();
+	tail = json_object();
 	buckets = json_array();
-	results = json_array();
 	order = json_array();
 	for (i = 0; i < r->nbuckets && buckets && !bad; i++)
 		bad |= json_array_append_new(buckets, bucket_json(r, i, rank[i]));
 	for (i = 0; i < r->nbuckets && order && !bad; i++)
 		bad |= json_array_append_new(order, json_integer((json_int_t)ord[i] + 1));
-	for (i = 0; i < r->ntests && results && !bad; i++)
-		bad |= json_array_append_new(results, test_json(&r->tests[i]));
 	bad |= json_object_set_new(o, "corpus", tnorm__json_str(r->corpus));
 	bad |= json_object_set_new(o, "unit", json_string(r->unit ? r->unit : "steps"));
 	bad |= json_object_set_new(o, "tests", json_integer((json_int_t)r->ntests));
@@ -452,26 +511,13 @@ int tnorm_triage_report_json(const tnorm_triage_result *r, char **out)
 	                                     (json_int_t)r->polish_runs, "budget",
 	                                     (json_int_t)r->polish_budget));
 	bad |= json_object_set_new(o, "buckets", buckets);
-	bad |= json_object_set_new(o, "results", results);
-	bad |= json_object_set_new(o, "bucket_order", order);
-	bad |= json_object_set_new(o, "counts_explained", tnorm__json_str(counts));
+	/* "results" goes here (report_text) */
+	bad |= json_object_set_new(tail, "bucket_order", order);
+	bad |= json_object_set_new(tail, "counts_explained", tnorm__json_str(counts));
 	tnorm_free(ord);
 	tnorm_free(rank);
 	tnorm_free(counts);
-	if ((err = tnorm__json_dump(&text, o, bad)) < 0)
-		return err;
-	/* One line and its newline, as the CLI prints every JSON text. */
-	{
-		size_t n = strlen(text);
-		char *line = tnorm__realloc(text, n + 2);
-		if (!line) {
-			tnorm_free(text);
-			return TNORM_ENOMEM;
-		}
-		memcpy(line + n, "\n", 2);
-		*out = line;
-	}
-	return 0;
+	return report_text(r, o, tail, bad, out);
 }
 
 /* ---- report.html ----------------------------------------------------------------------------- */
