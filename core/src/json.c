@@ -190,3 +190,16 @@ int tnorm__json_dump(char **out, json_t *v, int built)
 	free(text);
 	return *out ? 0 : TNORM_ENOMEM;
 }
+
+/* json_dump_callback's sink: append to the tnorm__buf. */
+static int json_to_buf(const char *p, size_t n, void *data)
+{
+	return tnorm__buf_put(data, p, n) < 0 ? -1 : 0;
+}
+
+int tnorm__json_dump_buf(tnorm__buf *b, json_t *v, int built)
+{
+	int bad = !v || built != 0 || json_dump_callback(v, json_to_buf, b, TNORM__JSON_FLAGS) != 0;
+	json_decref(v);
+	return bad ? tnorm__error_set(TNORM_ENOMEM, "out of memory while writing JSON") : 0;
+}

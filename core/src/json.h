@@ -46,5 +46,8 @@ json_t *tnorm__json_done(json_t *v, int bad);
  * caller's reference to `v`.  `built` is nonzero when building `v` failed (a jansson call
  * returned -1): then, as when `v` is NULL, nothing is rendered.  0 or TNORM_ENOMEM. */
 int tnorm__json_dump(char **out, json_t *v, int built);
+/* The same, appended to `b` with no copy of the text (the buffer stays the caller's; on failure
+ * it may hold part of the text). */
+int tnorm__json_dump_buf(tnorm__buf *b, json_t *v, int built);
 
 #endif

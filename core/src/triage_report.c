@@ -412,16 +412,9 @@ static int results_text(const tnorm_triage_result *r, tnorm__buf *b)
 {
 	size_t i;
 	int err = tnorm__buf_putc(b, '[');
-	for (i = 0; i < r->ntests && err == 0; i++) {
-		char *t = NULL;
-		if ((err = tnorm__json_dump(&t, test_json(&r->tests[i]), 0)) < 0)
-			break;
-		if (i)
-			err = tnorm__buf_puts(b, ", ");
-		if (err == 0)
-			err = tnorm__buf_puts(b, t);
-		tnorm_free(t);
-	}
+	for (i = 0; i < r->ntests && err == 0; i++)
+		if ((err = i ? tnorm__buf_puts(b, ", ") : 0) == 0)
+			err = tnorm__json_dump_buf(b, test_json(&r->tests[i]), 0);
 	return err ? err : tnorm__buf_putc(b, ']');
 }
 
@@ -431,33 +424,33 @@ static int results_text(const tnorm_triage_result *r, tnorm__buf *b)
 static int report_text(const tnorm_triage_result *r, json_t *head, json_t *tail, int bad,
                        char **out)
 {
-	char *h = NULL, *t = NULL;
 	tnorm__buf b = TNORM__BUF_INIT;
-	size_t hn, tn;
+	size_t at = 0;
 	int err;
 	*out = NULL;
-	if ((err = tnorm__json_dump(&h, head, bad)) < 0) {
-		json_decref(tail);
-		return err;
-	}
-	if ((err = tnorm__json_dump(&t, tail, bad)) < 0) {
-		tnorm_free(h);
-		return err;
-	}
-	hn = strlen(h);
-	tn = strlen(t);
-	/* h is "{...}" and t is "{...}", both with members: h without its "}", then ", ", the
-	 * results, ", " and t without its "{"; one line and its newline, as the CLI prints every
-	 * JSON text. */
-	if (hn < 3 || tn < 3 || h[hn - 1] != '}' || t[0] != '{')
+	/* head is "{...}" and tail is "{...}", both with members: head without its "}", then ", ",
+	 * the results, ", " and tail without its "{"; one line and its newline, as the CLI prints
+	 * every JSON text. */
+	if ((err = tnorm__json_dump_buf(&b, head, bad)) == 0 &&
+	    (b.len < 3 || b.ptr[b.len - 1] != '}'))
 		err = tnorm__error_set(TNORM_ERROR, "report.json: unexpected rendering");
-	if (err == 0 && (err = tnorm__buf_put(&b, h, hn - 1)) == 0 &&
-	    (err = tnorm__buf_puts(&b, ", \"results\": ")) == 0 &&
-	    (err = results_text(r, &b)) == 0 && (err = tnorm__buf_puts(&b, ", ")) == 0 &&
-	    (err = tnorm__buf_put(&b, t + 1, tn - 1)) == 0)
+	if (err == 0) {
+		b.ptr[--b.len] = '\0';
+		if ((err = tnorm__buf_puts(&b, ", \"results\": ")) == 0 &&
+		    (err = results_text(r, &b)) == 0 && (err = tnorm__buf_puts(&b, ", ")) == 0)
+			at = b.len;
+	}
+	if (err == 0)
+		err = tnorm__json_dump_buf(&b, tail, bad);
+	else
+		json_decref(tail);
+	if (err == 0 && (b.len - at < 3 || b.ptr[at] != '{'))
+		err = tnorm__error_set(TNORM_ERROR, "report.json: unexpected rendering");
+	if (err == 0) {
+		memmove(b.ptr + at, b.ptr + at + 1, b.len - at); /* the NUL too */
+		b.len--;
 		err = tnorm__buf_putc(&b, '\n');
-	tnorm_free(h);
-	tnorm_free(t);
+	}
 	if (err < 0) {
 		tnorm__buf_dispose(&b);
 		return err;
