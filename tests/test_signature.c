@@ -235,6 +235,123 @@ static void test_signature__calibrate(void **state)
 	tnorm_signature_free(b);
 }
 
+/* A deep stack: the frames of `head`, then those of `cycle` `reps` times, then `tail` (each
+ * "fn:line ...", innermost first, file r.c), cut at `max` frames as the unwinder cuts a walk. */
+static tnorm_signature *deep(const char *kind, const char *head, const char *cycle, size_t reps,
+                             const char *tail, size_t max)
+{
+	static char fn[160][16];
+	tnorm_frame f[160];
+	const char *part[3] = {head, cycle, tail};
+	size_t n = 0, p, r;
+	tnorm_signature *s = NULL;
+	for (p = 0; p < 3; p++)
+		for (r = 0; r < (p == 1 ? reps : 1); r++) {
+			char buf[128], *tok, *save = NULL;
+			snprintf(buf, sizeof(buf), "%s", part[p]);
+			for (tok = strtok_r(buf, " ", &save); tok && n < max && n < 160;
+			     tok = strtok_r(NULL, " ", &save)) {
+				char *c = strchr(tok, ':');
+				memset(&f[n], 0, sizeof(f[n]));
+				if (c)
+					*c = '\0';
+				snprintf(fn[n], sizeof(fn[n]), "%s", tok);
+				f[n].function = fn[n];
+				f[n].module = "/bin/prog";
+				f[n].file = "r.c";
+				f[n].line = c ? (uint32_t)atoi(c + 1) : 0;
+				f[n].pc = 0x1000 + n;
+				n++;
+			}
+		}
+	assert_int_equal(tnorm_signature_new(&s, kind, f, n), 0);
+	return s;
+}
+
+static const char *throwing_at(const tnorm_signature *s)
+{
+	static char where[64];
+	const tnorm_frame *f = tnorm_signature_frame(s, tnorm_signature_throwing(s));
+	snprintf(where, sizeof(where), "%s:%u", f ? f->function : "-", f ? f->line : 0);
+	return where;
+}
+
+static void expect_throwing(const char *kind, const char *head, const char *cycle, size_t reps,
+                            const char *tail, const char *want)
+{
+	tnorm_signature *s = deep(kind, head, cycle, reps, tail, 128);
+	assert_string_equal(throwing_at(s), want);
+	tnorm_signature_free(s);
+}
+
+/* A stack that ran out in an unbounded recursion (docs/signatures.md, "Stack exhaustion"): the
+ * frame it ran out in changes from run to run (tiny-regex-c's matchpattern: its prologue's line
+ * in one run, the recursive call's line in the next, and calibration then kept no frame at all);
+ * the recursion's own frame is the throwing one.  A finite recursion keeps its line. */
+static void test_signature__stack_exhaustion(void **state)
+{
+	tnorm_signature *a = deep("SIGSEGV", "mp:401", "mp:422", 200, "", 128);
+	tnorm_signature *b = deep("SIGSEGV", "", "mp:422", 200, "", 128);
+	tnorm_signature *sigs[2], *out = NULL;
+	tnorm_match *m = NULL;
+	tnorm_severity sev;
+	char *ka = NULL, *kb = NULL;
+	int stable = -1;
+	(void)state;
+	assert_string_equal(throwing_at(a), "mp:422");
+	assert_int_equal(tnorm_signature_throwing(a), 1);
+	assert_string_equal(throwing_at(b), "mp:422");
+	assert_int_equal(tnorm_match_parse(&m, "line"), 0);
+	assert_true(tnorm_match_test(m, a, b, "", ""));
+	assert_true(tnorm_match_test(m, b, a, "", ""));
+	assert_int_equal(tnorm_match_key(m, a, &ka), 0);
+	assert_int_equal(tnorm_match_key(m, b, &kb), 0);
+	assert_string_equal(ka, kb);
+	expect_text(a, 0, "SIGSEGV at mp (r.c:422) x127");
+	assert_int_equal(tnorm_severity_of_signature(&sev, a, NULL), 0);
+	assert_string_equal(sev.reason, "stack exhausted (unbounded recursion)");
+	/* Calibration: the runs agree (a walk cut shorter by where the stack ran out is the same
+	 * stack), and the target keeps the recursion's frame, in either order. */
+	sigs[0] = a;
+	sigs[1] = b;
+	assert_int_equal(tnorm_signature_calibrate(&out, &stable, sigs, 2), 0);
+	assert_int_equal(stable, 1);
+	assert_string_equal(throwing_at(out), "mp:422");
+	assert_true(tnorm_match_test(m, out, b, "", ""));
+	tnorm_signature_free(out);
+	sigs[0] = b;
+	sigs[1] = a;
+	assert_int_equal(tnorm_signature_calibrate(&out, &stable, sigs, 2), 0);
+	assert_int_equal(stable, 1);
+	assert_true(tnorm_match_test(m, out, a, "", ""));
+	tnorm_signature_free(out);
+	tnorm_free(ka);
+	tnorm_free(kb);
+	tnorm_signature_free(a);
+	tnorm_signature_free(b);
+
+	/* Mutual recursion: the cycle's first frame in a fixed order, wherever the stack ended. */
+	a = deep("SIGSEGV", "even:3", "odd:9 even:4", 100, "", 128);
+	b = deep("SIGSEGV", "odd:8", "even:4 odd:9", 100, "", 128);
+	assert_string_equal(throwing_at(a), "even:4");
+	assert_string_equal(throwing_at(b), "even:4");
+	assert_true(tnorm_match_test(m, a, b, "", ""));
+	tnorm_signature_free(a);
+	tnorm_signature_free(b);
+
+	/* Not a stack that ran out: a recursion that ends in main (finite), one too short to fill
+	 * the walk, a cycle that starts too far down, and an abort keep the frame that failed. */
+	expect_throwing("SIGSEGV", "walk:10", "walk:12", 60, "main:30", "walk:10");
+	expect_throwing("SIGSEGV", "walk:10", "walk:12", 20, "", "walk:10");
+	expect_throwing("SIGSEGV", "a:1 b:2 c:3 d:4 e:5", "walk:12", 200, "", "a:1");
+	expect_throwing("SIGABRT", "mp:401", "mp:422", 200, "", "mp:401");
+	a = deep("SIGABRT", "mp:401", "mp:422", 200, "", 128);
+	assert_int_equal(tnorm_severity_of_signature(&sev, a, NULL), 0);
+	assert_string_not_equal(sev.reason, "stack exhausted (unbounded recursion)");
+	tnorm_signature_free(a);
+	tnorm_match_free(m);
+}
+
 /* A failure helper (abort() or exit() called by the throwing frame itself): the call site
  * counts, recursion of any depth does not. */
 static void test_signature__helpers(void **state)
@@ -558,6 +675,7 @@ int main(void)
 		cmocka_unit_test(test_signature__static_sanitizer_runtime),
 		cmocka_unit_test(test_signature__offsets_and_free_stack),
 		cmocka_unit_test(test_signature__calibrate),
+		cmocka_unit_test(test_signature__stack_exhaustion),
 		cmocka_unit_test(test_signature__uncaught_exception),
 		cmocka_unit_test(test_signature__text_shown),
 	};

@@ -16,6 +16,7 @@
 #include "tnorm/severity.h"
 
 #include "common.h"
+#include "signature_internal.h"
 
 typedef struct rule {
 	const char *kind; /* the kind, or its start when it ends in '*' */
@@ -190,7 +191,10 @@ int tnorm_severity_of_signature(tnorm_severity *out, const tnorm_signature *s,
 {
 	if (!out || !s)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_severity_of_signature: NULL argument");
-	return tnorm_severity_of_kind(out, tnorm_signature_kind(s), fault_addr);
+	/* A SIGSEGV where the stack ran out is the stack overflow ASan names so. */
+	return tnorm_severity_of_kind(out, tnorm__signature_exhausted(s) ? "asan:stack-overflow"
+	                                                                 : tnorm_signature_kind(s),
+	                              fault_addr);
 }
 
 int tnorm_severity_of_text(tnorm_severity *out, const char *text)

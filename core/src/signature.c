@@ -35,6 +35,7 @@ struct tnorm_signature {
 	char *message; /* the program's last line on stderr, values masked; NULL when none */
 	char *what;    /* an uncaught exception's what() text (what_len bytes, any); NULL if none */
 	size_t what_len;
+	int exhausted; /* the stack ran out in an unbounded recursion: fold_exhaustion */
 };
 
 struct tnorm_match {
@@ -267,12 +268,83 @@ const char *tnorm_signature_what(const tnorm_signature *s, size_t *len)
 	return s ? s->what : NULL;
 }
 
-/* The extras a copy keeps: the message and the exception's text. */
+/* The extras a copy keeps: the message, the exception's text, and the throwing frame of a stack
+ * that ran out (a copy with fewer frames, calibrate's, may no longer show the whole cycle). */
 static int copy_extras(tnorm_signature *d, const tnorm_signature *s)
 {
+	if (s->exhausted && s->throwing < d->n) {
+		d->throwing = s->throwing;
+		d->exhausted = 1;
+	}
 	if (s->message && !(d->message = tnorm__strdup(s->message)))
 		return TNORM_ENOMEM;
 	return s->what ? tnorm_signature_set_what(d, s->what, s->what_len) : 0;
+}
+
+static int same_frame(const tnorm_frame *a, const tnorm_frame *b);
+
+/* Frames in one fixed order (function, file, line, module offset): which frame of a recursion's
+ * cycle is its throwing frame, whichever frame the stack ran out in. */
+static int frame_order(const tnorm_frame *a, const tnorm_frame *b)
+{
+	int c = strcmp(a->function, b->function);
+	if (c == 0)
+		c = strcmp(a->file ? a->file : "", b->file ? b->file : "");
+	if (c == 0)
+		c = (a->line > b->line) - (a->line < b->line);
+	if (c == 0)
+		c = (a->offset > b->offset) - (a->offset < b->offset);
+	return c;
+}
+
+/* Do the frames f[from..n) repeat with period p to the end? */
+static int cycles_to_end(const tnorm_frame *f, size_t from, size_t n, size_t p)
+{
+	size_t i;
+	for (i = from + p; i < n; i++)
+		if (f[i].is_runtime || !same_frame(&f[i], &f[i - p]))
+			return 0;
+	return 1;
+}
+
+/*
+ * A stack that ran out in an unbounded recursion (docs/signatures.md, "Stack exhaustion"): the
+ * fault is a SIGSEGV (or SIGBUS) wherever the stack happened to end, a prologue's push or a
+ * local's store, at one line or another from run to run as the stack's start moves.  The
+ * recursion is the fault: when the frames below the throwing one become a cycle of one to
+ * RECURSION_PERIOD frames within RECURSION_HEAD frames and repeat it to the end of the walk,
+ * over at least RECURSION_FRAMES frames (the walk stops at TNORM__MAX_FRAMES; a recursion that
+ * ends before main is a finite one, and a crash at its top keeps its line), the throwing frame
+ * becomes the cycle's first frame in frame_order.  The frames above it stay in the stack.
+ */
+#define RECURSION_PERIOD 4
+#define RECURSION_HEAD 4
+#define RECURSION_FRAMES 32
+
+static void fold_exhaustion(tnorm_signature *s)
+{
+	size_t p, h, i, best;
+	if ((strcmp(s->kind, "SIGSEGV") && strcmp(s->kind, "SIGBUS") &&
+	     strcmp(s->kind, "asan:stack-overflow")) ||
+	    s->throwing >= s->n)
+		return;
+	for (p = 1; p <= RECURSION_PERIOD; p++)
+		for (h = s->throwing; h <= s->throwing + RECURSION_HEAD && h + RECURSION_FRAMES <= s->n;
+		     h++) {
+			if (s->frames[h].is_runtime || !cycles_to_end(s->frames, h, s->n, p))
+				continue;
+			for (best = h, i = h + 1; i < h + p; i++)
+				if (frame_order(&s->frames[i], &s->frames[best]) < 0)
+					best = i;
+			s->throwing = best;
+			s->exhausted = 1;
+			return;
+		}
+}
+
+int tnorm__signature_exhausted(const tnorm_signature *s)
+{
+	return s && s->exhausted;
 }
 
 int tnorm_signature_new(tnorm_signature **out, const char *kind, const tnorm_frame *frames,
@@ -301,6 +373,7 @@ int tnorm_signature_new(tnorm_signature **out, const char *kind, const tnorm_fra
 		if (!d->is_runtime && s->throwing == nframes)
 			s->throwing = i;
 	}
+	fold_exhaustion(s);
 	*out = s;
 	return 0;
 }
@@ -413,8 +486,6 @@ static size_t first_user(const tnorm_frame *f, size_t n)
 			return i;
 	return n;
 }
-
-static int same_frame(const tnorm_frame *a, const tnorm_frame *b);
 
 /* Up to `depth` user frames of f[from..n) as "fn (loc) <- fn (loc)", a run of one repeated frame
  * as "fn (loc) xN". */
@@ -1006,7 +1077,7 @@ int tnorm_signature_calibrate(tnorm_signature **out, int *stable, tnorm_signatur
 {
 	const tnorm_signature *s0;
 	size_t keep, j;
-	int all = 1, err;
+	int all = 1, cut, err;
 	if (!out || !stable || !sigs || n == 0)
 		return tnorm__error_set(TNORM_EINVALID, "tnorm_signature_calibrate: nothing to calibrate");
 	for (j = 0; j < n; j++)
@@ -1023,7 +1094,11 @@ int tnorm_signature_calibrate(tnorm_signature **out, int *stable, tnorm_signatur
 		while (k < keep && s->throwing + k < s->n &&
 		       same_frame(&s0->frames[s0->throwing + k], &s->frames[s->throwing + k]))
 			k++;
-		if (k < keep || s->n - s->throwing != s0->n - s0->throwing)
+		/* Two walks that a recursion cut at TNORM__MAX_FRAMES differ in length by where the
+		 * stack ran out: that is no difference. */
+		cut = s->exhausted && s0->exhausted;
+		if ((k < keep && !(cut && s->throwing + k == s->n)) ||
+		    (s->n - s->throwing != s0->n - s0->throwing && !cut))
 			all = 0;
 		if (k < keep)
 			keep = k;

@@ -21,6 +21,10 @@
  * its first " at " outside an uncaught exception's quoted what() text, or the whole text. */
 size_t tnorm__signature_kind_len(const char *text);
 
+/* 1 when the stack of `s` ran out in an unbounded recursion (its throwing frame is then the
+ * recursion's, not where the stack ended: docs/signatures.md, "Stack exhaustion"). */
+int tnorm__signature_exhausted(const tnorm_signature *s);
+
 /* The deepest stack a signature is made from: machine frames walked, frames kept. */
 #define TNORM__MAX_FRAMES 128
 
