@@ -51,7 +51,9 @@ TNORM_EXTERN const char *tnorm_severity_class_name(tnorm_severity_class cls);
 TNORM_EXTERN int tnorm_severity_of_kind(tnorm_severity *out, const char *kind,
                                         const uint64_t *fault_addr);
 
-/** tnorm_severity_of_kind with the signature's kind.  0; TNORM_EINVALID (NULL argument). */
+/** tnorm_severity_of_kind with the signature's kind; a stack that ran out in an unbounded
+ * recursion (docs/signatures.md, "Stack exhaustion") is rated as "asan:stack-overflow".
+ * 0; TNORM_EINVALID (NULL argument). */
 TNORM_EXTERN int tnorm_severity_of_signature(tnorm_severity *out, const tnorm_signature *s,
                                              const uint64_t *fault_addr);
 
