@@ -21,8 +21,11 @@ SKIP_FUNC = re.compile(
     r"realloc$|free$|mem(cpy|move|set|cmp|chr)$|"
     # libc's string functions by name (an interceptor without a file), not a library's own str_*
     r"str(n?cmp|n?casecmp|n?cpy|n?cat|n?len|r?chr|str|n?dup|tok(_r)?|c?spn|pbrk|to[a-z]+)$|"
+    # and its formatted output (an interceptor reached through its weak alias)
+    r"v?[sf]?n?printf$|"
     r"LLVMFuzzerTestOneInput$|main$|fuzzer::" +
     ("|" + os.environ["GT_SKIP_FUNC"] if os.environ.get("GT_SKIP_FUNC") else "") + ")")
+BUILD_ID = re.compile(r"\s+\(BuildId: [0-9a-f]+\)\s*$")
 SKIP_FILE = re.compile(r"(compiler-rt|/sanitizer_common/|/asan/|/lsan/|libc\.so|libc-|/glibc" +
     ("|" + os.environ["GT_SKIP_FILE"] if os.environ.get("GT_SKIP_FILE") else "") + ")")
 
@@ -43,7 +46,8 @@ def analyze(runner, path):
     frames = []  # (func, file:line)
     started = False
     for line in err[m.end():].splitlines():
-        fm = FRAME.match(line)
+        # clang 14's runtime ends a frame it has no source line for with " (BuildId: HEX)"
+        fm = FRAME.match(BUILD_ID.sub("", line))
         if fm:
             if fm.group(1) == "0" and started:
                 break  # only the first stack (the crash / allocation stack)
