@@ -87,6 +87,11 @@ const char *tnorm__sanitizer_debug_forced(void)
 	return "abort_on_error=1";
 }
 
+int tnorm__sanitizer_stack_overflow(const char *kind)
+{
+	return kind && !strcmp(kind, "asan:stack-overflow");
+}
+
 void tnorm__sanitizer_kind_buf(char *out, size_t size, const char *tool, const char *type,
                                const char *access)
 {

@@ -25,6 +25,9 @@ const char *tnorm__sanitizer_debug_var(size_t i, const char **defaults);
 /* The flags a debugger's program always gets (abort_on_error=1). */
 const char *tnorm__sanitizer_debug_forced(void);
 
+/* 1 when `kind` is a sanitizer's report of a stack that ran out (ASan's stack-overflow). */
+int tnorm__sanitizer_stack_overflow(const char *kind);
+
 /* The kind "TOOL:TYPE[:ACCESS]" (tnorm_sanitizer_kind) into out[size], truncated. */
 void tnorm__sanitizer_kind_buf(char *out, size_t size, const char *tool, const char *type,
                                const char *access);

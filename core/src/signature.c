@@ -325,7 +325,7 @@ static void fold_exhaustion(tnorm_signature *s)
 {
 	size_t p, h, i, best;
 	if ((strcmp(s->kind, "SIGSEGV") && strcmp(s->kind, "SIGBUS") &&
-	     strcmp(s->kind, "asan:stack-overflow")) ||
+	     !tnorm__sanitizer_stack_overflow(s->kind)) ||
 	    s->throwing >= s->n)
 		return;
 	for (p = 1; p <= RECURSION_PERIOD; p++)
